@@ -1,0 +1,75 @@
+//! The tantivy schema of the name index and where its files live.
+//!
+//! ```text
+//! <dir>/tantivy/    tantivy index, one segment after the build
+//!     names     TEXT, analyzer `fundsearch_name`, freqs + field norms, not stored
+//!     docid     u64 FAST: our dense doc id (read by the collector)
+//!     category  u64 INDEXED: optional filter value (location type, person pool...)
+//! <dir>/names.bin   folded names by doc id, for re-scoring (see `names.rs`)
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED};
+
+use super::analyzer::ANALYZER;
+use super::error::TextError;
+
+/// Sub-directory holding the tantivy index.
+pub(crate) const TANTIVY_DIR: &str = "tantivy";
+/// Field names.
+pub(crate) const NAMES: &str = "names";
+pub(crate) const DOCID: &str = "docid";
+pub(crate) const CATEGORY: &str = "category";
+
+/// Where the tantivy index of `dir` lives.
+pub(crate) fn tantivy_dir(dir: &Path) -> PathBuf {
+    dir.join(TANTIVY_DIR)
+}
+
+/// The schema the build writes.
+pub(crate) fn schema() -> Schema {
+    let indexing = TextFieldIndexing::default()
+        .set_tokenizer(ANALYZER)
+        .set_index_option(IndexRecordOption::WithFreqs)
+        .set_fieldnorms(true);
+    let mut builder = Schema::builder();
+    builder.add_text_field(NAMES, TextOptions::default().set_indexing_options(indexing));
+    builder.add_u64_field(DOCID, FAST);
+    builder.add_u64_field(CATEGORY, INDEXED);
+    builder.build()
+}
+
+/// Handles of the three fields.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fields {
+    pub(crate) names: Field,
+    pub(crate) docid: Field,
+    pub(crate) category: Field,
+}
+
+impl Fields {
+    /// Looks the fields up; fails on an index built with another schema.
+    pub(crate) fn of(schema: &Schema) -> Result<Fields, TextError> {
+        Ok(Fields {
+            names: schema.get_field(NAMES)?,
+            docid: schema.get_field(DOCID)?,
+            category: schema.get_field(CATEGORY)?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_has_the_three_fields() {
+        let schema = schema();
+        let fields = Fields::of(&schema).expect("own schema");
+        assert!(schema.get_field_entry(fields.docid).is_fast());
+        assert!(schema.get_field_entry(fields.category).is_indexed());
+        assert!(schema.get_field_entry(fields.names).is_indexed());
+        assert!(Fields::of(&Schema::builder().build()).is_err());
+    }
+}

@@ -1,0 +1,273 @@
+//! The searchable name index: open once, share through an `Arc`, search
+//! from any thread.
+//!
+//! A search (1) folds and cuts the query (`analyzer.rs`), (2) retrieves the
+//! best [`CANDIDATES`] documents with tantivy (`plan.rs`, `collector.rs`),
+//! (3) re-scores each candidate against its folded names from `names.bin`
+//! (`similarity.rs`) and (4) returns the best `limit` by score descending,
+//! then doc id ascending. The reader never reloads (the index is immutable)
+//! and hands out cheap `Searcher` clones; nothing here allocates more than a
+//! few small vectors per query.
+
+use std::path::Path;
+
+use tantivy::directory::MmapDirectory;
+use tantivy::tokenizer::TextAnalyzer;
+use tantivy::{Index, IndexReader, ReloadPolicy};
+
+use super::analyzer::{name_analyzer, query_tokens, register};
+use super::collector::TopCandidates;
+use super::error::TextError;
+use super::fields::{tantivy_dir, Fields, DOCID};
+use super::names::{NamesStore, FILE_NAME};
+use super::plan::candidate_query;
+use super::similarity::ScoringQuery;
+
+/// How many tantivy candidates are re-scored (at least `limit`).
+pub(crate) const CANDIDATES: usize = 50;
+
+/// One search result: the entity's doc id and its relevance in (0, 1].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NameHit {
+    pub docid: u32,
+    pub score: f32,
+}
+
+/// A read-only name index (memory-mapped).
+pub struct NameIndex {
+    reader: IndexReader,
+    fields: Fields,
+    names: NamesStore,
+    analyzer: TextAnalyzer,
+}
+
+impl NameIndex {
+    /// Opens the index that `build_name_index` wrote in `dir`.
+    pub fn open(dir: &Path) -> Result<NameIndex, TextError> {
+        let tantivy_path = tantivy_dir(dir);
+        let directory = MmapDirectory::open(&tantivy_path)
+            .map_err(|e| TextError::Tantivy(tantivy::TantivyError::from(e)))?;
+        let index = Index::open(directory)?;
+        register(&index);
+        let fields = Fields::of(&index.schema())?;
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        let names = NamesStore::open(&dir.join(FILE_NAME))?;
+        Ok(NameIndex { reader, fields, names, analyzer: name_analyzer() })
+    }
+
+    /// Fuzzy search; see the module docs. An empty or punctuation-only query
+    /// returns no hit; `category` keeps only documents of that category.
+    pub fn search(&self, query: &str, limit: usize, category: Option<u8>) -> Result<Vec<NameHit>, TextError> {
+        let tokens = query_tokens(&mut self.analyzer.clone(), query);
+        if tokens.is_empty() || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let searcher = self.reader.searcher();
+        let plan = candidate_query(&searcher, self.fields, &tokens, category)?;
+        let candidates = searcher.search(plan.as_ref(), &TopCandidates::new(CANDIDATES.max(limit), DOCID))?;
+        let scoring = ScoringQuery::new(tokens);
+        let mut hits: Vec<NameHit> = candidates
+            .iter()
+            .map(|c| NameHit { docid: c.docid, score: scoring.best(self.names.names(c.docid)) })
+            .collect();
+        hits.sort_unstable_by(|a, b| b.score.total_cmp(&a.score).then(a.docid.cmp(&b.docid)));
+        hits.truncate(limit);
+        Ok(hits)
+    }
+
+    /// Number of searchable documents.
+    pub fn num_docs(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, OnceLock};
+
+    use super::super::build::build_name_index;
+    use super::super::tests_support::{fixture_entries, TempDir, CITY, FIXTURE, PERSON};
+    use super::*;
+
+    /// One fixture index shared by all tests (built once, read-only).
+    fn index() -> &'static NameIndex {
+        static INDEX: OnceLock<(TempDir, NameIndex)> = OnceLock::new();
+        let (_, index) = INDEX.get_or_init(|| {
+            let dir = TempDir::new("search");
+            build_name_index(dir.path(), fixture_entries()).expect("build fixture");
+            let index = NameIndex::open(dir.path()).expect("open fixture");
+            (dir, index)
+        });
+        index
+    }
+
+    fn search(query: &str) -> Vec<NameHit> {
+        index().search(query, 10, None).expect("search")
+    }
+
+    fn ids(hits: &[NameHit]) -> Vec<u32> {
+        hits.iter().map(|h| h.docid).collect()
+    }
+
+    fn top(query: &str) -> NameHit {
+        search(query).first().copied().unwrap_or(NameHit { docid: u32::MAX, score: 0.0 })
+    }
+
+    fn position(hits: &[NameHit], docid: u32) -> usize {
+        hits.iter().position(|h| h.docid == docid).unwrap_or(usize::MAX)
+    }
+
+    #[test]
+    fn exact_full_name_scores_one() {
+        for query in ["Stripe", "stripe", "  STRIPE!  "] {
+            assert_eq!(top(query), NameHit { docid: 0, score: 1.0 }, "{query}");
+        }
+        assert_eq!(top("sequoia capital"), NameHit { docid: 3, score: 1.0 });
+        assert_eq!(top("sequoia-capital").docid, 3, "the permalink alias");
+        assert!(search("stripe").iter().skip(1).all(|h| h.score < 1.0));
+    }
+
+    #[test]
+    fn exact_beats_extra_words_beats_typos() {
+        let hits = search("stripe");
+        let (exact, longer, typo) = (position(&hits, 0), position(&hits, 1), position(&hits, 2));
+        assert!(exact < longer && longer < typo && typo < hits.len(), "{hits:?}");
+    }
+
+    #[test]
+    fn word_order_does_not_matter() {
+        let hit = top("capital sequoia");
+        assert_eq!(hit.docid, 3);
+        assert!(hit.score > 0.9 && hit.score < 1.0, "{hit:?}");
+        assert_eq!(top("francisco san").docid, 11);
+    }
+
+    #[test]
+    fn one_typo_still_finds_the_name() {
+        let hits = search("sequioa");
+        assert_eq!(hits.first().map(|h| h.docid), Some(3), "{hits:?}");
+        assert!(hits[0].score > 0.7, "{hits:?}");
+        assert_eq!(top("sequioa capital").docid, 3);
+        assert!(top("sequioa capital").score > 0.85);
+        assert_eq!(top("andresen horowitz").docid, 5, "two typos in a long word");
+        assert_eq!(top("datdog").docid, 19);
+        assert_eq!(top("lightpseed").docid, 27);
+    }
+
+    #[test]
+    fn accents_and_case_fold() {
+        assert_eq!(top("zurich"), NameHit { docid: 8, score: 1.0 });
+        assert_eq!(top("ZÜRICH"), NameHit { docid: 8, score: 1.0 });
+        assert_eq!(top("sao paulo"), NameHit { docid: 10, score: 1.0 });
+        assert_eq!(top("francois dupont"), NameHit { docid: 15, score: 1.0 });
+        assert_eq!(top("jose garcia").docid, 18);
+        assert_eq!(top("bjork").docid, 17);
+    }
+
+    #[test]
+    fn cjk_names_and_aliases_match() {
+        assert_eq!(top("字节跳动"), NameHit { docid: 13, score: 1.0 });
+        assert_eq!(top("ByteDance"), NameHit { docid: 13, score: 1.0 });
+        assert_eq!(top("北京").docid, 14);
+        assert_eq!(top("字节").docid, 13, "a CJK prefix");
+    }
+
+    #[test]
+    fn prefixes_match_while_typing() {
+        assert_eq!(top("sequoia cap").docid, 3);
+        assert_eq!(top("andree").docid, 5);
+        assert_eq!(top("lightsp").docid, 27);
+        assert_eq!(top("san francisco b").docid, 12);
+        assert_eq!(top("air").docid, 20, "Airbnb and Airtable tie, lower doc id first");
+        assert!(ids(&search("air")).contains(&21));
+    }
+
+    #[test]
+    fn category_filter_keeps_only_that_category() {
+        let people = index().search("stripe", 10, Some(PERSON)).expect("search");
+        assert_eq!(ids(&people), [32]);
+        let cities = index().search("zurich", 10, Some(CITY)).expect("search");
+        assert_eq!(ids(&cities), [8]);
+        assert!(index().search("stripe", 10, Some(200)).expect("search").is_empty());
+        let unfiltered = search("twin peaks");
+        assert!(ids(&unfiltered).contains(&31), "uncategorised entries match without a filter");
+    }
+
+    #[test]
+    fn limit_caps_the_hits() {
+        assert!(index().search("s", 3, None).expect("search").len() <= 3);
+        assert_eq!(index().search("stripe", 2, None).expect("search").len(), 2);
+        assert!(index().search("stripe", 0, None).expect("search").is_empty());
+        assert!(index().search("stripe", 10_000, None).expect("search").len() <= FIXTURE.len());
+    }
+
+    #[test]
+    fn ties_are_broken_by_doc_id_deterministically() {
+        let hits = search("twin peaks");
+        assert_eq!(&hits[..2], [NameHit { docid: 30, score: 1.0 }, NameHit { docid: 31, score: 1.0 }]);
+        for _ in 0..5 {
+            assert_eq!(search("twin peaks"), hits);
+            assert_eq!(search("air"), search("air"));
+        }
+    }
+
+    #[test]
+    fn scores_are_in_range_and_sorted() {
+        for query in ["stripe", "sequioa", "capital", "s", "air", "zurich group", "x"] {
+            let hits = search(query);
+            assert!(hits.iter().all(|h| h.score > 0.0 && h.score <= 1.0), "{query}: {hits:?}");
+            assert!(hits.windows(2).all(|w| w[0].score > w[1].score
+                || (w[0].score == w[1].score && w[0].docid < w[1].docid)), "{query}: {hits:?}");
+        }
+    }
+
+    #[test]
+    fn empty_queries_return_nothing() {
+        for query in ["", "   ", "\t\n", "?!", "--- ///"] {
+            assert!(search(query).is_empty(), "{query:?}");
+        }
+    }
+
+    #[test]
+    fn odd_input_never_panics() {
+        let long = "stripe ".repeat(2000);
+        let odd = [
+            "\u{0}", "🦀🦀 🦀", "a", "ß", "İstanbul", "ﬁnance", "\u{200b}", "e\u{301}", "a-b-c",
+            "ab cd ef gh ij kl mn op qr st uv wx yz", "%%%", "\u{10FFFF}", "x y", "0", "١٢٣",
+            "ǅ", "ⅷ", "½", "\u{FEFF}stripe", &long, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        ];
+        for query in odd {
+            for category in [None, Some(CITY)] {
+                let hits = index().search(query, 5, category).expect("search");
+                assert!(hits.len() <= 5 && hits.iter().all(|h| h.score > 0.0 && h.score <= 1.0));
+            }
+        }
+        assert_eq!(top(&long).docid, 0, "a long query is cut, not rejected");
+    }
+
+    #[test]
+    fn counts_docs_and_is_shareable_across_threads() {
+        assert_eq!(index().num_docs(), FIXTURE.len() as u64 - 1);
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<NameIndex>();
+        let shared: Arc<&NameIndex> = Arc::new(index());
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                let shared = Arc::clone(&shared);
+                std::thread::spawn(move || shared.search("sequioa", 3, None).map(|h| ids(&h)).unwrap_or_default())
+            })
+            .collect();
+        for handle in handles {
+            assert_eq!(handle.join().ok().and_then(|ids| ids.first().copied()), Some(3));
+        }
+    }
+
+    #[test]
+    fn open_reports_missing_or_broken_indexes() {
+        let dir = TempDir::new("open-missing");
+        assert!(NameIndex::open(&dir.path().join("nope")).is_err());
+        build_name_index(dir.path(), fixture_entries()).expect("build");
+        std::fs::write(dir.path().join(FILE_NAME), b"garbage").expect("write");
+        assert!(matches!(NameIndex::open(dir.path()), Err(TextError::Corrupt { .. })));
+    }
+}
