@@ -1,0 +1,427 @@
+//! Writes the per-kind index bundles: ids, facets, columns (with sort
+//! orders), relations and key maps. Names of every structure are listed in
+//! [`crate::index::names`] and documented in `index_schema/README.md`.
+
+use std::io;
+use std::path::Path;
+
+use crate::index::column::{write_column, write_sorted_column, NULL_I32, NULL_I64};
+use crate::index::facet::FacetBuilder;
+use crate::index::format::{BundleWriter, WrittenFile};
+use crate::index::keymap::{write_ids, write_keymap};
+use crate::index::names::*;
+use crate::index::relation::RelationBuilder;
+use crate::ingest::derive::Derived;
+use crate::ingest::facts::{Employer, Facts, Places};
+use crate::schema::ids::fold_text;
+use crate::schema::{Date, Headcount, IpoStatus, PersonRole, RoundType, Timestamp};
+
+use super::order::Orders;
+
+/// Everything a bundle writer reads.
+pub struct Inputs<'a> {
+    pub facts: &'a Facts,
+    pub derived: &'a Derived,
+    pub orders: &'a Orders,
+}
+
+fn money(v: Option<f64>) -> i64 {
+    v.map_or(NULL_I64, |v| v.round() as i64)
+}
+
+fn day(d: Option<Date>) -> i32 {
+    d.map_or(NULL_I32, |d| d.0)
+}
+
+fn instant(t: Option<Timestamp>) -> i64 {
+    t.map_or(NULL_I64, |t| t.0)
+}
+
+/// Location rows of the given slots and all their ancestors, distinct.
+fn place_closure(places: &Places, facts: &Facts) -> Vec<u32> {
+    let mut all = Vec::new();
+    for &loc in places.iter().flatten() {
+        for &a in &facts.catalog.location_ancestors[loc as usize] {
+            if !all.contains(&a) {
+                all.push(a);
+            }
+        }
+    }
+    all
+}
+
+/// Industry rows plus their super categories, distinct.
+fn industry_closure(industries: &[u32], facts: &Facts) -> (Vec<u32>, Vec<u32>) {
+    let mut supers = Vec::new();
+    for &i in industries {
+        for &s in &facts.catalog.industry_supers[i as usize] {
+            if !supers.contains(&s) {
+                supers.push(s);
+            }
+        }
+    }
+    (industries.to_vec(), supers)
+}
+
+/// Rank of each doc by accent-folded, lowercased name (ties by doc id).
+fn name_ranks<'n>(docs: usize, name_of_doc: impl Fn(u32) -> &'n str) -> Vec<i32> {
+    let mut keyed: Vec<(String, u32)> = (0..docs as u32).map(|d| (fold_text(name_of_doc(d)), d)).collect();
+    keyed.sort();
+    let mut rank = vec![0i32; docs];
+    for (r, (_, d)) in keyed.iter().enumerate() {
+        rank[*d as usize] = r as i32;
+    }
+    rank
+}
+
+fn declare_all(facet: &mut FacetBuilder, values: impl Iterator<Item = &'static str>) {
+    values.for_each(|v| facet.declare(v));
+}
+
+pub fn write_companies(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
+    let (facts, derived, orders) = (inp.facts, inp.derived, inp.orders);
+    let order = &orders.companies;
+    let n = order.len();
+    let mut out = BundleWriter::create(path, COMPANY_TAG)?;
+    write_ids(&mut out, &order.row_of_doc.iter().map(|&r| facts.companies[r as usize].id).collect::<Vec<_>>())?;
+
+    let mut location = FacetBuilder::default();
+    let mut industry = FacetBuilder::default();
+    let mut super_category = FacetBuilder::default();
+    let mut headcount = FacetBuilder::default();
+    let mut ipo = FacetBuilder::default();
+    let mut latest_round = FacetBuilder::default();
+    let mut latest_investor_location = FacetBuilder::default();
+    declare_all(&mut headcount, Headcount::ALL.iter().map(|h| h.as_str()));
+    declare_all(&mut ipo, IpoStatus::ALL.iter().map(|h| h.as_str()));
+    let (mut total_raised, mut latest_size, mut latest_created, mut valuation) =
+        (vec![NULL_I64; n], vec![NULL_I64; n], vec![NULL_I64; n], vec![NULL_I64; n]);
+    let (mut latest_date, mut founded, mut rounds, mut investors, mut latest_deal) =
+        (vec![NULL_I32; n], vec![NULL_I32; n], vec![0i32; n], vec![0i32; n], vec![NULL_I32; n]);
+    let mut company_deals = RelationBuilder::new(n, false);
+    let mut company_firms = RelationBuilder::new(n, false);
+    let mut company_investor_people = RelationBuilder::new(n, false);
+    let (mut domains, mut linkedins, mut crunchbases, mut permalinks) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+
+    for doc in 0..n as u32 {
+        let row = order.row(doc);
+        let c = &facts.companies[row as usize];
+        let agg = &derived.companies[row as usize];
+        let d = doc as usize;
+        place_closure(&c.places, facts).iter().for_each(|&l| location.add(&facts.catalog.locations[l as usize].permalink, doc));
+        let (inds, supers) = industry_closure(&c.industries, facts);
+        inds.iter().for_each(|&i| industry.add(&facts.catalog.industries[i as usize].permalink, doc));
+        supers.iter().for_each(|&i| super_category.add(&facts.catalog.industries[i as usize].permalink, doc));
+        if let Some(h) = c.headcount {
+            headcount.add(h.as_str(), doc);
+        }
+        if let Some(s) = c.ipo_status {
+            ipo.add(s.as_str(), doc);
+        }
+        total_raised[d] = money(agg.total_raised);
+        valuation[d] = money(agg.latest_valuation.map(|v| v.0));
+        founded[d] = day(c.founded_on);
+        rounds[d] = agg.deals.len() as i32;
+        investors[d] = agg.num_investors as i32;
+        if let Some(l) = agg.latest_deal() {
+            let deal = &facts.deals[l as usize];
+            latest_round.add(&deal.round.facet_value(), doc);
+            latest_size[d] = money(deal.size);
+            latest_date[d] = day(deal.date);
+            latest_created[d] = instant(deal.created_at);
+            latest_deal[d] = orders.deals.doc(l) as i32;
+            for f in &deal.firms {
+                let places = &facts.firms[f.firm as usize].places;
+                place_closure(places, facts)
+                    .iter()
+                    .for_each(|&l| latest_investor_location.add(&facts.catalog.locations[l as usize].permalink, doc));
+            }
+        }
+        agg.deals.iter().for_each(|&r| company_deals.add(doc, orders.deals.doc(r), 0));
+        agg.all_investors.iter().for_each(|&f| company_firms.add(doc, orders.firms.doc(f), 0));
+        agg.investor_people.iter().for_each(|&p| company_investor_people.add(doc, orders.people.doc(p), 0));
+        c.domain_key.iter().for_each(|k| domains.push((k.to_string(), doc)));
+        c.linkedin_key.iter().for_each(|k| linkedins.push((k.to_string(), doc)));
+        c.crunchbase_key.iter().for_each(|k| crunchbases.push((k.to_string(), doc)));
+        permalinks.push((c.permalink.to_string(), doc));
+    }
+    location.write(&mut out, "location")?;
+    industry.write(&mut out, "industry")?;
+    super_category.write(&mut out, "super_category")?;
+    headcount.write(&mut out, "employee_count")?;
+    ipo.write(&mut out, "ipo_status")?;
+    latest_round.write(&mut out, "latest_round")?;
+    latest_investor_location.write(&mut out, "latest_investor_location")?;
+    write_sorted_column(&mut out, "total_raised", &total_raised)?;
+    write_sorted_column(&mut out, "latest_deal_size", &latest_size)?;
+    write_sorted_column(&mut out, "latest_deal_created_at", &latest_created)?;
+    write_sorted_column(&mut out, "latest_valuation", &valuation)?;
+    write_sorted_column(&mut out, "latest_deal_date", &latest_date)?;
+    write_sorted_column(&mut out, "founded_on", &founded)?;
+    write_sorted_column(&mut out, "num_funding_rounds", &rounds)?;
+    write_sorted_column(&mut out, "num_investors", &investors)?;
+    write_column(&mut out, "latest_deal", &latest_deal)?;
+    let ranks = name_ranks(n, |d| &facts.companies[order.row(d) as usize].name);
+    write_sorted_column(&mut out, "name_rank", &ranks)?;
+    company_deals.write(&mut out, "deals")?;
+    company_firms.write(&mut out, "firms")?;
+    company_investor_people.write(&mut out, "investor_people")?;
+    employer_people(inp).write(&mut out, "people")?;
+    write_keymap(&mut out, "domain", domains)?;
+    write_keymap(&mut out, "linkedin", linkedins)?;
+    write_keymap(&mut out, "crunchbase", crunchbases)?;
+    write_keymap(&mut out, "permalink", permalinks)?;
+    out.finish()
+}
+
+/// Company → people whose current employer it is.
+fn employer_people(inp: &Inputs) -> RelationBuilder {
+    let mut rel = RelationBuilder::new(inp.orders.companies.len(), false);
+    for (row, p) in inp.facts.people.iter().enumerate() {
+        if let Some(Employer::Company(c)) = p.employer {
+            rel.add(inp.orders.companies.doc(c), inp.orders.people.doc(row as u32), 0);
+        }
+    }
+    rel
+}
+
+/// Payload of a `deal.firms` edge: bit 7 = lead, low bits = financing type + 1 (0 = none).
+pub fn firm_edge_payload(lead: bool, financing: Option<RoundType>) -> u8 {
+    ((lead as u8) << 7) | financing_code(financing)
+}
+
+/// Financing type as a byte: its position in `RoundType::ALL` plus one, 0 for none.
+pub fn financing_code(t: Option<RoundType>) -> u8 {
+    t.and_then(|t| RoundType::ALL.iter().position(|x| *x == t)).map_or(0, |i| i as u8 + 1)
+}
+
+pub fn write_deals(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
+    let (facts, orders) = (inp.facts, inp.orders);
+    let order = &orders.deals;
+    let n = order.len();
+    let mut out = BundleWriter::create(path, DEAL_TAG)?;
+    write_ids(&mut out, &order.row_of_doc.iter().map(|&r| facts.deals[r as usize].id).collect::<Vec<_>>())?;
+    let [mut round, mut location, mut industry, mut super_category, mut headcount, mut ipo]: [FacetBuilder; 6] =
+        Default::default();
+    let (mut size, mut created, mut company_raised) = (vec![NULL_I64; n], vec![NULL_I64; n], vec![NULL_I64; n]);
+    let (mut date, mut company) = (vec![NULL_I32; n], vec![NULL_I32; n]);
+    let mut firms = RelationBuilder::new(n, true);
+    let mut angels = RelationBuilder::new(n, true);
+    let mut partners = RelationBuilder::new(n, true);
+    for doc in 0..n as u32 {
+        let deal = &facts.deals[order.row(doc) as usize];
+        let c = &facts.companies[deal.company as usize];
+        let d = doc as usize;
+        round.add(&deal.round.facet_value(), doc);
+        add_company_facets(facts, c, doc, [&mut location, &mut industry, &mut super_category, &mut headcount, &mut ipo]);
+        size[d] = money(deal.size);
+        created[d] = instant(deal.created_at);
+        date[d] = day(deal.date);
+        company[d] = orders.companies.doc(deal.company) as i32;
+        company_raised[d] = money(inp.derived.companies[deal.company as usize].total_raised);
+        let mut firm_docs: Vec<u32> = deal.firms.iter().map(|f| orders.firms.doc(f.firm)).collect();
+        firm_docs.sort_unstable();
+        for f in &deal.firms {
+            let firm_doc = orders.firms.doc(f.firm);
+            firms.add(doc, firm_doc, firm_edge_payload(f.lead, f.financing_type));
+            let slot = firm_docs.iter().position(|&x| x == firm_doc).unwrap_or(0).min(255) as u8;
+            f.partners.iter().for_each(|&p| partners.add(doc, orders.people.doc(p), slot));
+        }
+        deal.angels.iter().for_each(|&(p, ft)| angels.add(doc, orders.people.doc(p), financing_code(ft)));
+    }
+    round.write(&mut out, "round")?;
+    location.write(&mut out, "company_location")?;
+    industry.write(&mut out, "company_industry")?;
+    super_category.write(&mut out, "company_super_category")?;
+    headcount.write(&mut out, "company_employee_count")?;
+    ipo.write(&mut out, "company_ipo_status")?;
+    write_sorted_column(&mut out, "size", &size)?;
+    write_sorted_column(&mut out, "date", &date)?;
+    write_sorted_column(&mut out, "created_at", &created)?;
+    write_column(&mut out, "company", &company)?;
+    write_column(&mut out, "company_total_raised", &company_raised)?;
+    firms.write(&mut out, "firms")?;
+    angels.write(&mut out, "angels")?;
+    partners.write(&mut out, "partners")?;
+    out.finish()
+}
+
+/// Adds a company's location, industry, super category, headcount and ipo
+/// facets to `doc` (used by deals, which filter on their company).
+fn add_company_facets(facts: &Facts, c: &crate::ingest::facts::CompanyFacts, doc: u32, f: [&mut FacetBuilder; 5]) {
+    let [location, industry, super_category, headcount, ipo] = f;
+    place_closure(&c.places, facts).iter().for_each(|&l| location.add(&facts.catalog.locations[l as usize].permalink, doc));
+    let (inds, supers) = industry_closure(&c.industries, facts);
+    inds.iter().for_each(|&i| industry.add(&facts.catalog.industries[i as usize].permalink, doc));
+    supers.iter().for_each(|&i| super_category.add(&facts.catalog.industries[i as usize].permalink, doc));
+    if let Some(h) = c.headcount {
+        headcount.add(h.as_str(), doc);
+    }
+    if let Some(s) = c.ipo_status {
+        ipo.add(s.as_str(), doc);
+    }
+}
+
+pub fn write_firms(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
+    let (facts, derived, orders) = (inp.facts, inp.derived, inp.orders);
+    let order = &orders.firms;
+    let n = order.len();
+    let mut out = BundleWriter::create(path, FIRM_TAG)?;
+    write_ids(&mut out, &order.row_of_doc.iter().map(|&r| facts.firms[r as usize].id).collect::<Vec<_>>())?;
+    let (mut location, mut headcount) = (FacetBuilder::default(), FacetBuilder::default());
+    let mut counts = [vec![0i32; n], vec![0i32; n], vec![0i32; n], vec![0i32; n]];
+    let mut recent = vec![NULL_I32; n];
+    let mut deals = RelationBuilder::new(n, true);
+    let mut people = RelationBuilder::new(n, false);
+    let (mut domains, mut linkedins, mut crunchbases, mut permalinks) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for doc in 0..n as u32 {
+        let row = order.row(doc);
+        let (f, agg) = (&facts.firms[row as usize], &derived.firms[row as usize]);
+        let d = doc as usize;
+        place_closure(&f.places, facts).iter().for_each(|&l| location.add(&facts.catalog.locations[l as usize].permalink, doc));
+        if let Some(h) = f.headcount {
+            headcount.add(h.as_str(), doc);
+        }
+        let s = &agg.stats;
+        counts[0][d] = s.total_deal_count as i32;
+        counts[1][d] = s.lead_deal_count as i32;
+        counts[2][d] = s.deal_count_last_12_months as i32;
+        counts[3][d] = s.lead_deal_count_last_12_months as i32;
+        recent[d] = day(s.most_recent_deal_date);
+        agg.deals.iter().for_each(|&(r, lead)| deals.add(doc, orders.deals.doc(r), lead as u8));
+        agg.partners.iter().for_each(|&p| people.add(doc, orders.people.doc(p), 0));
+        f.domain_key.iter().for_each(|k| domains.push((k.to_string(), doc)));
+        f.linkedin_key.iter().for_each(|k| linkedins.push((k.to_string(), doc)));
+        f.crunchbase_key.iter().for_each(|k| crunchbases.push((k.to_string(), doc)));
+        permalinks.push((f.permalink.to_string(), doc));
+    }
+    declare_all(&mut headcount, Headcount::ALL.iter().map(|h| h.as_str()));
+    location.write(&mut out, "location")?;
+    headcount.write(&mut out, "employee_count")?;
+    for (name, values) in ["total_deal_count", "lead_deal_count", "deal_count_last_12_months", "lead_deal_count_last_12_months"]
+        .iter()
+        .zip(&counts)
+    {
+        write_sorted_column(&mut out, name, values)?;
+    }
+    write_sorted_column(&mut out, "most_recent_deal_date", &recent)?;
+    deals.write(&mut out, "deals")?;
+    people.write(&mut out, "people")?;
+    write_keymap(&mut out, "domain", domains)?;
+    write_keymap(&mut out, "linkedin", linkedins)?;
+    write_keymap(&mut out, "crunchbase", crunchbases)?;
+    write_keymap(&mut out, "permalink", permalinks)?;
+    out.finish()
+}
+
+pub fn write_people(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
+    let (facts, derived, orders) = (inp.facts, inp.derived, inp.orders);
+    let order = &orders.people;
+    let n = order.len();
+    let mut out = BundleWriter::create(path, PERSON_TAG)?;
+    write_ids(&mut out, &order.row_of_doc.iter().map(|&r| facts.people[r as usize].id).collect::<Vec<_>>())?;
+    let mut f: [FacetBuilder; 10] = Default::default();
+    declare_all(&mut f[0], PersonRole::ALL.iter().map(|r| r.as_str()));
+    declare_all(&mut f[1], ["linkedin", "email", "phone", "twitter"].into_iter());
+    let mut counts = [vec![0i32; n], vec![0i32; n], vec![0i32; n], vec![0i32; n]];
+    let (mut recent, mut employer, mut employer_firm) = (vec![NULL_I32; n], vec![NULL_I32; n], vec![NULL_I32; n]);
+    let (mut employer_raised, mut employer_latest_size) = (vec![NULL_I64; n], vec![NULL_I64; n]);
+    let mut angel_deals = RelationBuilder::new(n, false);
+    let mut partner_deals = RelationBuilder::new(n, true);
+    let mut firms = RelationBuilder::new(n, false);
+    let (mut linkedins, mut crunchbases, mut twitters) = (Vec::new(), Vec::new(), Vec::new());
+    for doc in 0..n as u32 {
+        let row = order.row(doc);
+        let (p, agg) = (&facts.people[row as usize], &derived.people[row as usize]);
+        let d = doc as usize;
+        p.roles.iter().for_each(|r| f[0].add(r.as_str(), doc));
+        p.contacts.iter().for_each(|c| f[1].add(c, doc));
+        p.job_title.iter().for_each(|t| f[2].add(t, doc));
+        p.schools.iter().for_each(|s| f[3].add(s, doc));
+        p.linkedin_companies.iter().for_each(|c| f[4].add(c, doc));
+        let flags = [(5, agg.is_investor()), (6, agg.is_angel()), (7, agg.has_led_deal()), (8, p.employer.is_some())];
+        flags.iter().filter(|(_, on)| *on).for_each(|&(i, _)| f[i].add("true", doc));
+        f[9].add(if agg.is_investor() { "investor" } else { "company" }, doc);
+        let s = &agg.stats;
+        counts[0][d] = s.total_deal_count as i32;
+        counts[1][d] = s.lead_deal_count as i32;
+        counts[2][d] = s.deal_count_last_12_months as i32;
+        counts[3][d] = s.lead_deal_count_last_12_months as i32;
+        recent[d] = day(s.most_recent_deal_date);
+        match p.employer {
+            Some(Employer::Company(c)) => {
+                employer[d] = orders.companies.doc(c) as i32;
+                let cagg = &derived.companies[c as usize];
+                employer_raised[d] = money(cagg.total_raised);
+                employer_latest_size[d] = money(cagg.latest_deal().and_then(|l| facts.deals[l as usize].size));
+            }
+            Some(Employer::Firm(fi)) => {
+                employer_firm[d] = orders.firms.doc(fi) as i32;
+                firms.add(doc, orders.firms.doc(fi), 0);
+            }
+            None => {}
+        }
+        agg.angel_deals.iter().for_each(|&r| angel_deals.add(doc, orders.deals.doc(r), 0));
+        agg.partner_deals.iter().for_each(|&(r, _, lead)| partner_deals.add(doc, orders.deals.doc(r), lead as u8));
+        agg.firms.iter().for_each(|pf| firms.add(doc, orders.firms.doc(pf.firm), 0));
+        p.linkedin_key.iter().for_each(|k| linkedins.push((k.to_string(), doc)));
+        p.crunchbase_key.iter().for_each(|k| crunchbases.push((k.to_string(), doc)));
+        p.twitter_key.iter().for_each(|k| twitters.push((k.to_string(), doc)));
+    }
+    let names = ["role", "contact_type", "job_title", "school", "linkedin_company", "is_investor", "is_angel", "has_led_deal", "has_employer", "person_type"];
+    for (facet, name) in f.iter().zip(names) {
+        facet.write(&mut out, name)?;
+    }
+    for (name, values) in ["total_deal_count", "lead_deal_count", "deal_count_last_12_months", "lead_deal_count_last_12_months"]
+        .iter()
+        .zip(&counts)
+    {
+        write_sorted_column(&mut out, name, values)?;
+    }
+    write_sorted_column(&mut out, "most_recent_deal_date", &recent)?;
+    write_column(&mut out, "employer", &employer)?;
+    write_column(&mut out, "employer_firm", &employer_firm)?;
+    write_sorted_column(&mut out, "employer_total_raised", &employer_raised)?;
+    write_sorted_column(&mut out, "employer_latest_deal_size", &employer_latest_size)?;
+    let ranks = name_ranks(n, |d| &facts.people[order.row(d) as usize].name);
+    write_sorted_column(&mut out, "name_rank", &ranks)?;
+    angel_deals.write(&mut out, "angel_deals")?;
+    partner_deals.write(&mut out, "partner_deals")?;
+    firms.write(&mut out, "firms")?;
+    write_keymap(&mut out, "linkedin", linkedins)?;
+    write_keymap(&mut out, "crunchbase", crunchbases)?;
+    write_keymap(&mut out, "twitter", twitters)?;
+    out.finish()
+}
+
+/// Locations and industries: doc id = catalog row.
+pub fn write_catalog(path: &Path, facts: &Facts) -> io::Result<WrittenFile> {
+    let catalog = &facts.catalog;
+    let mut out = BundleWriter::create(path, CATALOG_TAG)?;
+    let mut location_type = FacetBuilder::default();
+    let mut location_descendants = FacetBuilder::default();
+    for (row, loc) in catalog.locations.iter().enumerate() {
+        location_type.add(loc.location_type.as_str(), row as u32);
+        for &a in &catalog.location_ancestors[row] {
+            location_descendants.add(&catalog.locations[a as usize].permalink, row as u32);
+        }
+    }
+    let mut industry_type = FacetBuilder::default();
+    let mut super_members = FacetBuilder::default();
+    for (row, ind) in catalog.industries.iter().enumerate() {
+        industry_type.add(ind.industry_type.as_str(), row as u32);
+        super_members.add(&ind.permalink, row as u32);
+        for &s in &catalog.industry_supers[row] {
+            super_members.add(&catalog.industries[s as usize].permalink, row as u32);
+        }
+    }
+    location_type.write(&mut out, "location_type")?;
+    location_descendants.write(&mut out, "location_within")?;
+    industry_type.write(&mut out, "industry_type")?;
+    super_members.write(&mut out, "industry_within")?;
+    let loc_keys = catalog.locations.iter().enumerate().map(|(i, l)| (l.permalink.clone(), i as u32)).collect();
+    let ind_keys = catalog.industries.iter().enumerate().map(|(i, l)| (l.permalink.clone(), i as u32)).collect();
+    write_keymap(&mut out, "location_permalink", loc_keys)?;
+    write_keymap(&mut out, "industry_permalink", ind_keys)?;
+    out.finish()
+}

@@ -1,0 +1,247 @@
+//! `indexer build`: dump directory → immutable index directory.
+//!
+//! 1. load and validate the dump into compact facts (`ingest::load`);
+//! 2. derive every aggregate (`ingest::derive`) relative to `as_of`;
+//! 3. assign doc ids in default-sort order (`order`);
+//! 4. write the per-kind bundles (`bundles`), the record stores (`stores`)
+//!    and the tantivy name indexes (`text`), in parallel;
+//! 5. write `manifest.json` last, sync, and rename the temporary directory
+//!    into place. A crash at any point leaves no partial index under the
+//!    final name (at worst a `.building-*` directory next to it).
+
+pub mod bundles;
+pub mod order;
+pub mod progress;
+pub mod render;
+pub mod stores;
+pub mod text;
+
+use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use crate::index::manifest::{checksum_file, list_files, Counts, FileEntry, Manifest, MANIFEST_FORMAT};
+use crate::index::format::FORMAT_VERSION;
+use crate::index::names::*;
+use crate::ingest::{derive::derive, load_dump, IngestError, IngestReport};
+use crate::schema::{Date, Timestamp};
+
+use bundles::Inputs;
+use progress::Progress;
+
+/// What to build.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    pub dump: PathBuf,
+    pub out: PathBuf,
+    /// Reference date of "last 12 months" metrics; `None` = today.
+    pub as_of: Option<Date>,
+    pub strict: bool,
+    /// No progress output.
+    pub quiet: bool,
+}
+
+/// What a build did.
+#[derive(Debug, Clone)]
+pub struct BuildReport {
+    pub ingest: IngestReport,
+    pub manifest: Manifest,
+    pub timings: Vec<(String, std::time::Duration)>,
+    pub elapsed: std::time::Duration,
+}
+
+#[derive(Debug)]
+pub enum BuildError {
+    Ingest(IngestError),
+    Write { step: String, reason: String },
+    OutputExists(PathBuf),
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Ingest(e) => write!(f, "{e}"),
+            BuildError::Write { step, reason } => write!(f, "{step}: {reason}"),
+            BuildError::OutputExists(p) => write!(f, "{} exists and is not an index directory; refusing to replace it", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+fn step_err(step: &str) -> impl Fn(&dyn fmt::Display) -> BuildError + '_ {
+    move |e| BuildError::Write { step: step.to_string(), reason: e.to_string() }
+}
+
+/// Builds the index described by `opts`.
+pub fn build_index(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
+    check_output(&opts.out)?;
+    let tmp = temp_dir_for(&opts.out);
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(tmp.join(TEXT_DIR)).map_err(|e| step_err("create output")(&e))?;
+    let result = build_into(opts, &tmp);
+    match result {
+        Ok(report) => {
+            publish(&tmp, &opts.out).map_err(|e| step_err("publish")(&e))?;
+            Ok(report)
+        }
+        Err(e) => {
+            let _ = fs::remove_dir_all(&tmp);
+            Err(e)
+        }
+    }
+}
+
+fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError> {
+    let mut progress = Progress::new(6, opts.quiet);
+    progress.start("read dump");
+    let loaded = load_dump(&opts.dump, opts.strict).map_err(BuildError::Ingest)?;
+    progress.finish("read dump");
+    let as_of = opts.as_of.unwrap_or_else(Date::today);
+    progress.start("derive aggregates");
+    let derived = derive(&loaded.facts, as_of);
+    let orders = order::assign_doc_ids(&loaded.facts, &derived);
+    progress.finish("derive aggregates");
+    let inp = Inputs { facts: &loaded.facts, derived: &derived, orders: &orders };
+    progress.start("bitmaps, columns, relations, name indexes");
+    write_structures(dir, &inp)?;
+    progress.finish("bitmaps, columns, relations, name indexes");
+    progress.start("record stores");
+    write_stores(dir, &opts.dump, &loaded.kept, &inp)?;
+    progress.finish("record stores");
+    progress.start("manifest");
+    let manifest = manifest_for(dir, &loaded.meta.source, as_of, &inp)?;
+    manifest.write(dir).map_err(|e| step_err("manifest")(&e))?;
+    progress.finish("manifest");
+    progress.start("sync");
+    sync_dir(dir).map_err(|e| step_err("sync")(&e))?;
+    progress.finish("sync");
+    progress.close();
+    Ok(BuildReport { ingest: loaded.report, manifest, timings: progress.timings.clone(), elapsed: progress.elapsed() })
+}
+
+type Task<'a> = (&'static str, Box<dyn FnOnce() -> Result<(), String> + Send + 'a>);
+
+/// Runs independent writers in parallel; the first failure wins.
+fn run_parallel(tasks: Vec<Task<'_>>) -> Result<(), BuildError> {
+    let failure: Mutex<Option<BuildError>> = Mutex::new(None);
+    rayon::scope(|s| {
+        for (step, task) in tasks {
+            let failure = &failure;
+            s.spawn(move |_| {
+                if let Err(reason) = task() {
+                    let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
+                    f.get_or_insert(BuildError::Write { step: step.to_string(), reason });
+                }
+            });
+        }
+    });
+    match failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn write_structures(dir: &Path, inp: &Inputs) -> Result<(), BuildError> {
+    let text = dir.join(TEXT_DIR);
+    let io = |r: std::io::Result<crate::index::format::WrittenFile>| r.map(|_| ()).map_err(|e| e.to_string());
+    let tx = |r: Result<(), crate::index::text::TextError>| r.map_err(|e| e.to_string());
+    let tasks: Vec<Task> = vec![
+        ("companies.idx", Box::new(|| io(bundles::write_companies(&dir.join(COMPANIES_IDX), inp)))),
+        ("deals.idx", Box::new(|| io(bundles::write_deals(&dir.join(DEALS_IDX), inp)))),
+        ("investors.idx", Box::new(|| io(bundles::write_firms(&dir.join(FIRMS_IDX), inp)))),
+        ("people.idx", Box::new(|| io(bundles::write_people(&dir.join(PEOPLE_IDX), inp)))),
+        ("catalog.idx", Box::new(|| io(bundles::write_catalog(&dir.join(CATALOG_IDX), inp.facts)))),
+        ("text/companies", Box::new(|| tx(text::build_companies(&text.join("companies"), inp)))),
+        ("text/investors", Box::new(|| tx(text::build_firms(&text.join("investors"), inp)))),
+        ("text/people", Box::new(|| tx(text::build_people(&text.join("people"), inp)))),
+        ("text/locations", Box::new(|| tx(text::build_locations(&text.join("locations"), inp)))),
+        ("text/industries", Box::new(|| tx(text::build_industries(&text.join("industries"), inp)))),
+    ];
+    run_parallel(tasks)
+}
+
+fn write_stores(dir: &Path, dump: &Path, kept: &crate::ingest::KeptLines, inp: &Inputs) -> Result<(), BuildError> {
+    let io = |r: std::io::Result<crate::index::format::WrittenFile>| r.map(|_| ()).map_err(|e| e.to_string());
+    let tasks: Vec<Task> = vec![
+        (
+            "deals.store + companies.store",
+            Box::new(|| {
+                io(stores::write_deal_store(dir, dump, kept, inp))?;
+                io(stores::write_company_store(dir, dump, kept, inp))
+            }),
+        ),
+        ("investors.store", Box::new(|| io(stores::write_firm_store(dir, dump, kept, inp)))),
+        ("people.store", Box::new(|| io(stores::write_person_store(dir, dump, kept, inp)))),
+        ("catalog.store", Box::new(|| io(stores::write_catalog_store(dir, inp)))),
+    ];
+    run_parallel(tasks)
+}
+
+fn manifest_for(dir: &Path, source: &str, as_of: Date, inp: &Inputs) -> Result<Manifest, BuildError> {
+    let mut files = Vec::new();
+    for path in list_files(dir).map_err(|e| step_err("manifest")(&e))? {
+        let (bytes, crc32) = checksum_file(&dir.join(&path)).map_err(|e| step_err("manifest")(&e))?;
+        files.push(FileEntry { path, bytes, crc32 });
+    }
+    let facts = inp.facts;
+    Ok(Manifest {
+        format: MANIFEST_FORMAT.into(),
+        format_version: FORMAT_VERSION,
+        as_of: as_of.iso(),
+        built_at: Timestamp(chrono::Utc::now().timestamp_millis()).iso(),
+        builder: format!("fundsearch indexer {}", env!("CARGO_PKG_VERSION")),
+        dump_source: source.to_string(),
+        counts: Counts {
+            companies: facts.companies.len() as u64,
+            deals: facts.deals.len() as u64,
+            investors: facts.firms.len() as u64,
+            people: facts.people.len() as u64,
+            locations: facts.catalog.locations.len() as u64,
+            industries: facts.catalog.industries.len() as u64,
+        },
+        files,
+    })
+}
+
+/// `out` may be absent, or an existing index (which is replaced).
+fn check_output(out: &Path) -> Result<(), BuildError> {
+    if out.exists() && !(out.join(MANIFEST_FILE).is_file() || is_empty_dir(out)) {
+        return Err(BuildError::OutputExists(out.to_path_buf()));
+    }
+    Ok(())
+}
+
+fn is_empty_dir(p: &Path) -> bool {
+    fs::read_dir(p).map(|mut d| d.next().is_none()).unwrap_or(false)
+}
+
+fn temp_dir_for(out: &Path) -> PathBuf {
+    let name = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "index".into());
+    out.with_file_name(format!(".{name}.building-{}", std::process::id()))
+}
+
+/// Moves the finished directory to `out`, replacing an older index.
+fn publish(tmp: &Path, out: &Path) -> std::io::Result<()> {
+    if out.exists() {
+        let old = tmp.with_extension("old");
+        fs::rename(out, &old)?;
+        fs::rename(tmp, out)?;
+        fs::remove_dir_all(&old)?;
+    } else {
+        fs::rename(tmp, out)?;
+    }
+    if let Some(parent) = out.parent() {
+        let _ = fs::File::open(parent).and_then(|d| d.sync_all());
+    }
+    Ok(())
+}
+
+/// fsyncs every file and directory below `dir`.
+fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    for path in list_files(dir)? {
+        fs::File::open(dir.join(path))?.sync_all()?;
+    }
+    fs::File::open(dir)?.sync_all()
+}

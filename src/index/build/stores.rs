@@ -1,0 +1,121 @@
+//! Renders the record stores by streaming the dump a second time (only the
+//! facts were kept in memory), rendering rows in parallel and writing them
+//! under their doc ids. Rows rejected while loading are skipped by line.
+
+use std::io;
+use std::path::Path;
+
+use crate::index::format::{Bundle, WrittenFile};
+use crate::index::names::*;
+use crate::index::store::{Store, StoreWriter, STORE_TAG};
+use crate::ingest::load::KeptLines;
+use crate::ingest::scan::scan_jsonl_map;
+use crate::schema::record::{DealRecord, IndustryCard, LatestDealRecord, LocationCard};
+use crate::schema::{CompanyRow, DealRow, FirmRow, PersonRow};
+
+use super::bundles::Inputs;
+use super::render;
+
+/// Renders one dump file into `store`: `render(row_number, row)` returns the
+/// doc id and one record per variant.
+fn render_file<R, F>(
+    dump: &Path,
+    file: &'static str,
+    kept: &KeptLines,
+    store: &mut StoreWriter,
+    render: F,
+) -> io::Result<()>
+where
+    R: serde::de::DeserializeOwned + Send,
+    F: Fn(u32, R) -> io::Result<(u32, Vec<Vec<u8>>)> + Sync,
+{
+    let mut result = Ok(());
+    scan_jsonl_map::<R, Option<io::Result<(u32, Vec<Vec<u8>>)>>, _, _>(
+        &dump.join(file),
+        |line, parsed| {
+            let row = kept.row_of_line(file, line)?;
+            Some(match parsed {
+                Ok(r) => render(row, r),
+                Err(e) => Err(io::Error::new(io::ErrorKind::InvalidData, format!("{file}:{line}: {e}"))),
+            })
+        },
+        |_, rendered| {
+            if let (Some(outcome), Ok(())) = (rendered, &result) {
+                result = outcome.and_then(|(doc, records)| {
+                    records.iter().enumerate().try_for_each(|(v, bytes)| store.set(v, doc, bytes))
+                });
+            }
+        },
+    )?;
+    result
+}
+
+fn json<T: serde::Serialize>(value: &T) -> io::Result<Vec<u8>> {
+    serde_json::to_vec(value).map_err(io::Error::other)
+}
+
+pub fn write_deal_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<WrittenFile> {
+    let mut store = StoreWriter::create(&dir.join(DEALS_STORE), inp.orders.deals.len(), &["full"])?;
+    render_file::<DealRow, _>(dump, "deals.jsonl", kept, &mut store, |row, r| {
+        Ok((inp.orders.deals.doc(row), vec![json(&render::deal_record(&r))?]))
+    })?;
+    store.finish()
+}
+
+pub fn write_company_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<WrittenFile> {
+    let deals_bundle = Bundle::open(&dir.join(DEALS_STORE), STORE_TAG, false).map_err(io::Error::other)?;
+    let deals = Store::open(&deals_bundle, "full", inp.orders.deals.len()).map_err(io::Error::other)?;
+    let mut store = StoreWriter::create(&dir.join(COMPANIES_STORE), inp.orders.companies.len(), &["full", "card"])?;
+    render_file::<CompanyRow, _>(dump, "companies.jsonl", kept, &mut store, |row, r| {
+        let agg = &inp.derived.companies[row as usize];
+        let latest = match agg.latest_deal() {
+            Some(l) => {
+                let record: DealRecord =
+                    serde_json::from_slice(deals.get(inp.orders.deals.doc(l))).map_err(io::Error::other)?;
+                Some(LatestDealRecord::from(record))
+            }
+            None => None,
+        };
+        let full = render::company_record(&r, agg, latest, inp.facts);
+        Ok((inp.orders.companies.doc(row), vec![json(&full)?, json(&render::company_card(&r))?]))
+    })?;
+    store.finish()
+}
+
+pub fn write_firm_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<WrittenFile> {
+    let mut store = StoreWriter::create(&dir.join(FIRMS_STORE), inp.orders.firms.len(), &["full", "card"])?;
+    render_file::<FirmRow, _>(dump, "investors.jsonl", kept, &mut store, |row, r| {
+        let full = render::investor_record(&r, &inp.derived.firms[row as usize], inp.facts);
+        Ok((inp.orders.firms.doc(row), vec![json(&full)?, json(&render::firm_card(&r))?]))
+    })?;
+    store.finish()
+}
+
+pub fn write_person_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<WrittenFile> {
+    let variants = ["full", "list", "card", "email"];
+    let mut store = StoreWriter::create(&dir.join(PEOPLE_STORE), inp.orders.people.len(), &variants)?;
+    render_file::<PersonRow, _>(dump, "people.jsonl", kept, &mut store, |row, r| {
+        let agg = &inp.derived.people[row as usize];
+        let employer = inp.facts.people[row as usize].employer;
+        let (full, list) = render::person_records(&r, agg, employer, inp.facts);
+        let email = r.email.clone().unwrap_or_default().into_bytes();
+        let records = vec![json(&full)?, json(&list)?, json(&render::person_card(&r, agg))?, email];
+        Ok((inp.orders.people.doc(row), records))
+    })?;
+    store.finish()
+}
+
+pub fn write_catalog_store(dir: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
+    let catalog = &inp.facts.catalog;
+    let n = catalog.locations.len().max(catalog.industries.len());
+    let mut store = StoreWriter::create(&dir.join(CATALOG_STORE), n, &["location", "industry"])?;
+    for (row, l) in catalog.locations.iter().enumerate() {
+        let card = LocationCard { permalink: l.permalink.clone(), name: l.name.clone(), location_type: l.location_type.as_str().into() };
+        store.set(0, row as u32, &json(&card)?)?;
+    }
+    for (row, i) in catalog.industries.iter().enumerate() {
+        let card = IndustryCard { permalink: i.permalink.clone(), name: i.name.clone(), industry_type: i.industry_type.as_str().into() };
+        store.set(1, row as u32, &json(&card)?)?;
+    }
+    store.finish()
+}

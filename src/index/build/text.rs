@@ -1,0 +1,78 @@
+//! Builds the five tantivy name indexes from the facts.
+//!
+//! Categories let one index serve filtered lookups: people are split into
+//! the investor pool (1) and the company pool (2); locations carry their
+//! level (0 city, 1 state, 2 region, 3 country); industries their type
+//! (0 industry, 1 super category).
+
+use std::path::Path;
+
+use crate::index::text::{build_name_index, NameEntry, TextError};
+use crate::schema::{IndustryType, LocationType};
+
+use super::bundles::Inputs;
+
+pub const PERSON_INVESTOR: u8 = 1;
+pub const PERSON_COMPANY: u8 = 2;
+
+pub fn location_category(t: LocationType) -> u8 {
+    match t {
+        LocationType::City => 0,
+        LocationType::State => 1,
+        LocationType::Region => 2,
+        LocationType::Country => 3,
+    }
+}
+
+pub fn industry_category(t: IndustryType) -> u8 {
+    match t {
+        IndustryType::Industry => 0,
+        IndustryType::SuperCategory => 1,
+    }
+}
+
+pub fn build_companies(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
+    let order = &inp.orders.companies;
+    let entries = (0..order.len() as u32).map(|doc| {
+        let c = &inp.facts.companies[order.row(doc) as usize];
+        NameEntry { docid: doc, names: vec![&*c.name], category: None }
+    });
+    build_name_index(dir, entries).map(|_| ())
+}
+
+pub fn build_firms(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
+    let order = &inp.orders.firms;
+    let entries = (0..order.len() as u32).map(|doc| {
+        let f = &inp.facts.firms[order.row(doc) as usize];
+        NameEntry { docid: doc, names: vec![&*f.name], category: None }
+    });
+    build_name_index(dir, entries).map(|_| ())
+}
+
+pub fn build_people(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
+    let order = &inp.orders.people;
+    let entries = (0..order.len() as u32).map(|doc| {
+        let row = order.row(doc) as usize;
+        let pool = if inp.derived.people[row].is_investor() { PERSON_INVESTOR } else { PERSON_COMPANY };
+        NameEntry { docid: doc, names: vec![&*inp.facts.people[row].name], category: Some(pool) }
+    });
+    build_name_index(dir, entries).map(|_| ())
+}
+
+pub fn build_locations(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
+    let entries = inp.facts.catalog.locations.iter().enumerate().map(|(row, l)| NameEntry {
+        docid: row as u32,
+        names: vec![l.name.as_str()],
+        category: Some(location_category(l.location_type)),
+    });
+    build_name_index(dir, entries).map(|_| ())
+}
+
+pub fn build_industries(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
+    let entries = inp.facts.catalog.industries.iter().enumerate().map(|(row, i)| NameEntry {
+        docid: row as u32,
+        names: vec![i.name.as_str()],
+        category: Some(industry_category(i.industry_type)),
+    });
+    build_name_index(dir, entries).map(|_| ())
+}

@@ -1,0 +1,216 @@
+//! Facet fields: categorical value → roaring bitmap of doc ids
+//! (`location_docids`, `round_docids`…).
+//!
+//! Arrays of field `F` in a bundle:
+//!
+//! | array | type | content |
+//! |---|---|---|
+//! | `facet.F.keys` | u8 | the values, UTF-8, concatenated in sorted order |
+//! | `facet.F.key_offsets` | u64 × (n+1) | value `i` is `keys[off[i]..off[i+1]]` |
+//! | `facet.F.bitmap_offsets` | u64 × (n+1) | bitmap `i` is `bitmaps[off[i]..off[i+1]]` |
+//! | `facet.F.bitmaps` | u8 | portable roaring serialisations |
+//!
+//! Lookup is a binary search over the sorted values. Bitmaps are decoded on
+//! first use and the large ones are cached (small ones decode in well under a
+//! microsecond, so caching them would only cost memory).
+
+use std::collections::{BTreeMap, HashMap};
+use std::io;
+use std::sync::{Arc, RwLock};
+
+use roaring::RoaringBitmap;
+
+use super::format::{ArrayRef, Bundle, BundleWriter};
+use super::IndexError;
+
+/// Serialized bitmaps larger than this are decoded once and cached.
+const CACHE_MIN_BYTES: usize = 4096;
+
+/// Collects value → doc ids while building.
+#[derive(Debug, Default, Clone)]
+pub struct FacetBuilder {
+    values: BTreeMap<String, RoaringBitmap>,
+}
+
+impl FacetBuilder {
+    pub fn add(&mut self, value: &str, docid: u32) {
+        match self.values.get_mut(value) {
+            Some(b) => {
+                b.insert(docid);
+            }
+            None => {
+                self.values.insert(value.to_string(), RoaringBitmap::from_iter([docid]));
+            }
+        }
+    }
+
+    /// Makes sure `value` exists even with no documents (e.g. every enum value).
+    pub fn declare(&mut self, value: &str) {
+        self.values.entry(value.to_string()).or_default();
+    }
+
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Writes the field `field` into `out`.
+    pub fn write(&self, out: &mut BundleWriter, field: &str) -> io::Result<()> {
+        let (mut keys, mut key_offsets) = (Vec::new(), vec![0u64]);
+        let (mut bitmaps, mut bitmap_offsets) = (Vec::new(), vec![0u64]);
+        for (value, docids) in &self.values {
+            keys.extend_from_slice(value.as_bytes());
+            key_offsets.push(keys.len() as u64);
+            let mut optimized = docids.clone();
+            optimized.optimize();
+            optimized.serialize_into(&mut bitmaps)?;
+            bitmap_offsets.push(bitmaps.len() as u64);
+        }
+        out.put_bytes(&format!("facet.{field}.keys"), &keys)?;
+        out.put(&format!("facet.{field}.key_offsets"), &key_offsets)?;
+        out.put(&format!("facet.{field}.bitmap_offsets"), &bitmap_offsets)?;
+        out.put_bytes(&format!("facet.{field}.bitmaps"), &bitmaps)
+    }
+}
+
+/// A facet field read from a bundle.
+pub struct Facet {
+    bundle: Bundle,
+    field: String,
+    keys: ArrayRef<u8>,
+    key_offsets: ArrayRef<u64>,
+    bitmaps: ArrayRef<u8>,
+    bitmap_offsets: ArrayRef<u64>,
+    cache: RwLock<HashMap<u32, Arc<RoaringBitmap>>>,
+}
+
+impl Facet {
+    /// Opens field `field` of `bundle`, checking that its arrays are consistent.
+    pub fn open(bundle: &Bundle, field: &str) -> Result<Facet, IndexError> {
+        let facet = Facet {
+            bundle: bundle.clone(),
+            field: field.to_string(),
+            keys: bundle.array_ref(&format!("facet.{field}.keys"))?,
+            key_offsets: bundle.array_ref(&format!("facet.{field}.key_offsets"))?,
+            bitmaps: bundle.array_ref(&format!("facet.{field}.bitmaps"))?,
+            bitmap_offsets: bundle.array_ref(&format!("facet.{field}.bitmap_offsets"))?,
+            cache: RwLock::new(HashMap::new()),
+        };
+        let (keys, key_offsets) = (facet.keys(), facet.key_offsets());
+        let (bitmaps, bitmap_offsets) = (facet.bitmaps(), facet.bitmap_offsets());
+        let consistent = key_offsets.len() == bitmap_offsets.len()
+            && offsets_valid(key_offsets, keys.len())
+            && offsets_valid(bitmap_offsets, bitmaps.len());
+        if !consistent {
+            return Err(IndexError::corrupt(bundle.name(), format!("facet {field}: inconsistent offsets")));
+        }
+        Ok(facet)
+    }
+
+    /// Number of distinct values.
+    pub fn len(&self) -> usize {
+        self.key_offsets().len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `i`-th value in sorted order.
+    pub fn value(&self, i: usize) -> &str {
+        let (keys, off) = (self.keys(), self.key_offsets());
+        std::str::from_utf8(&keys[off[i] as usize..off[i + 1] as usize]).unwrap_or("")
+    }
+
+    /// Position of `value` among the sorted values.
+    pub fn find(&self, value: &str) -> Option<usize> {
+        let n = self.len();
+        let (mut lo, mut hi) = (0, n);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match self.value(mid).cmp(value) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
+    }
+
+    /// Doc ids having `value`; `None` when the value is unknown.
+    pub fn docids(&self, value: &str) -> Result<Option<Arc<RoaringBitmap>>, IndexError> {
+        match self.find(value) {
+            Some(i) => self.docids_at(i).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Doc ids of the `i`-th value.
+    pub fn docids_at(&self, i: usize) -> Result<Arc<RoaringBitmap>, IndexError> {
+        if let Some(hit) = self.cache.read().ok().and_then(|c| c.get(&(i as u32)).cloned()) {
+            return Ok(hit);
+        }
+        let raw = self.raw_bitmap(i);
+        let bitmap = Arc::new(RoaringBitmap::deserialize_from(raw).map_err(|e| {
+            IndexError::corrupt(self.bundle.name(), format!("facet {} value {}: {e}", self.field, self.value(i)))
+        })?);
+        if raw.len() >= CACHE_MIN_BYTES {
+            if let Ok(mut cache) = self.cache.write() {
+                cache.insert(i as u32, bitmap.clone());
+            }
+        }
+        Ok(bitmap)
+    }
+
+    /// Union of the doc ids of `values`; unknown values are ignored.
+    pub fn union_of<'v>(&self, values: impl IntoIterator<Item = &'v str>) -> Result<RoaringBitmap, IndexError> {
+        let mut all = RoaringBitmap::new();
+        for v in values {
+            if let Some(b) = self.docids(v)? {
+                all |= b.as_ref();
+            }
+        }
+        Ok(all)
+    }
+
+    /// Decodes every bitmap (used by `verify`).
+    pub fn validate_all(&self) -> Result<u64, IndexError> {
+        let mut total = 0;
+        for i in 0..self.len() {
+            let bitmap = RoaringBitmap::deserialize_from(self.raw_bitmap(i))
+                .map_err(|e| IndexError::corrupt(self.bundle.name(), format!("facet {}: {e}", self.field)))?;
+            total += bitmap.len();
+        }
+        Ok(total)
+    }
+
+    /// Serialized size of the `i`-th bitmap.
+    pub fn bitmap_bytes(&self, i: usize) -> usize {
+        self.raw_bitmap(i).len()
+    }
+
+    fn raw_bitmap(&self, i: usize) -> &[u8] {
+        let off = self.bitmap_offsets();
+        &self.bitmaps()[off[i] as usize..off[i + 1] as usize]
+    }
+    fn keys(&self) -> &[u8] {
+        self.bundle.get(self.keys)
+    }
+    fn key_offsets(&self) -> &[u64] {
+        self.bundle.get(self.key_offsets)
+    }
+    fn bitmaps(&self) -> &[u8] {
+        self.bundle.get(self.bitmaps)
+    }
+    fn bitmap_offsets(&self) -> &[u64] {
+        self.bundle.get(self.bitmap_offsets)
+    }
+}
+
+/// Offsets start at 0, never decrease and end at `len`.
+pub(crate) fn offsets_valid(offsets: &[u64], len: usize) -> bool {
+    offsets.first() == Some(&0) && offsets.last() == Some(&(len as u64)) && offsets.windows(2).all(|w| w[0] <= w[1])
+}

@@ -1,0 +1,65 @@
+//! The one place that maps files into memory.
+//!
+//! Everything else reads index files through [`Bytes`], a cheap-to-clone view
+//! over either a read-only memory map or an owned buffer (tests use the
+//! latter, so no test needs a file).
+
+#![allow(unsafe_code)]
+
+use std::fs::File;
+use std::io;
+use std::ops::Deref;
+use std::path::Path;
+use std::sync::Arc;
+
+use memmap2::Mmap;
+
+enum Backing {
+    Mapped(Mmap),
+    Owned(Vec<u8>),
+}
+
+impl Deref for Backing {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Backing::Mapped(m) => m,
+            Backing::Owned(v) => v,
+        }
+    }
+}
+
+/// Immutable bytes of one index file.
+#[derive(Clone)]
+pub struct Bytes {
+    backing: Arc<Backing>,
+}
+
+impl Bytes {
+    /// Maps `path` read-only.
+    pub fn map_file(path: &Path) -> io::Result<Bytes> {
+        let file = File::open(path)?;
+        if file.metadata()?.len() == 0 {
+            return Ok(Bytes::from_vec(Vec::new()));
+        }
+        // SAFETY: index files are immutable once published: the indexer
+        // builds into a fresh temporary directory and renames it into place,
+        // and nothing ever writes to a published file. The map is read-only,
+        // so no other process can observe our accesses and no mutation of
+        // the underlying file is expected while it is mapped.
+        let map = unsafe { Mmap::map(&file)? };
+        Ok(Bytes { backing: Arc::new(Backing::Mapped(map)) })
+    }
+
+    /// Owned bytes (tests, small files).
+    pub fn from_vec(data: Vec<u8>) -> Bytes {
+        Bytes { backing: Arc::new(Backing::Owned(data)) }
+    }
+}
+
+impl Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.backing
+    }
+}

@@ -1,0 +1,20 @@
+//! The on-disk index: versioned files of bitmaps, columns, relations and
+//! records, plus tantivy name indexes, opened read-only through mmap.
+//!
+//! Every structure is a naming convention over arrays of a [`format`]
+//! bundle; the module of each structure documents its arrays.
+
+pub mod build;
+pub mod column;
+pub mod error;
+pub mod facet;
+pub mod format;
+pub mod keymap;
+pub mod manifest;
+pub mod mmap;
+pub mod names;
+pub mod relation;
+pub mod store;
+pub mod text;
+
+pub use error::IndexError;

@@ -1,0 +1,113 @@
+//! Relation arrays: for each source doc id, a sorted run of target doc ids
+//! (compressed sparse rows), optionally with one payload byte per edge.
+//!
+//! | array | type | content |
+//! |---|---|---|
+//! | `relation.R.offsets` | u32 × (n+1) | edges of source `s` are `offsets[s]..offsets[s+1]` |
+//! | `relation.R.targets` | u32 × edges | target doc ids |
+//! | `relation.R.payload` | u8 × edges | optional: lead flag, financing type… |
+//!
+//! Used for `company_deals`, `deal_firms` (payload: lead flag), `firm_deals`,
+//! `person_angel_deals`, `employer_people`….
+
+use std::io;
+
+use super::facet::offsets_valid;
+use super::format::{ArrayRef, Bundle, BundleWriter};
+use super::IndexError;
+
+/// Collects edges while building; sources are dense `0..n`.
+#[derive(Debug, Clone)]
+pub struct RelationBuilder {
+    edges: Vec<Vec<(u32, u8)>>,
+    with_payload: bool,
+}
+
+impl RelationBuilder {
+    pub fn new(sources: usize, with_payload: bool) -> RelationBuilder {
+        RelationBuilder { edges: vec![Vec::new(); sources], with_payload }
+    }
+
+    pub fn add(&mut self, source: u32, target: u32, payload: u8) {
+        self.edges[source as usize].push((target, payload));
+    }
+
+    /// Writes relation `name`; each source's targets are sorted and
+    /// de-duplicated (the first payload of a duplicate wins).
+    pub fn write(mut self, out: &mut BundleWriter, name: &str) -> io::Result<()> {
+        let mut offsets = Vec::with_capacity(self.edges.len() + 1);
+        let mut targets = Vec::new();
+        let mut payload = Vec::new();
+        offsets.push(0u32);
+        for run in &mut self.edges {
+            run.sort_by_key(|(t, _)| *t);
+            run.dedup_by_key(|(t, _)| *t);
+            targets.extend(run.iter().map(|(t, _)| *t));
+            payload.extend(run.iter().map(|(_, p)| *p));
+            let end = u32::try_from(targets.len())
+                .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, format!("relation {name} has over 2^32 edges")))?;
+            offsets.push(end);
+        }
+        out.put(&format!("relation.{name}.offsets"), &offsets)?;
+        out.put(&format!("relation.{name}.targets"), &targets)?;
+        if self.with_payload {
+            out.put_bytes(&format!("relation.{name}.payload"), &payload)?;
+        }
+        Ok(())
+    }
+}
+
+/// A relation read from a bundle.
+#[derive(Clone)]
+pub struct Relation {
+    bundle: Bundle,
+    offsets: ArrayRef<u32>,
+    targets: ArrayRef<u32>,
+    payload: Option<ArrayRef<u8>>,
+}
+
+impl Relation {
+    /// Opens relation `name` over `sources` source docs.
+    pub fn open(bundle: &Bundle, name: &str, sources: usize) -> Result<Relation, IndexError> {
+        let offsets = bundle.array_ref::<u32>(&format!("relation.{name}.offsets"))?;
+        let targets = bundle.array_ref::<u32>(&format!("relation.{name}.targets"))?;
+        let payload_name = format!("relation.{name}.payload");
+        let payload = if bundle.has(&payload_name) { Some(bundle.array_ref::<u8>(&payload_name)?) } else { None };
+        let rel = Relation { bundle: bundle.clone(), offsets, targets, payload };
+        let wide: Vec<u64> = rel.bundle.get(offsets).iter().map(|&o| o as u64).collect();
+        let ok = offsets.len() == sources + 1
+            && offsets_valid(&wide, targets.len())
+            && payload.is_none_or(|p| p.len() == targets.len());
+        if !ok {
+            return Err(IndexError::corrupt(bundle.name(), format!("relation {name}: inconsistent arrays")));
+        }
+        Ok(rel)
+    }
+
+    /// Targets of `source`, ascending.
+    pub fn targets(&self, source: u32) -> &[u32] {
+        let (lo, hi) = self.bounds(source);
+        &self.bundle.get(self.targets)[lo..hi]
+    }
+
+    /// Payload bytes parallel to [`Relation::targets`] (empty when the relation has none).
+    pub fn payload(&self, source: u32) -> &[u8] {
+        let (lo, hi) = self.bounds(source);
+        self.payload.map_or(&[][..], |p| &self.bundle.get(p)[lo..hi])
+    }
+
+    /// Number of edges of `source`.
+    pub fn degree(&self, source: u32) -> usize {
+        let (lo, hi) = self.bounds(source);
+        hi - lo
+    }
+
+    pub fn total_edges(&self) -> usize {
+        self.targets.len()
+    }
+
+    fn bounds(&self, source: u32) -> (usize, usize) {
+        let off = self.bundle.get(self.offsets);
+        (off[source as usize] as usize, off[source as usize + 1] as usize)
+    }
+}

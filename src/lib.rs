@@ -1,0 +1,12 @@
+//! # fundsearch
+//!
+//! A self-hosted funding-data search engine. The module tree is the data flow:
+//!
+//! `schema` (vocabulary, dump rows) → `ingest` (read, import, generate, derive)
+//! → `index` (on-disk bitmaps, columns, relations, stores, text) → `query`
+//! (filter, plan, exec, sort) → `api` (HTTP routes, envelope, auth, credits).
+//! Dependencies point one way; nothing below `api` knows HTTP.
+
+pub mod index;
+pub mod ingest;
+pub mod schema;
