@@ -9,12 +9,18 @@ pub mod column;
 pub mod error;
 pub mod facet;
 pub mod format;
+pub mod inspect;
 pub mod keymap;
 pub mod manifest;
 pub mod mmap;
 pub mod names;
+pub mod open;
+#[cfg(test)]
+mod proptests;
 pub mod relation;
 pub mod store;
 pub mod text;
+pub mod verify;
 
 pub use error::IndexError;
+pub use open::Index;

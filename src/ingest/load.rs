@@ -4,7 +4,8 @@
 //! a row kept earlier. A bad row (malformed JSON, unknown key or enum value,
 //! bad UUID or date, dangling reference, duplicate id or permalink) is
 //! reported with file, line and reason and skipped; with `strict`, the first
-//! bad row fails the whole load. Never a panic on input.
+//! bad row found fails the whole load (rows are checked file by file: first
+//! while parsing, then cross-row references). Never a panic on input.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -414,5 +415,136 @@ fn check_amount(amount: Option<f64>, field: &str) -> Result<(), String> {
     match amount {
         Some(a) if !a.is_finite() || a < 0.0 => Err(format!("{field} must be a non-negative number, got {a}")),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::report::RowError;
+
+    const LOCATIONS: &str = r#"{"permalink":"united-states","name":"United States","type":"COUNTRY"}
+{"permalink":"san-francisco-california","name":"San Francisco","type":"CITY","parent":"california"}
+{"permalink":"california","name":"California","type":"STATE","parent":"united-states"}
+{"permalink":"loop-a","name":"A","type":"CITY","parent":"loop-b"}
+{"permalink":"loop-b","name":"B","type":"STATE","parent":"loop-a"}
+{"permalink":"orphan","name":"Orphan","type":"CITY","parent":"nowhere"}
+{"permalink":"california","name":"Dup","type":"STATE"}
+"#;
+    const INDUSTRIES: &str = r#"{"permalink":"fintech","name":"FinTech","type":"INDUSTRY","super_categories":["finance-1a2b"]}
+{"permalink":"finance-1a2b","name":"Finance","type":"SUPER_CATEGORY"}
+{"permalink":"bad-super","name":"Bad","type":"INDUSTRY","super_categories":["fintech"]}
+"#;
+    const C1: &str = "00000000-0000-0000-0000-000000000001";
+    const F1: &str = "00000000-0000-0000-0000-00000000000f";
+    const P1: &str = "00000000-0000-0000-0000-0000000000a1";
+
+    fn companies() -> String {
+        [
+            format!(r#"{{"id":"{C1}","name":"Acme","permalink":"acme","industries":["fintech"],"location":{{"city":"san-francisco-california"}}}}"#),
+            r#"{"id":"not-a-uuid","name":"Bad","permalink":"bad"}"#.to_string(),
+            format!(r#"{{"id":"{C1}","name":"Dup id","permalink":"acme-2"}}"#),
+            r#"{"id":"00000000-0000-0000-0000-000000000002","name":"Dup permalink","permalink":"acme"}"#.to_string(),
+            r#"{"id":"00000000-0000-0000-0000-000000000003","name":"X","permalink":"x","num_employees":"12-50"}"#.to_string(),
+            r#"{"id":"00000000-0000-0000-0000-000000000004","name":"X","permalink":"x4","location":{"state":"san-francisco-california"}}"#.to_string(),
+            r#"{"id":"00000000-0000-0000-0000-000000000005","name":"X","permalink":"x5","industries":["finance-1a2b"]}"#.to_string(),
+            r#"{"id":"00000000-0000-0000-0000-000000000006","name":"X","permalink":"x6","colour":"red"}"#.to_string(),
+            "{not json".to_string(),
+            String::new(),
+        ]
+        .join("\n")
+    }
+
+    fn deals() -> String {
+        [
+            format!(r#"{{"id":"00000000-0000-0000-0000-0000000000d1","company_id":"{C1}","round_type":"SEED","date":"2024-01-15","investors":[{{"firm_id":"{F1}","lead":true,"partner_ids":["{P1}"]}}]}}"#),
+            format!(r#"{{"id":"00000000-0000-0000-0000-0000000000d2","company_id":"{C1}","round_type":"Series A"}}"#),
+            format!(r#"{{"id":"00000000-0000-0000-0000-0000000000d3","company_id":"{C1}","round_type":"SEED","date":"2024-02-30"}}"#),
+            r#"{"id":"00000000-0000-0000-0000-0000000000d4","company_id":"00000000-0000-0000-0000-0000000000ff","round_type":"SEED"}"#.to_string(),
+            format!(r#"{{"id":"00000000-0000-0000-0000-0000000000d5","company_id":"{C1}","round_type":"SEED","angels":[{{"person_id":"00000000-0000-0000-0000-0000000000ee"}}]}}"#),
+            format!(r#"{{"id":"00000000-0000-0000-0000-0000000000d6","company_id":"{C1}","round_type":"SEED","investors":[{{"firm_id":"{F1}"}},{{"firm_id":"{F1}"}}]}}"#),
+            format!(r#"{{"id":"00000000-0000-0000-0000-0000000000d7","company_id":"{C1}","round_type":"SEED","total_round_raised":-5}}"#),
+        ]
+        .join("\n")
+    }
+
+    fn write_dump(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("fundsearch-load-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let meta = DumpMeta::new("test", None);
+        std::fs::write(dir.join("dump.json"), serde_json::to_vec(&meta).unwrap()).unwrap();
+        std::fs::write(dir.join("locations.jsonl"), LOCATIONS).unwrap();
+        std::fs::write(dir.join("industries.jsonl"), INDUSTRIES).unwrap();
+        std::fs::write(dir.join("companies.jsonl"), companies()).unwrap();
+        let firm = format!(r#"{{"id":"{F1}","name":"Fund","permalink":"fund","location":{{"country":"united-states"}}}}"#);
+        std::fs::write(dir.join("investors.jsonl"), firm).unwrap();
+        let person = format!(
+            r#"{{"id":"{P1}","name":"Pat","employment":[{{"company_id":"{F1}","is_current":true}}]}}
+{{"id":"00000000-0000-0000-0000-0000000000a2","name":"Ghost job","employment":[{{"company_id":"00000000-0000-0000-0000-0000000000ff"}}]}}"#
+        );
+        std::fs::write(dir.join("people.jsonl"), person).unwrap();
+        std::fs::write(dir.join("deals.jsonl"), deals()).unwrap();
+        dir
+    }
+
+    fn reason(errors: &[RowError], file: &str, line: u64) -> String {
+        errors.iter().find(|e| e.file == file && e.line == line).map(|e| e.reason.clone()).unwrap_or_default()
+    }
+
+    #[test]
+    fn bad_rows_are_reported_with_file_line_and_reason_and_skipped() {
+        let dir = write_dump("lenient");
+        let loaded = load_dump(&dir, false).unwrap();
+        let (r, e) = (&loaded.report, &loaded.report.errors);
+        assert_eq!(loaded.facts.catalog.locations.len(), 3);
+        assert!(reason(e, "locations.jsonl", 4).contains("cycle"), "{e:?}");
+        assert!(reason(e, "locations.jsonl", 6).contains("unknown parent"));
+        assert!(reason(e, "locations.jsonl", 7).contains("duplicate permalink"));
+        assert!(reason(e, "industries.jsonl", 3).contains("is an industry"));
+        assert_eq!(r.counts("companies.jsonl"), crate::ingest::report::FileCounts { read: 9, kept: 1, rejected: 8 });
+        assert!(reason(e, "companies.jsonl", 2).contains("UUID") || reason(e, "companies.jsonl", 2).contains("uuid"));
+        assert!(reason(e, "companies.jsonl", 3).contains("duplicate id"));
+        assert!(reason(e, "companies.jsonl", 4).contains("duplicate permalink"));
+        assert!(reason(e, "companies.jsonl", 5).contains("11-50"), "enum options are listed");
+        assert!(reason(e, "companies.jsonl", 6).contains("is a CITY"));
+        assert!(reason(e, "companies.jsonl", 7).contains("super category"));
+        assert!(reason(e, "companies.jsonl", 8).contains("unknown field"));
+        assert!(!reason(e, "companies.jsonl", 9).is_empty(), "malformed JSON");
+        assert!(reason(e, "people.jsonl", 2).contains("neither a company nor a firm"));
+        assert_eq!(loaded.facts.people[0].employer, Some(Employer::Firm(0)));
+        assert!(reason(e, "deals.jsonl", 2).contains("SERIES_A"));
+        assert!(reason(e, "deals.jsonl", 3).contains("bad date"));
+        assert!(reason(e, "deals.jsonl", 4).contains("unknown company_id"));
+        assert!(reason(e, "deals.jsonl", 5).contains("unknown person"));
+        assert!(reason(e, "deals.jsonl", 6).contains("listed twice"));
+        assert!(reason(e, "deals.jsonl", 7).contains("non-negative"));
+        assert_eq!(loaded.facts.deals.len(), 1);
+        assert_eq!(loaded.kept.row_of_line("deals.jsonl", 1), Some(0));
+        assert_eq!(loaded.kept.row_of_line("deals.jsonl", 2), None);
+        assert_eq!(loaded.kept.row_of_line("companies.jsonl", 1), Some(0));
+        assert!(r.to_string().contains("companies.jsonl"));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn strict_mode_fails_on_the_first_bad_row() {
+        let dir = write_dump("strict");
+        match load_dump(&dir, true) {
+            // The duplicate (line 7) is found while parsing, before parent links are checked.
+            Err(IngestError::Strict(e)) => assert_eq!((e.file, e.line), ("locations.jsonl", 7)),
+            other => panic!("expected a strict failure, got {other:?}"),
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn missing_files_and_foreign_dumps_are_refused() {
+        let dir = write_dump("missing");
+        std::fs::remove_file(dir.join("people.jsonl")).unwrap();
+        assert!(matches!(load_dump(&dir, false), Err(IngestError::MissingFile(_))));
+        std::fs::write(dir.join("dump.json"), r#"{"format":"other","version":9,"source":"x"}"#).unwrap();
+        assert!(matches!(load_dump(&dir, false), Err(IngestError::BadMeta(_))));
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }

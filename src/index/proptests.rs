@@ -1,0 +1,153 @@
+//! Property tests: every on-disk structure returns exactly what was written,
+//! for arbitrary inputs (round trips through a real bundle file).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use proptest::prelude::*;
+use roaring::RoaringBitmap;
+use uuid::Uuid;
+
+use super::column::{write_sorted_column, Column, SortOrder, NULL_I64};
+use super::facet::{Facet, FacetBuilder};
+use super::format::{Bundle, BundleWriter};
+use super::keymap::{write_ids, write_keymap, IdMap, KeyMap};
+use super::relation::{Relation, RelationBuilder};
+use super::store::{Store, StoreWriter, STORE_TAG};
+
+fn temp_file(tag: &str) -> PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("fundsearch-prop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(format!("{tag}-{n}.bin"))
+}
+
+fn reopen(path: &PathBuf) -> Bundle {
+    Bundle::open(path, *b"PROP", true).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn facets_round_trip(values in prop::collection::btree_map("[a-z0-9/-]{0,12}", prop::collection::btree_set(0u32..5000, 0..60), 0..20)) {
+        let path = temp_file("facet");
+        let mut builder = FacetBuilder::default();
+        for (value, docids) in &values {
+            builder.declare(value);
+            docids.iter().for_each(|&d| builder.add(value, d));
+        }
+        let mut w = BundleWriter::create(&path, *b"PROP").unwrap();
+        builder.write(&mut w, "f").unwrap();
+        w.finish().unwrap();
+        let bundle = reopen(&path);
+        let facet = Facet::open(&bundle, "f").unwrap();
+        prop_assert_eq!(facet.len(), values.len());
+        for (i, (value, docids)) in values.iter().enumerate() {
+            prop_assert_eq!(facet.value(i), value.as_str());
+            let got = facet.docids(value).unwrap().unwrap();
+            prop_assert_eq!(got.iter().collect::<BTreeSet<u32>>(), docids.clone());
+        }
+        let absent = facet.docids("~absent~").unwrap();
+        prop_assert!(absent.is_none());
+        let all: RoaringBitmap = values.values().flatten().copied().collect();
+        prop_assert_eq!(facet.union_of(values.keys().map(String::as_str)).unwrap(), all);
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn columns_and_sort_orders_round_trip(values in prop::collection::vec(prop::option::of(-1000i64..1000), 0..300)) {
+        let path = temp_file("column");
+        let raw: Vec<i64> = values.iter().map(|v| v.unwrap_or(NULL_I64)).collect();
+        let mut w = BundleWriter::create(&path, *b"PROP").unwrap();
+        write_sorted_column(&mut w, "c", &raw).unwrap();
+        w.finish().unwrap();
+        let bundle = reopen(&path);
+        let col = Column::<i64>::open(&bundle, "c", raw.len()).unwrap();
+        for (d, v) in values.iter().enumerate() {
+            prop_assert_eq!(col.get(d as u32), *v);
+            prop_assert_eq!(col.in_range(d as u32, Some(-10), Some(10)), v.is_some_and(|v| (-10..=10).contains(&v)));
+        }
+        let order = SortOrder::open(&bundle, "c", raw.len()).unwrap();
+        let mut expected: Vec<(i64, u32)> = values.iter().enumerate().filter_map(|(d, v)| v.map(|v| (v, d as u32))).collect();
+        expected.sort();
+        prop_assert_eq!(order.non_null().to_vec(), expected.iter().map(|e| e.1).collect::<Vec<_>>());
+        let nulls: Vec<u32> = values.iter().enumerate().filter(|(_, v)| v.is_none()).map(|(d, _)| d as u32).collect();
+        prop_assert_eq!(order.nulls().to_vec(), nulls);
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn relations_round_trip(edges in prop::collection::vec((0u32..40, 0u32..1000, any::<u8>()), 0..400)) {
+        let path = temp_file("relation");
+        let sources = 40;
+        let mut builder = RelationBuilder::new(sources, true);
+        let mut expected: BTreeMap<u32, BTreeMap<u32, u8>> = BTreeMap::new();
+        for &(s, t, p) in &edges {
+            builder.add(s, t, p);
+            expected.entry(s).or_default().entry(t).or_insert(p);
+        }
+        let mut w = BundleWriter::create(&path, *b"PROP").unwrap();
+        builder.write(&mut w, "r").unwrap();
+        w.finish().unwrap();
+        let bundle = reopen(&path);
+        let rel = Relation::open(&bundle, "r", sources).unwrap();
+        for s in 0..sources as u32 {
+            let want = expected.get(&s).cloned().unwrap_or_default();
+            prop_assert_eq!(rel.targets(s).to_vec(), want.keys().copied().collect::<Vec<_>>());
+            prop_assert_eq!(rel.payload(s).to_vec(), want.values().copied().collect::<Vec<_>>());
+            prop_assert_eq!(rel.degree(s), want.len());
+        }
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn key_maps_and_id_maps_round_trip(
+        pairs in prop::collection::vec(("[a-z.]{1,8}", 0u32..100), 0..80),
+        ids in prop::collection::btree_set(any::<u128>(), 0..80),
+    ) {
+        let path = temp_file("keymap");
+        let ids: Vec<Uuid> = ids.into_iter().map(Uuid::from_u128).collect();
+        let mut w = BundleWriter::create(&path, *b"PROP").unwrap();
+        write_keymap(&mut w, "k", pairs.clone()).unwrap();
+        write_ids(&mut w, &ids).unwrap();
+        w.finish().unwrap();
+        let bundle = reopen(&path);
+        let map = KeyMap::open(&bundle, "k").unwrap();
+        let mut expected: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
+        pairs.iter().for_each(|(k, d)| { expected.entry(k.clone()).or_default().insert(*d); });
+        for (k, docs) in &expected {
+            prop_assert_eq!(map.get(k), docs.iter().copied().collect::<Vec<_>>());
+        }
+        prop_assert!(map.get("zzzzzzzzz").is_empty());
+        let idmap = IdMap::open(&bundle, ids.len()).unwrap();
+        for (d, id) in ids.iter().enumerate() {
+            prop_assert_eq!(idmap.uuid(d as u32), *id);
+            prop_assert_eq!(idmap.docid(id), Some(d as u32));
+        }
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn stores_round_trip_in_any_write_order(records in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..50), 0..40), seed in any::<u64>()) {
+        let path = temp_file("store");
+        let mut order: Vec<usize> = (0..records.len()).collect();
+        let n = order.len().max(1);
+        order.rotate_left((seed as usize) % n);
+        let mut w = StoreWriter::create(&path, records.len(), &["a", "b"]).unwrap();
+        for &d in &order {
+            w.set(0, d as u32, &records[d]).unwrap();
+            w.set(1, d as u32, &records[records.len() - 1 - d]).unwrap();
+        }
+        w.finish().unwrap();
+        let bundle = Bundle::open(&path, STORE_TAG, true).unwrap();
+        let (a, b) = (Store::open(&bundle, "a", records.len()).unwrap(), Store::open(&bundle, "b", records.len()).unwrap());
+        for d in 0..records.len() {
+            prop_assert_eq!(a.get(d as u32), &records[d][..]);
+            prop_assert_eq!(b.get(d as u32), &records[records.len() - 1 - d][..]);
+        }
+        std::fs::remove_file(path).unwrap();
+    }
+}
