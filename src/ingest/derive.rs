@@ -13,7 +13,7 @@
 //!   counts and top-5 lists, `investment_firms` with per-firm deal count and
 //!   last deal date.
 //!
-//! "Last 12 months" means dated in `(as_of − 1 year, as_of]`. Top lists break
+//! "Last 12 months" means dated in `[as_of − 1 year, as_of]` (inclusive). Top lists break
 //! count ties by name so that the output is deterministic.
 
 use std::cmp::Ordering;
@@ -130,7 +130,7 @@ impl Derived {
 }
 
 fn in_window(date: Option<Date>, as_of: Date) -> bool {
-    date.is_some_and(|d| d > as_of.one_year_before() && d <= as_of)
+    date.is_some_and(|d| d >= as_of.one_year_before() && d <= as_of)
 }
 
 /// Recency order of deals: most recent first.

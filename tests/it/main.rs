@@ -1,0 +1,5 @@
+//! The integration test binary: one executable (to save link time), one
+//! module per concern. The fixture index is built once per run.
+
+mod common;
+mod index_cycle;
