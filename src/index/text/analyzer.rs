@@ -1,21 +1,38 @@
-//! The name analyzer: how names and queries become folded tokens.
+//! Folding: how names and queries become tokens, and the two word lists
+//! each document is indexed under.
 //!
-//! `SimpleTokenizer` (runs of alphanumeric characters, so punctuation and
-//! spaces separate words and a CJK run stays one token) → `RemoveLongFilter`
-//! (drops tokens over [`MAX_TOKEN_BYTES`], which are never names) →
-//! `LowerCaser` → `AsciiFoldingFilter` (`Zürich` → `zurich`, `Æ` → `ae`).
+//! The name analyzer is `SimpleTokenizer` (runs of alphanumeric characters,
+//! so punctuation and spaces separate words and a CJK run stays one token)
+//! → `RemoveLongFilter` (drops tokens over [`MAX_TOKEN_BYTES`], never
+//! names) → `LowerCaser` → `AsciiFoldingFilter` (`Zürich` → `zurich`,
+//! `Æ` → `ae`). It folds names at build time, for the folded-names file
+//! (`names.rs`) and for the index, and queries at search time, so all three
+//! agree by construction.
 //!
-//! The same analyzer is registered in the tantivy index under [`ANALYZER`]
-//! (so tantivy indexes exactly these tokens), writes the folded-names file
-//! (`names.rs`) and tokenizes queries, so the three always agree.
+//! tantivy never sees raw names: each document gets two space-separated
+//! word lists, indexed by a plain whitespace analyzer registered as
+//! [`WORDS_ANALYZER`]:
+//!
+//! - `names`: the *distinct* folded tokens of all its names. Every term
+//!   frequency is 1, so an alias repeating the name ("Stripe" + permalink
+//!   "stripe") or a repeated word ("Blue Blue") does not outrank the plain
+//!   name, and the field length is the number of distinct words;
+//! - `prefixes`: every distinct prefix of 1 to [`PREFIX_CHARS`] characters
+//!   of those tokens ("r ri rif …" for "Rifloblu"), so a short prefix typed
+//!   by the user is one posting list instead of a union over all the words
+//!   it starts (Meilisearch's word-prefix databases serve the same purpose).
 
 use tantivy::tokenizer::{
     AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer,
+    WhitespaceTokenizer,
 };
 use tantivy::Index;
 
-/// Name under which the analyzer is registered in the tantivy index.
-pub(crate) const ANALYZER: &str = "fundsearch_name";
+/// Name under which the whitespace analyzer of both text fields is registered.
+pub(crate) const WORDS_ANALYZER: &str = "fundsearch_words";
+
+/// Longest prefix (in characters) indexed in the `prefixes` field.
+pub(crate) const PREFIX_CHARS: usize = 6;
 
 /// Longer tokens (in bytes, before folding) are dropped.
 pub(crate) const MAX_TOKEN_BYTES: usize = 40;
@@ -35,9 +52,10 @@ pub(crate) fn name_analyzer() -> TextAnalyzer {
         .build()
 }
 
-/// Registers the analyzer in `index` (needed at build time and at open).
+/// Registers the words analyzer in `index` (at build time and at open).
 pub(crate) fn register(index: &Index) {
-    index.tokenizers().register(ANALYZER, name_analyzer());
+    let words = TextAnalyzer::builder(WhitespaceTokenizer::default()).build();
+    index.tokenizers().register(WORDS_ANALYZER, words);
 }
 
 /// Calls `sink` with each folded token of `text`.
@@ -62,18 +80,40 @@ pub(crate) fn query_tokens(analyzer: &mut TextAnalyzer, query: &str) -> Vec<Stri
     tokens
 }
 
-/// The folded form of a name as stored in the folded-names file: its tokens
-/// joined by single spaces (empty when the name has no token).
+/// The folded form of a name: its tokens joined by single spaces (empty
+/// when the name has no token).
 pub(crate) fn folded_name(analyzer: &mut TextAnalyzer, name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for_each_token(analyzer, name, |token| {
         if !out.is_empty() {
             out.push(' ');
         }
-        // Folding never yields separators in practice; guard the file format anyway.
-        out.extend(token.chars().filter(|c| *c != ' ' && *c != '\n'));
+        // Folding never yields whitespace in practice; guard the formats anyway.
+        out.extend(token.chars().filter(|c| !c.is_whitespace()));
     });
     out
+}
+
+/// The `names` and `prefixes` word lists of a document whose folded names
+/// are `folded_names` (see the module docs), space-separated.
+pub(crate) fn word_lists<'n>(folded_names: impl Iterator<Item = &'n str> + Clone) -> (String, String) {
+    let tokens = folded_names.flat_map(|name| name.split(' ')).filter(|t| !t.is_empty());
+    let words = distinct_joined(tokens.clone());
+    let prefixes = tokens.flat_map(|token| {
+        token.char_indices().take(PREFIX_CHARS).map(move |(at, c)| &token[..at + c.len_utf8()])
+    });
+    (words, distinct_joined(prefixes))
+}
+
+/// `items` without repeats, in first-seen order, joined by spaces.
+fn distinct_joined<'t>(items: impl Iterator<Item = &'t str>) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    for item in items {
+        if !seen.contains(&item) {
+            seen.push(item);
+        }
+    }
+    seen.join(" ")
 }
 
 #[cfg(test)]
@@ -117,5 +157,13 @@ mod tests {
         let folded = folded_name(&mut name_analyzer(), "Sequoia  Capital, L.P.");
         assert_eq!(folded, "sequoia capital l p");
         assert_eq!(folded_name(&mut name_analyzer(), "--"), "");
+    }
+
+    #[test]
+    fn word_lists_hold_distinct_words_and_char_prefixes() {
+        let (words, prefixes) = word_lists(["blue blue labs", "labs", "北京字节跳动公司"].into_iter());
+        assert_eq!(words, "blue labs 北京字节跳动公司");
+        assert_eq!(prefixes, "b bl blu blue l la lab labs 北 北京 北京字 北京字节 北京字节跳 北京字节跳动");
+        assert_eq!(word_lists(std::iter::empty()), (String::new(), String::new()));
     }
 }

@@ -1,23 +1,27 @@
 //! Building a name index from plain entries.
 //!
-//! Every entry becomes one tantivy document holding all its names (each name
-//! a value of the `names` field, analyzed by `analyzer.rs`), its doc id and
-//! its optional category; the folded names also go to `names.bin`. Entries
-//! whose names yield no token at all (punctuation only, empty) cannot match
-//! anything and are skipped. The writer gets a 200 MB heap and one thread per
-//! core (≤ 4); after the single commit all segments are merged into one, so
-//! fuzzy term expansion walks a single term dictionary at query time.
+//! Every entry's names are folded (`analyzer.rs`) into one tantivy document
+//! holding their distinct words (`names`), the prefixes of those words
+//! (`prefixes`), the doc id and the optional category; the folded names
+//! also go to `names.bin`. Entries whose names yield no token at all
+//! (punctuation only, empty) cannot match anything and are skipped. The
+//! writer gets a 200 MB heap and one thread per core (≤ 4); after the single
+//! commit all segments are merged into one, so term expansion walks a
+//! single term dictionary at query time. The index is sorted by doc id
+//! (tantivy index sorting), so tantivy's document order is our doc id order
+//! whatever the input order and thread count: the collector relies on it to
+//! break ties without looking at tied documents (`collector.rs`).
 
 use std::fs;
 use std::path::Path;
 
 use tantivy::indexer::NoMergePolicy;
 use tantivy::tokenizer::TextAnalyzer;
-use tantivy::{Index, IndexWriter, TantivyDocument};
+use tantivy::{Index, IndexSettings, IndexSortByField, IndexWriter, Order, TantivyDocument};
 
-use super::analyzer::{folded_name, name_analyzer, register};
+use super::analyzer::{folded_name, name_analyzer, register, word_lists};
 use super::error::TextError;
-use super::fields::{schema, tantivy_dir, Fields};
+use super::fields::{schema, tantivy_dir, Fields, DOCID};
 use super::names::{NamesWriter, FILE_NAME};
 
 /// Writer heap shared by all indexing threads.
@@ -54,7 +58,9 @@ pub fn build_name_index<'a>(
     entries: impl Iterator<Item = NameEntry<'a>>,
 ) -> Result<NameIndexStats, TextError> {
     prepare_dir(dir)?;
-    let index = Index::create_in_dir(tantivy_dir(dir), schema())?;
+    let by_docid = IndexSortByField { field: DOCID.to_string(), order: Order::Asc };
+    let settings = IndexSettings { sort_by_field: Some(by_docid), ..IndexSettings::default() };
+    let index = Index::builder().schema(schema()).settings(settings).create_in_dir(tantivy_dir(dir))?;
     register(&index);
     let fields = Fields::of(&index.schema())?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_WRITER_THREADS);
@@ -93,19 +99,20 @@ fn add_entry(
     entry: &NameEntry<'_>,
     stats: &mut NameIndexStats,
 ) -> Result<(), TextError> {
-    let mut doc = TantivyDocument::default();
-    let mut folded = Vec::with_capacity(entry.names.len());
-    for name in &entry.names {
-        let name_folded = folded_name(analyzer, name);
-        if !name_folded.is_empty() {
-            doc.add_text(fields.names, name);
-            folded.push(name_folded);
-        }
-    }
+    let folded: Vec<String> = entry
+        .names
+        .iter()
+        .map(|name| folded_name(analyzer, name))
+        .filter(|name| !name.is_empty())
+        .collect();
     if folded.is_empty() {
         stats.skipped += 1;
         return Ok(());
     }
+    let (words, prefixes) = word_lists(folded.iter().map(String::as_str));
+    let mut doc = TantivyDocument::default();
+    doc.add_text(fields.names, words);
+    doc.add_text(fields.prefixes, prefixes);
     doc.add_u64(fields.docid, u64::from(entry.docid));
     if let Some(category) = entry.category {
         doc.add_u64(fields.category, u64::from(category));

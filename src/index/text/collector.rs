@@ -1,16 +1,25 @@
 //! Top-N candidate collector: tantivy score descending, then our doc id
-//! ascending, so ties are broken the same way whatever the segment layout.
+//! ascending, so ties are broken the same way whatever the segment layout;
+//! optionally keeps only one category.
 //!
-//! Our doc id comes from the `docid` fast field (a bit-packed column read in
-//! place), and only for documents that can enter the heap: a document whose
-//! score is below the current N-th best is rejected without any lookup.
+//! It drives the query with `Weight::for_each_pruning`, reporting back the
+//! N-th best score: a flat union of term clauses then runs block-WAND and
+//! skips posting blocks that cannot beat it. Documents tying with the N-th
+//! best are skipped too, which is the doc id tie-break because the index is
+//! sorted by doc id (`build.rs`): documents arrive in increasing doc id, so
+//! a later tie always loses. Our doc id and the category come from
+//! fast fields (bit-packed columns read in place), and the doc id is read
+//! only for documents that can enter the heap.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
+use tantivy::query::Weight;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
+
+use super::fields::{CATEGORY, DOCID};
 
 /// One retrieved document: tantivy score and our doc id.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -47,15 +56,18 @@ impl Ord for Worst {
     }
 }
 
-/// Collects the `limit` best candidates.
+/// Heap slots reserved up front (more grow on demand).
+const MAX_PREALLOCATED: usize = 1_024;
+
+/// Collects the `limit` best candidates of `category` (any when `None`).
 pub(crate) struct TopCandidates {
     limit: usize,
-    docid_field: &'static str,
+    category: Option<u8>,
 }
 
 impl TopCandidates {
-    pub(crate) fn new(limit: usize, docid_field: &'static str) -> TopCandidates {
-        TopCandidates { limit, docid_field }
+    pub(crate) fn new(limit: usize, category: Option<u8>) -> TopCandidates {
+        TopCandidates { limit, category }
     }
 }
 
@@ -71,8 +83,13 @@ impl Collector for TopCandidates {
     type Child = SegmentTop;
 
     fn for_segment(&self, _: SegmentOrdinal, segment: &SegmentReader) -> tantivy::Result<SegmentTop> {
-        let docids = segment.fast_fields().u64(self.docid_field)?;
-        Ok(SegmentTop { limit: self.limit, docids, heap: BinaryHeap::with_capacity(self.limit + 1) })
+        let fast = segment.fast_fields();
+        let filter = match self.category {
+            Some(category) => Some((fast.u64(CATEGORY)?, u64::from(category))),
+            None => None,
+        };
+        let heap = BinaryHeap::with_capacity(self.limit.min(MAX_PREALLOCATED));
+        Ok(SegmentTop { limit: self.limit, docids: fast.u64(DOCID)?, filter, heap })
     }
 
     fn requires_scoring(&self) -> bool {
@@ -82,12 +99,34 @@ impl Collector for TopCandidates {
     fn merge_fruits(&self, fruits: Vec<Vec<Candidate>>) -> tantivy::Result<Vec<Candidate>> {
         Ok(best_first(fruits.into_iter().flatten().collect(), self.limit))
     }
+
+    fn collect_segment(
+        &self,
+        weight: &dyn Weight,
+        ordinal: SegmentOrdinal,
+        segment: &SegmentReader,
+    ) -> tantivy::Result<Vec<Candidate>> {
+        let mut top = self.for_segment(ordinal, segment)?;
+        match segment.alive_bitset() {
+            None => weight.for_each_pruning(Score::MIN, segment, &mut |doc, score| {
+                top.collect(doc, score);
+                top.threshold()
+            })?,
+            Some(alive) => weight.for_each(segment, &mut |doc, score| {
+                if alive.is_alive(doc) {
+                    top.collect(doc, score);
+                }
+            })?,
+        }
+        Ok(top.harvest())
+    }
 }
 
 /// Per-segment heap of the best candidates.
 pub(crate) struct SegmentTop {
     limit: usize,
     docids: Column<u64>,
+    filter: Option<(Column<u64>, u64)>,
     heap: BinaryHeap<Worst>,
 }
 
@@ -102,9 +141,17 @@ impl SegmentTop {
         }
     }
 
-    /// Whether a document of this score is certainly not among the best.
-    fn hopeless(&self, score: Score) -> bool {
-        self.heap.len() >= self.limit && self.heap.peek().is_none_or(|w| score < w.0.score)
+    /// Scores at or below this cannot enter the heap (a tie with the worst
+    /// kept score arrives later, so has a higher doc id, and loses).
+    fn threshold(&self) -> Score {
+        match self.heap.peek() {
+            Some(worst) if self.heap.len() >= self.limit => worst.0.score,
+            _ => Score::MIN,
+        }
+    }
+
+    fn wanted(&self, doc: DocId) -> bool {
+        self.filter.as_ref().is_none_or(|(column, value)| column.first(doc) == Some(*value))
     }
 }
 
@@ -112,7 +159,7 @@ impl SegmentCollector for SegmentTop {
     type Fruit = Vec<Candidate>;
 
     fn collect(&mut self, doc: DocId, score: Score) {
-        if self.hopeless(score) {
+        if self.limit == 0 || score <= self.threshold() || !self.wanted(doc) {
             return;
         }
         // Every indexed document has a doc id; a missing one cannot be reported.

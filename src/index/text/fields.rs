@@ -2,23 +2,29 @@
 //!
 //! ```text
 //! <dir>/tantivy/    tantivy index, one segment after the build
-//!     names     TEXT, analyzer `fundsearch_name`, freqs + field norms, not stored
+//!     names     TEXT: the distinct folded words of the names (`analyzer.rs`)
+//!     prefixes  TEXT: their distinct 1–6 character prefixes
+//!               both: whitespace analyzer `fundsearch_words`, freqs and field
+//!               norms (block-WAND needs both: without norms tantivy 0.27
+//!               records a block maximum of 0 and prunes matching blocks)
 //!     docid     u64 FAST: our dense doc id (read by the collector)
-//!     category  u64 INDEXED: optional filter value (location type, person pool...)
+//!     category  u64 FAST: optional filter value (location type, person pool...),
+//!               checked by the collector
 //! <dir>/names.bin   folded names by doc id, for re-scoring (see `names.rs`)
 //! ```
 
 use std::path::{Path, PathBuf};
 
-use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED};
+use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST};
 
-use super::analyzer::ANALYZER;
+use super::analyzer::WORDS_ANALYZER;
 use super::error::TextError;
 
 /// Sub-directory holding the tantivy index.
 pub(crate) const TANTIVY_DIR: &str = "tantivy";
 /// Field names.
 pub(crate) const NAMES: &str = "names";
+pub(crate) const PREFIXES: &str = "prefixes";
 pub(crate) const DOCID: &str = "docid";
 pub(crate) const CATEGORY: &str = "category";
 
@@ -30,20 +36,23 @@ pub(crate) fn tantivy_dir(dir: &Path) -> PathBuf {
 /// The schema the build writes.
 pub(crate) fn schema() -> Schema {
     let indexing = TextFieldIndexing::default()
-        .set_tokenizer(ANALYZER)
+        .set_tokenizer(WORDS_ANALYZER)
         .set_index_option(IndexRecordOption::WithFreqs)
         .set_fieldnorms(true);
+    let text = TextOptions::default().set_indexing_options(indexing);
     let mut builder = Schema::builder();
-    builder.add_text_field(NAMES, TextOptions::default().set_indexing_options(indexing));
+    builder.add_text_field(NAMES, text.clone());
+    builder.add_text_field(PREFIXES, text);
     builder.add_u64_field(DOCID, FAST);
-    builder.add_u64_field(CATEGORY, INDEXED);
+    builder.add_u64_field(CATEGORY, FAST);
     builder.build()
 }
 
-/// Handles of the three fields.
+/// Handles of the fields.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Fields {
     pub(crate) names: Field,
+    pub(crate) prefixes: Field,
     pub(crate) docid: Field,
     pub(crate) category: Field,
 }
@@ -53,6 +62,7 @@ impl Fields {
     pub(crate) fn of(schema: &Schema) -> Result<Fields, TextError> {
         Ok(Fields {
             names: schema.get_field(NAMES)?,
+            prefixes: schema.get_field(PREFIXES)?,
             docid: schema.get_field(DOCID)?,
             category: schema.get_field(CATEGORY)?,
         })
@@ -64,12 +74,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn schema_has_the_three_fields() {
+    fn schema_has_the_fields() {
         let schema = schema();
         let fields = Fields::of(&schema).expect("own schema");
         assert!(schema.get_field_entry(fields.docid).is_fast());
-        assert!(schema.get_field_entry(fields.category).is_indexed());
+        assert!(schema.get_field_entry(fields.category).is_fast());
         assert!(schema.get_field_entry(fields.names).is_indexed());
+        assert!(schema.get_field_entry(fields.prefixes).is_indexed());
         assert!(Fields::of(&Schema::builder().build()).is_err());
     }
 }

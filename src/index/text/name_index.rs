@@ -4,10 +4,12 @@
 //! A search (1) folds and cuts the query (`analyzer.rs`), (2) retrieves the
 //! best [`CANDIDATES`] documents with tantivy (`plan.rs`, `collector.rs`),
 //! (3) re-scores each candidate against its folded names from `names.bin`
-//! (`similarity.rs`) and (4) returns the best `limit` by score descending,
-//! then doc id ascending. The reader never reloads (the index is immutable)
-//! and hands out cheap `Searcher` clones; nothing here allocates more than a
-//! few small vectors per query.
+//! (`similarity.rs`), nudged by at most 1 % by the tantivy score so that
+//! near-ties go to shorter names with more frequent words (see [`blend`]),
+//! and (4) returns the best `limit` (at most [`MAX_HITS`]) by score
+//! descending, then doc id ascending. The reader never reloads (the index
+//! is immutable) and hands out cheap `Searcher` clones; a query allocates
+//! only a few small vectors.
 
 use std::path::Path;
 
@@ -16,15 +18,18 @@ use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Index, IndexReader, ReloadPolicy};
 
 use super::analyzer::{name_analyzer, query_tokens, register};
-use super::collector::TopCandidates;
+use super::collector::{Candidate, TopCandidates};
 use super::error::TextError;
-use super::fields::{tantivy_dir, Fields, DOCID};
+use super::fields::{tantivy_dir, Fields};
 use super::names::{NamesStore, FILE_NAME};
 use super::plan::candidate_query;
-use super::similarity::ScoringQuery;
+use super::similarity::{ScoringQuery, MIN_SCORE};
 
 /// How many tantivy candidates are re-scored (at least `limit`).
 pub(crate) const CANDIDATES: usize = 50;
+
+/// Most hits one search returns, whatever `limit` asks.
+pub const MAX_HITS: usize = 1_000;
 
 /// One search result: the entity's doc id and its relevance in (0, 1].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -62,17 +67,31 @@ impl NameIndex {
         if tokens.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
-        let searcher = self.reader.searcher();
-        let plan = candidate_query(&searcher, self.fields, &tokens, category)?;
-        let candidates = searcher.search(plan.as_ref(), &TopCandidates::new(CANDIDATES.max(limit), DOCID))?;
         let scoring = ScoringQuery::new(tokens);
+        let searcher = self.reader.searcher();
+        let Some(plan) = candidate_query(&searcher, self.fields, &scoring)? else {
+            return Ok(Vec::new());
+        };
+        let limit = limit.min(MAX_HITS);
+        let collector = TopCandidates::new(CANDIDATES.max(limit), category);
+        let candidates = searcher.search(plan.as_ref(), &collector)?;
+        Ok(self.rescore(&scoring, &candidates, limit))
+    }
+
+    /// Scores `candidates` (best tantivy score first) against their names;
+    /// returns the best `limit`.
+    fn rescore(&self, scoring: &ScoringQuery, candidates: &[Candidate], limit: usize) -> Vec<NameHit> {
+        let best_retrieval = candidates.first().map_or(1.0, |c| c.score);
         let mut hits: Vec<NameHit> = candidates
             .iter()
-            .map(|c| NameHit { docid: c.docid, score: scoring.best(self.names.names(c.docid)) })
+            .map(|c| {
+                let similarity = scoring.best(self.names.names(c.docid));
+                NameHit { docid: c.docid, score: blend(similarity, c.score / best_retrieval) }
+            })
             .collect();
         hits.sort_unstable_by(|a, b| b.score.total_cmp(&a.score).then(a.docid.cmp(&b.docid)));
         hits.truncate(limit);
-        Ok(hits)
+        hits
     }
 
     /// Number of searchable documents.
@@ -81,11 +100,22 @@ impl NameIndex {
     }
 }
 
+/// Final score: an exact match (similarity 1) stays 1; any other
+/// similarity is scaled by `0.99 + 0.01 × retrieval`, where `retrieval` is
+/// the tantivy score relative to the best candidate's, in (0, 1].
+fn blend(similarity: f32, retrieval: f32) -> f32 {
+    if similarity >= 1.0 {
+        return 1.0;
+    }
+    let retrieval = if retrieval.is_finite() { retrieval.clamp(0.0, 1.0) } else { 0.0 };
+    (similarity * (0.99 + 0.01 * retrieval)).max(MIN_SCORE)
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::{Arc, OnceLock};
 
-    use super::super::build::build_name_index;
+    use super::super::build::{build_name_index, NameEntry};
     use super::super::tests_support::{fixture_entries, TempDir, CITY, FIXTURE, PERSON};
     use super::*;
 
@@ -118,6 +148,15 @@ mod tests {
     }
 
     #[test]
+    fn blend_only_breaks_near_ties() {
+        assert_eq!(blend(1.0, 0.2), 1.0);
+        assert!(blend(0.8, 1.0) > blend(0.8, 0.5));
+        assert!(blend(0.8, 0.0) > blend(0.79, 1.0) - 0.01);
+        assert!(blend(0.9, 1.0) <= 0.9 && blend(0.9, 0.0) >= 0.89);
+        assert!(blend(0.5, f32::NAN) > 0.0 && blend(MIN_SCORE, 0.0) >= MIN_SCORE);
+    }
+
+    #[test]
     fn exact_full_name_scores_one() {
         for query in ["Stripe", "stripe", "  STRIPE!  "] {
             assert_eq!(top(query), NameHit { docid: 0, score: 1.0 }, "{query}");
@@ -138,7 +177,7 @@ mod tests {
     fn word_order_does_not_matter() {
         let hit = top("capital sequoia");
         assert_eq!(hit.docid, 3);
-        assert!(hit.score > 0.9 && hit.score < 1.0, "{hit:?}");
+        assert!(hit.score >= 0.89 && hit.score < 1.0, "{hit:?}");
         assert_eq!(top("francisco san").docid, 11);
     }
 
@@ -199,6 +238,7 @@ mod tests {
         assert_eq!(index().search("stripe", 2, None).expect("search").len(), 2);
         assert!(index().search("stripe", 0, None).expect("search").is_empty());
         assert!(index().search("stripe", 10_000, None).expect("search").len() <= FIXTURE.len());
+        assert!(index().search("s", usize::MAX, None).expect("search").len() <= FIXTURE.len());
     }
 
     #[test]
@@ -208,6 +248,21 @@ mod tests {
         for _ in 0..5 {
             assert_eq!(search("twin peaks"), hits);
             assert_eq!(search("air"), search("air"));
+        }
+    }
+
+    #[test]
+    fn ties_beyond_the_candidate_pool_keep_the_lowest_doc_ids() {
+        let dir = TempDir::new("ties");
+        let count = 3 * CANDIDATES as u32;
+        let shuffled = (0..count).map(|i| (i * 37) % count); // 37 is prime to count
+        let entries = shuffled.map(|docid| NameEntry { docid, names: vec!["Acme Robotics"], category: None });
+        build_name_index(dir.path(), entries).expect("build");
+        let index = NameIndex::open(dir.path()).expect("open");
+        for query in ["acme robotics", "acme", "acme robo", "acme robotcs"] {
+            let hits = index.search(query, 5, None).expect("search");
+            assert_eq!(ids(&hits), [0, 1, 2, 3, 4], "{query}");
+            assert!(hits.iter().all(|h| h.score == hits[0].score), "{query}: {hits:?}");
         }
     }
 

@@ -1,94 +1,140 @@
-//! Candidate retrieval: the tantivy query built from the query tokens.
+//! Candidate retrieval: the tantivy query built from the token expansions.
 //!
-//! One `Should` group per token (any word order, partial matches allowed):
+//! Every expansion (`expand.rs`) becomes a `TermQuery` (BM25: short names
+//! and rare words win) boosted by `weight × idf(token) / idf(term)`, so that
+//! it scores `weight × idf(token) × length norm`: a typo or prefix
+//! expansion counts like the word the user meant, scaled by how good the
+//! match is, however rare the misspelt term itself is. `idf(token)` is that
+//! of the token's best expansion, floored at [`IDF_FLOOR`]; a small
+//! [`popularity`] factor prefers frequent words among equal expansions.
+//! All clauses are flat `Should` term clauses, which keeps a union eligible
+//! for block-WAND (boosted term queries still yield term scorers).
 //!
-//! - `TermQuery` on the exact token (BM25: rare words and short names win);
-//! - `FuzzyTermQuery` within the typo budget of `rules.rs`, transpositions
-//!   costing one edit, at constant score `0.8 × idf`;
-//! - `FuzzyTermQuery::new_prefix` with distance 0 when the token may be a
-//!   prefix, at constant score `0.6 × idf`.
+//! Tokens are split by cost (the postings of their expansions):
 //!
-//! `idf` is the BM25 idf of the exact token (the highest possible when the
-//! token is not in the index, i.e. a typo), so expansions of rare words weigh
-//! more than those of common ones. Tokens found in more than
-//! [`COMMON_FRACTION`] of the documents (and in more than [`COMMON_MIN_DOCS`]) are real, frequent words: they keep
-//! the exact clause only, since expanding them would walk huge postings for
-//! nothing. A category filter is a `Must` term on the `category` field.
+//! - **drivers**, the cheapest tokens within [`DRIVER_BUDGET`] postings in
+//!   total: a document must match one of them (`Must` union);
+//! - **the others** (frequent words such as "capital", "john") only add
+//!   to the score of documents found by the drivers (`Should`, evaluated by
+//!   seeking their postings, never by walking them), with their
+//!   [`OPTIONAL_EXPANSIONS`] best expansions;
+//! - when no token is cheap enough ("john smith"), one flat union of the
+//!   [`FALLBACK_EXPANSIONS`] best expansions of every token is searched with
+//!   block-WAND, which skips the blocks of single-word matches once enough
+//!   documents match both words.
 
-use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query, TermQuery};
-use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+use tantivy::schema::IndexRecordOption;
 use tantivy::{Searcher, Term};
 
 use super::error::TextError;
+use super::expand::{expand_token, Expansion};
 use super::fields::Fields;
-use super::rules::{max_typos, prefix_allowed};
+use super::similarity::ScoringQuery;
 
-/// Tokens in more documents than this fraction (and than
-/// [`COMMON_MIN_DOCS`]) are not expanded.
-pub(crate) const COMMON_FRACTION: f32 = 0.002;
-pub(crate) const COMMON_MIN_DOCS: u64 = 1_000;
-const TYPO_WEIGHT: f32 = 0.8;
-const PREFIX_WEIGHT: f32 = 0.6;
+/// Postings the driver tokens may walk in total.
+pub(crate) const DRIVER_BUDGET: u64 = 30_000;
+/// Expansions of a non-driver token that still add to scores.
+pub(crate) const OPTIONAL_EXPANSIONS: usize = 3;
+/// Expansions per token when no token is a driver (all are frequent words).
+pub(crate) const FALLBACK_EXPANSIONS: usize = 4;
+/// Smallest token idf (that of a word in ~3 % of the documents): a word
+/// the user typed that is also in the name is evidence however common it
+/// is, and must outweigh the BM25 length penalty of the extra word, so that
+/// "Drift Labs" outranks the many "Drift" for "drift labs".
+const IDF_FLOOR: f32 = 3.5;
+/// Largest bonus for frequent expansions (see [`popularity`]).
+const POPULARITY: f32 = 0.1;
 
-/// The retrieval query for `tokens` (folded, non-empty).
+/// The expansions of one query token and what walking them costs.
+struct TokenTerms {
+    expansions: Vec<Expansion>,
+    cost: u64,
+    idf: f32,
+}
+
+impl TokenTerms {
+    /// `expansions` non-empty, best first.
+    fn new(expansions: Vec<Expansion>, docs: u64) -> TokenTerms {
+        let cost = expansions.iter().map(|e| e.doc_freq).sum();
+        let idf = expansions.first().map_or(0.0, |best| bm25_idf(best.doc_freq, docs)).max(IDF_FLOOR);
+        TokenTerms { expansions, cost, idf }
+    }
+}
+
+/// The retrieval query, or `None` when no token matches any indexed term.
 pub(crate) fn candidate_query(
     searcher: &Searcher,
     fields: Fields,
-    tokens: &[String],
-    category: Option<u8>,
-) -> Result<Box<dyn Query>, TextError> {
+    query: &ScoringQuery,
+) -> Result<Option<Box<dyn Query>>, TextError> {
     let docs = searcher.num_docs().max(1);
-    let mut groups: Vec<(Occur, Box<dyn Query>)> = Vec::with_capacity(tokens.len());
-    for (index, token) in tokens.iter().enumerate() {
-        let prefix = prefix_allowed(index, tokens.len(), token.chars().count());
-        groups.push((Occur::Should, token_query(searcher, fields.names, token, prefix, docs)?));
-    }
-    let names: Box<dyn Query> = Box::new(BooleanQuery::new(groups));
-    Ok(match category {
-        None => names,
-        Some(category) => {
-            let term = Term::from_field_u64(fields.category, u64::from(category));
-            let filter = Box::new(TermQuery::new(term, IndexRecordOption::Basic));
-            Box::new(BooleanQuery::new(vec![(Occur::Must, names), (Occur::Must, filter)]))
-        }
-    })
-}
-
-/// The `Should` group of one token.
-fn token_query(
-    searcher: &Searcher,
-    field: Field,
-    token: &str,
-    prefix: bool,
-    docs: u64,
-) -> Result<Box<dyn Query>, TextError> {
-    let term = Term::from_field_text(field, token);
-    let freq = searcher.doc_freq(&term)?;
-    let idf = bm25_idf(freq, docs);
-    let mut variants: Vec<(Occur, Box<dyn Query>)> = Vec::with_capacity(3);
-    if freq > 0 {
-        variants.push((Occur::Should, Box::new(TermQuery::new(term.clone(), IndexRecordOption::WithFreqs))));
-    }
-    if !is_common(freq, docs) {
-        let typos = max_typos(token.chars().count());
-        if typos > 0 {
-            let fuzzy = Box::new(FuzzyTermQuery::new(term.clone(), typos, true));
-            variants.push((Occur::Should, Box::new(BoostQuery::new(fuzzy, TYPO_WEIGHT * idf))));
-        }
-        if prefix {
-            let starts = Box::new(FuzzyTermQuery::new_prefix(term, 0, true));
-            variants.push((Occur::Should, Box::new(BoostQuery::new(starts, PREFIX_WEIGHT * idf))));
+    let mut tokens = Vec::with_capacity(query.len());
+    for qi in 0..query.len() {
+        let expansions = expand_token(searcher, fields, query, qi)?;
+        if !expansions.is_empty() {
+            tokens.push(TokenTerms::new(expansions, docs));
         }
     }
-    Ok(Box::new(BooleanQuery::new(variants)))
+    if tokens.is_empty() {
+        return Ok(None);
+    }
+    tokens.sort_by_key(|t| t.cost);
+    let drivers = count_drivers(&tokens);
+    let all = usize::MAX;
+    if drivers == 0 {
+        return Ok(Some(union(fields, &tokens, FALLBACK_EXPANSIONS, docs)));
+    }
+    if drivers == tokens.len() {
+        return Ok(Some(union(fields, &tokens, all, docs)));
+    }
+    let must = union(fields, &tokens[..drivers], all, docs);
+    let should = union(fields, &tokens[drivers..], OPTIONAL_EXPANSIONS, docs);
+    Ok(Some(Box::new(BooleanQuery::new(vec![(Occur::Must, must), (Occur::Should, should)]))))
 }
 
-/// Whether a token in `freq` of `docs` documents is too common to expand.
-fn is_common(freq: u64, docs: u64) -> bool {
-    freq > COMMON_MIN_DOCS && freq as f32 > COMMON_FRACTION * docs as f32
+/// How many of the cheapest tokens fit in [`DRIVER_BUDGET`] together.
+fn count_drivers(sorted: &[TokenTerms]) -> usize {
+    let mut spent = 0u64;
+    sorted
+        .iter()
+        .take_while(|t| {
+            spent = spent.saturating_add(t.cost);
+            spent <= DRIVER_BUDGET
+        })
+        .count()
 }
 
-/// BM25's idf of a term found in `freq` of `docs` documents.
+/// A flat `Should` union of the first `per_token` expansions of `tokens`.
+fn union(fields: Fields, tokens: &[TokenTerms], per_token: usize, docs: u64) -> Box<dyn Query> {
+    let clauses = tokens
+        .iter()
+        .flat_map(|t| t.expansions.iter().take(per_token).map(move |e| (t.idf, e)))
+        .map(|(idf, e)| (Occur::Should, term_clause(fields, e, idf, docs)))
+        .collect();
+    Box::new(BooleanQuery::new(clauses))
+}
+
+/// One expansion, boosted to score like its token (see the module docs).
+fn term_clause(fields: Fields, expansion: &Expansion, token_idf: f32, docs: u64) -> Box<dyn Query> {
+    let field = if expansion.prefix { fields.prefixes } else { fields.names };
+    let term = Term::from_field_text(field, &expansion.term);
+    let query = Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs));
+    let term_idf = bm25_idf(expansion.doc_freq, docs).max(f32::EPSILON);
+    let boost = expansion.weight * token_idf / term_idf * popularity(expansion.doc_freq, docs);
+    Box::new(BoostQuery::new(query, boost))
+}
+
+/// `1 + POPULARITY × log(1 + freq) / log(1 + docs)`: among equally good
+/// expansions, documents with the more frequent word rank first ("kezanbel"
+/// is more likely "kazanbel" in 112 names than "dezanbel" in 7).
+fn popularity(freq: u64, docs: u64) -> f32 {
+    let docs = docs.max(freq).max(1) as f32;
+    1.0 + POPULARITY * (1.0 + freq as f32).ln() / (1.0 + docs).ln()
+}
+
+/// BM25's idf of a term found in `freq` of `docs` documents (as tantivy
+/// computes it).
 fn bm25_idf(freq: u64, docs: u64) -> f32 {
     let (freq, docs) = (freq as f32, docs.max(freq) as f32);
     (1.0 + (docs - freq + 0.5) / (freq + 0.5)).ln()
@@ -97,6 +143,14 @@ fn bm25_idf(freq: u64, docs: u64) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn token(costs: &[u64]) -> TokenTerms {
+        let expansions = costs
+            .iter()
+            .map(|&doc_freq| Expansion { term: format!("t{doc_freq}"), prefix: false, doc_freq, weight: 1.0 })
+            .collect();
+        TokenTerms::new(expansions, 1_000_000)
+    }
 
     #[test]
     fn idf_falls_with_frequency_and_is_positive() {
@@ -108,10 +162,19 @@ mod tests {
     }
 
     #[test]
-    fn only_frequent_tokens_of_large_indexes_are_common() {
-        assert!(!is_common(3, 32));
-        assert!(!is_common(1_000, 100_000));
-        assert!(is_common(5_000, 1_000_000));
-        assert!(!is_common(1_500, 1_000_000));
+    fn popularity_is_a_small_bonus_growing_with_frequency() {
+        let (rare, common) = (popularity(7, 1_000_000), popularity(112, 1_000_000));
+        assert!(1.0 < rare && rare < common && common <= 1.0 + POPULARITY);
+        assert!(popularity(0, 0) >= 1.0);
+    }
+
+    #[test]
+    fn drivers_are_the_cheap_tokens_within_budget() {
+        assert_eq!(token(&[300, 200]).cost, 500);
+        let half = DRIVER_BUDGET / 2;
+        assert_eq!(count_drivers(&[token(&[300]), token(&[DRIVER_BUDGET * 2])]), 1);
+        assert_eq!(count_drivers(&[token(&[300]), token(&[half])]), 2);
+        assert_eq!(count_drivers(&[token(&[DRIVER_BUDGET + 1]), token(&[DRIVER_BUDGET * 2])]), 0);
+        assert_eq!(count_drivers(&[token(&[half + 1]), token(&[half + 1])]), 1);
     }
 }

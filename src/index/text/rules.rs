@@ -6,6 +6,8 @@
 //! - exact: equal folded tokens;
 //! - typo: Damerau (optimal string alignment) distance ≤ [`max_typos`] of the
 //!   query token's length in characters: 0 below 4, 1 for 4–7, 2 from 8;
+//!   with two typos the first character must be right (as in Meilisearch),
+//!   and retrieval only looks two typos away when nothing is one typo away;
 //! - prefix: the query token starts the indexed token, allowed for the last
 //!   query token (the one being typed) and for any token of ≥ 3 characters.
 
