@@ -9,4 +9,5 @@
 
 pub mod index;
 pub mod ingest;
+pub mod query;
 pub mod schema;

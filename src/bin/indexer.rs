@@ -17,6 +17,8 @@ use clap::{Parser, Subcommand};
 use fundsearch::index::build::{build_index, BuildOptions};
 use fundsearch::index::inspect::inspect_index;
 use fundsearch::index::verify::verify_index;
+use fundsearch::ingest::generate::{generate, GenerateOptions};
+use fundsearch::ingest::import::{import, ImportOptions};
 use fundsearch::schema::Date;
 
 #[derive(Parser)]
@@ -28,6 +30,32 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Convert real public exports into a canonical dump (either source, or both merged).
+    Import {
+        /// The crunchbase-2013/ folder (October 2013 export + 2013 snapshot edges).
+        #[arg(long = "crunchbase-2013")]
+        crunchbase_2013: Option<PathBuf>,
+        /// The yc-2014/ folder (startups.csv, founders.csv).
+        #[arg(long = "yc-2014")]
+        yc_2014: Option<PathBuf>,
+        /// The dump directory to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Write a deterministic synthetic dump (same seed, same bytes).
+    Generate {
+        /// Number of companies; deals, firms and people scale with it.
+        #[arg(long)]
+        companies: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The dump directory to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Latest date in the data (default: today).
+        #[arg(long, value_parser = parse_date)]
+        as_of: Option<Date>,
+    },
     /// Build an index directory from a canonical dump.
     Build {
         /// The dump directory (dump.json + *.jsonl).
@@ -68,6 +96,17 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
+        Command::Import { crunchbase_2013, yc_2014, out } => {
+            let report = import(&ImportOptions { crunchbase_2013, yc_2014, out }).map_err(|e| e.to_string())?;
+            print!("{report}");
+            Ok(())
+        }
+        Command::Generate { companies, seed, out, as_of } => {
+            let as_of = as_of.unwrap_or_else(Date::today);
+            let report = generate(&GenerateOptions { companies, seed, out, as_of }).map_err(|e| e.to_string())?;
+            println!("{report}");
+            Ok(())
+        }
         Command::Build { dump, out, as_of, strict, quiet } => {
             let report = build_index(&BuildOptions { dump, out: out.clone(), as_of, strict, quiet }).map_err(|e| e.to_string())?;
             print!("{}", report.ingest);

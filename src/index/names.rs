@@ -11,7 +11,7 @@
 //!   companies.store      tag STOR   variants full, card
 //!   deals.store          tag STOR   variant full
 //!   investors.store      tag STOR   variants full, card
-//!   people.store         tag STOR   variants full, list, card, email
+//!   people.store         tag STOR   variants full, list (empty = same as full), card, email
 //!   catalog.store        tag STOR   variants location, industry
 //!   text/{companies,investors,people,locations,industries}/   tantivy name indexes
 //! ```

@@ -7,8 +7,9 @@
 //! damaged index is refused at startup rather than answering wrongly.
 //! `indexer verify` checks everything.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use super::column::{Column, SortOrder};
 use super::facet::Facet;
@@ -21,12 +22,42 @@ use super::store::{Store, STORE_TAG};
 use super::text::NameIndex;
 use super::IndexError;
 
-/// One entity kind's structures.
+/// Structures of one type, opened (and validated) once, then shared.
+struct Opened<T> {
+    map: RwLock<HashMap<String, Arc<T>>>,
+}
+
+impl<T> Default for Opened<T> {
+    fn default() -> Self {
+        Opened { map: RwLock::new(HashMap::new()) }
+    }
+}
+
+impl<T> Opened<T> {
+    fn get(&self, name: &str, open: impl FnOnce() -> Result<T, IndexError>) -> Result<Arc<T>, IndexError> {
+        if let Some(hit) = self.map.read().unwrap_or_else(|p| p.into_inner()).get(name) {
+            return Ok(hit.clone());
+        }
+        let opened = Arc::new(open()?);
+        let mut map = self.map.write().unwrap_or_else(|p| p.into_inner());
+        Ok(map.entry(name.to_string()).or_insert(opened).clone())
+    }
+}
+
+/// One entity kind's structures. Accessors open a structure on first use
+/// (validating it) and hand out the shared, already-validated handle after.
 pub struct Kind {
     pub bundle: Bundle,
     pub store: Bundle,
     pub ids: IdMap,
     pub docs: usize,
+    facets: Opened<Facet>,
+    columns_i64: Opened<Column<i64>>,
+    columns_i32: Opened<Column<i32>>,
+    sorts: Opened<SortOrder>,
+    relations: Opened<Relation>,
+    keymaps: Opened<KeyMap>,
+    stores: Opened<Store>,
 }
 
 impl Kind {
@@ -35,44 +66,74 @@ impl Kind {
         let store = Bundle::open(&dir.join(store), STORE_TAG, false)?;
         let docs = docs as usize;
         let ids = IdMap::open(&bundle, docs)?;
-        Ok(Kind { bundle, store, ids, docs })
+        Ok(Kind {
+            bundle,
+            store,
+            ids,
+            docs,
+            facets: Opened::default(),
+            columns_i64: Opened::default(),
+            columns_i32: Opened::default(),
+            sorts: Opened::default(),
+            relations: Opened::default(),
+            keymaps: Opened::default(),
+            stores: Opened::default(),
+        })
     }
 
-    pub fn facet(&self, name: &str) -> Result<Facet, IndexError> {
-        Facet::open(&self.bundle, name)
+    pub fn facet(&self, name: &str) -> Result<Arc<Facet>, IndexError> {
+        self.facets.get(name, || Facet::open(&self.bundle, name))
     }
 
-    pub fn column_i64(&self, name: &str) -> Result<Column<i64>, IndexError> {
-        Column::open(&self.bundle, name, self.docs)
+    pub fn column_i64(&self, name: &str) -> Result<Arc<Column<i64>>, IndexError> {
+        self.columns_i64.get(name, || Column::open(&self.bundle, name, self.docs))
     }
 
-    pub fn column_i32(&self, name: &str) -> Result<Column<i32>, IndexError> {
-        Column::open(&self.bundle, name, self.docs)
+    pub fn column_i32(&self, name: &str) -> Result<Arc<Column<i32>>, IndexError> {
+        self.columns_i32.get(name, || Column::open(&self.bundle, name, self.docs))
     }
 
-    pub fn sort_order(&self, name: &str) -> Result<SortOrder, IndexError> {
-        SortOrder::open(&self.bundle, name, self.docs)
+    pub fn sort_order(&self, name: &str) -> Result<Arc<SortOrder>, IndexError> {
+        self.sorts.get(name, || SortOrder::open(&self.bundle, name, self.docs))
     }
 
-    pub fn relation(&self, name: &str) -> Result<Relation, IndexError> {
-        Relation::open(&self.bundle, name, self.docs)
+    pub fn relation(&self, name: &str) -> Result<Arc<Relation>, IndexError> {
+        self.relations.get(name, || Relation::open(&self.bundle, name, self.docs))
     }
 
-    pub fn keymap(&self, name: &str) -> Result<KeyMap, IndexError> {
-        KeyMap::open(&self.bundle, name)
+    pub fn keymap(&self, name: &str) -> Result<Arc<KeyMap>, IndexError> {
+        self.keymaps.get(name, || KeyMap::open(&self.bundle, name))
     }
 
-    pub fn records(&self, variant: &str) -> Result<Store, IndexError> {
-        Store::open(&self.store, variant, self.docs)
+    pub fn records(&self, variant: &str) -> Result<Arc<Store>, IndexError> {
+        self.stores.get(variant, || Store::open(&self.store, variant, self.docs))
+    }
+
+    /// Opens every relation, key map and record store of this kind now.
+    pub fn warm(&self) -> Result<(), IndexError> {
+        for entry in self.bundle.entries().into_iter().chain(self.store.entries()) {
+            let parts: Vec<&str> = entry.name.split('.').collect();
+            match parts.as_slice() {
+                ["relation", name, "offsets"] => drop(self.relation(name)?),
+                ["keymap", name, "keys"] => drop(self.keymap(name)?),
+                ["facet", name, "keys"] => drop(self.facet(name)?),
+                ["store", variant, "data"] => drop(self.records(variant)?),
+                _ => {}
+            }
+        }
+        Ok(())
     }
 }
 
-/// Locations and industries.
+/// Locations and industries (doc id = catalog row).
 pub struct CatalogIndex {
     pub bundle: Bundle,
-    pub store: Bundle,
     pub locations: usize,
     pub industries: usize,
+    /// `/location/search` items.
+    pub location_cards: Store,
+    /// `/industry/search` items.
+    pub industry_cards: Store,
 }
 
 /// A whole index directory.
@@ -92,6 +153,16 @@ pub struct Index {
 }
 
 impl Index {
+    /// Opens and validates every relation, key map, facet and store of the
+    /// index, so that damage is found at startup and no request pays for a
+    /// first open.
+    pub fn warm(&self) -> Result<(), IndexError> {
+        for kind in [&self.companies, &self.deals, &self.firms, &self.people] {
+            kind.warm()?;
+        }
+        Ok(())
+    }
+
     /// Opens `dir` read-only.
     pub fn open(dir: &Path) -> Result<Index, IndexError> {
         let manifest = Manifest::read(dir)?;
@@ -103,6 +174,8 @@ impl Index {
                 .map_err(|e| IndexError::Text { file: path.display().to_string(), reason: e.to_string() })
         };
         let catalog_bundle = Bundle::open(&dir.join(CATALOG_IDX), CATALOG_TAG, true)?;
+        let catalog_store = Bundle::open(&dir.join(CATALOG_STORE), STORE_TAG, false)?;
+        let catalog_docs = c.locations.max(c.industries) as usize;
         Ok(Index {
             dir: dir.to_path_buf(),
             companies: Kind::open(dir, COMPANIES_IDX, COMPANY_TAG, COMPANIES_STORE, c.companies)?,
@@ -111,9 +184,10 @@ impl Index {
             people: Kind::open(dir, PEOPLE_IDX, PERSON_TAG, PEOPLE_STORE, c.people)?,
             catalog: CatalogIndex {
                 bundle: catalog_bundle,
-                store: Bundle::open(&dir.join(CATALOG_STORE), STORE_TAG, false)?,
                 locations: c.locations as usize,
                 industries: c.industries as usize,
+                location_cards: Store::open(&catalog_store, "location", catalog_docs)?,
+                industry_cards: Store::open(&catalog_store, "industry", catalog_docs)?,
             },
             company_names: names("companies")?,
             firm_names: names("investors")?,

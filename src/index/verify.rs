@@ -32,7 +32,8 @@ pub fn verify_index(dir: &Path) -> Result<VerifyReport, IndexError> {
     }
     let catalog_docs = index.catalog.locations.max(index.catalog.industries);
     report.arrays += check_bundle_structures(&index.catalog.bundle, catalog_docs, &docs, &mut report)?;
-    check_stores(&index.catalog.store, catalog_docs)?;
+    let catalog_store = Bundle::open(&dir.join(CATALOG_STORE), super::store::STORE_TAG, true)?;
+    check_stores(&catalog_store, catalog_docs)?;
     Ok(report)
 }
 

@@ -21,7 +21,7 @@ use crate::schema::{
 use super::catalog::load_catalog;
 use super::facts::*;
 use super::report::{IngestReport, RowError};
-use super::scan::scan_jsonl;
+use super::scan::scan_jsonl_map;
 use super::IngestError;
 
 /// Line numbers of the kept rows of each file, ascending: the row number of
@@ -79,20 +79,37 @@ impl Loader {
         &mut self,
         dir: &Path,
         file: &'static str,
-        mut accept: impl FnMut(u64, R) -> Result<(), String>,
+        accept: impl FnMut(u64, R) -> Result<(), String>,
     ) -> Result<(), IngestError>
     where
         R: serde::de::DeserializeOwned + Send,
+    {
+        self.scan_converted::<R, R>(dir, file, |row| Ok(row), accept)
+    }
+
+    /// Like [`Loader::scan`], but each row is first turned into `T` by
+    /// `convert`, in parallel with the parsing; `accept` (sequential, in
+    /// file order) only sees converted rows.
+    pub fn scan_converted<R, T>(
+        &mut self,
+        dir: &Path,
+        file: &'static str,
+        convert: impl Fn(R) -> Result<T, String> + Sync,
+        mut accept: impl FnMut(u64, T) -> Result<(), String>,
+    ) -> Result<(), IngestError>
+    where
+        R: serde::de::DeserializeOwned + Send,
+        T: Send,
     {
         let path = dir.join(file);
         if !path.is_file() {
             return Err(IngestError::MissingFile(path));
         }
         self.report.entry(file);
-        scan_jsonl::<R, _>(&path, |line, parsed| {
+        let convert = |_: u64, parsed: Result<R, String>| parsed.and_then(&convert);
+        scan_jsonl_map(&path, convert, |line, converted: Result<T, String>| {
             self.report.entry(file).read += 1;
-            let verdict = parsed.and_then(|row| accept(line, row));
-            match verdict {
+            match converted.and_then(|row| accept(line, row)) {
                 Ok(()) => {
                     self.report.entry(file).kept += 1;
                     self.kept.keep(file, line);
@@ -219,8 +236,7 @@ impl Uniques {
 fn load_companies(dir: &Path, loader: &mut Loader, catalog: &Catalog) -> Result<Vec<CompanyFacts>, IngestError> {
     let mut uniques = Uniques::default();
     let mut out = Vec::new();
-    loader.scan::<CompanyRow>(dir, "companies.jsonl", |_, row| {
-        let facts = company_facts(row, catalog)?;
+    loader.scan_converted(dir, "companies.jsonl", |row: CompanyRow| company_facts(row, catalog), |_, facts| {
         uniques.claim(facts.id, Some(&facts.permalink))?;
         out.push(facts);
         Ok(())
@@ -264,11 +280,19 @@ fn load_firms(
 ) -> Result<Vec<FirmFacts>, IngestError> {
     let mut uniques = Uniques::default();
     let mut out = Vec::new();
-    loader.scan::<FirmRow>(dir, "investors.jsonl", |_, row| {
-        if company_ids.contains_key(&row.id) {
-            return Err(format!("id {} is already a company", row.id));
-        }
-        let facts = FirmFacts {
+    loader.scan_converted(dir, "investors.jsonl", |row: FirmRow| firm_facts(row, catalog, company_ids), |_, facts| {
+        uniques.claim(facts.id, Some(&facts.permalink))?;
+        out.push(facts);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+fn firm_facts(row: FirmRow, catalog: &Catalog, company_ids: &HashMap<Uuid, u32>) -> Result<FirmFacts, String> {
+    if company_ids.contains_key(&row.id) {
+        return Err(format!("id {} is already a company", row.id));
+    }
+    Ok(FirmFacts {
             id: row.id,
             places: resolve_places(&row.location, catalog)?,
             domain_key: boxed(row.domain.as_deref().and_then(domain_key)),
@@ -277,13 +301,8 @@ fn load_firms(
             name: row.name.into_boxed_str(),
             permalink: row.permalink.into_boxed_str(),
             domain: boxed(row.domain),
-            headcount: row.num_employees,
-        };
-        uniques.claim(facts.id, Some(&facts.permalink))?;
-        out.push(facts);
-        Ok(())
-    })?;
-    Ok(out)
+        headcount: row.num_employees,
+    })
 }
 
 fn load_people(
@@ -294,8 +313,7 @@ fn load_people(
 ) -> Result<Vec<PersonFacts>, IngestError> {
     let mut uniques = Uniques::default();
     let mut out = Vec::new();
-    loader.scan::<PersonRow>(dir, "people.jsonl", |_, row| {
-        let facts = person_facts(row, company_ids, firm_ids)?;
+    loader.scan_converted(dir, "people.jsonl", |row: PersonRow| person_facts(row, company_ids, firm_ids), |_, facts| {
         uniques.claim(facts.id, None)?;
         out.push(facts);
         Ok(())
@@ -368,8 +386,7 @@ struct DealRefs<'a> {
 fn load_deals(dir: &Path, loader: &mut Loader, refs: &DealRefs) -> Result<Vec<DealFacts>, IngestError> {
     let mut uniques = Uniques::default();
     let mut out = Vec::new();
-    loader.scan::<DealRow>(dir, "deals.jsonl", |_, row| {
-        let facts = deal_facts(row, refs)?;
+    loader.scan_converted(dir, "deals.jsonl", |row: DealRow| deal_facts(row, refs), |_, facts| {
         uniques.claim(facts.id, None)?;
         out.push(facts);
         Ok(())

@@ -105,10 +105,10 @@ fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError
     progress.finish("derive aggregates");
     let inp = Inputs { facts: &loaded.facts, derived: &derived, orders: &orders };
     progress.start("bitmaps, columns, relations, name indexes");
-    write_structures(dir, &inp)?;
+    write_structures(dir, &inp, opts.quiet)?;
     progress.finish("bitmaps, columns, relations, name indexes");
     progress.start("record stores");
-    write_stores(dir, &opts.dump, &loaded.kept, &inp)?;
+    write_stores(dir, &opts.dump, &loaded.kept, &inp, opts.quiet)?;
     progress.finish("record stores");
     progress.start("manifest");
     let manifest = manifest_for(dir, &loaded.meta.source, as_of, &inp)?;
@@ -123,14 +123,20 @@ fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError
 
 type Task<'a> = (&'static str, Box<dyn FnOnce() -> Result<(), String> + Send + 'a>);
 
-/// Runs independent writers in parallel; the first failure wins.
-fn run_parallel(tasks: Vec<Task<'_>>) -> Result<(), BuildError> {
+/// Runs independent writers in parallel; the first failure wins. Each
+/// task's wall time is reported unless `quiet`.
+fn run_parallel(tasks: Vec<Task<'_>>, quiet: bool) -> Result<(), BuildError> {
     let failure: Mutex<Option<BuildError>> = Mutex::new(None);
     rayon::scope(|s| {
         for (step, task) in tasks {
             let failure = &failure;
             s.spawn(move |_| {
-                if let Err(reason) = task() {
+                let started = std::time::Instant::now();
+                let outcome = task();
+                if !quiet {
+                    eprintln!("      {step}: {:.2}s", started.elapsed().as_secs_f64());
+                }
+                if let Err(reason) = outcome {
                     let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
                     f.get_or_insert(BuildError::Write { step: step.to_string(), reason });
                 }
@@ -143,7 +149,7 @@ fn run_parallel(tasks: Vec<Task<'_>>) -> Result<(), BuildError> {
     }
 }
 
-fn write_structures(dir: &Path, inp: &Inputs) -> Result<(), BuildError> {
+fn write_structures(dir: &Path, inp: &Inputs, quiet: bool) -> Result<(), BuildError> {
     let text = dir.join(TEXT_DIR);
     let io = |r: std::io::Result<crate::index::format::WrittenFile>| r.map(|_| ()).map_err(|e| e.to_string());
     let tx = |r: Result<(), crate::index::text::TextError>| r.map_err(|e| e.to_string());
@@ -159,10 +165,10 @@ fn write_structures(dir: &Path, inp: &Inputs) -> Result<(), BuildError> {
         ("text/locations", Box::new(|| tx(text::build_locations(&text.join("locations"), inp)))),
         ("text/industries", Box::new(|| tx(text::build_industries(&text.join("industries"), inp)))),
     ];
-    run_parallel(tasks)
+    run_parallel(tasks, quiet)
 }
 
-fn write_stores(dir: &Path, dump: &Path, kept: &crate::ingest::KeptLines, inp: &Inputs) -> Result<(), BuildError> {
+fn write_stores(dir: &Path, dump: &Path, kept: &crate::ingest::KeptLines, inp: &Inputs, quiet: bool) -> Result<(), BuildError> {
     let io = |r: std::io::Result<crate::index::format::WrittenFile>| r.map(|_| ()).map_err(|e| e.to_string());
     let tasks: Vec<Task> = vec![
         (
@@ -176,7 +182,7 @@ fn write_stores(dir: &Path, dump: &Path, kept: &crate::ingest::KeptLines, inp: &
         ("people.store", Box::new(|| io(stores::write_person_store(dir, dump, kept, inp)))),
         ("catalog.store", Box::new(|| io(stores::write_catalog_store(dir, inp)))),
     ];
-    run_parallel(tasks)
+    run_parallel(tasks, quiet)
 }
 
 fn manifest_for(dir: &Path, source: &str, as_of: Date, inp: &Inputs) -> Result<Manifest, BuildError> {

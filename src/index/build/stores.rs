@@ -99,7 +99,9 @@ pub fn write_person_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Input
         let employer = inp.facts.people[row as usize].employer;
         let (full, list) = render::person_records(&r, agg, employer, inp.facts);
         let email = r.email.clone().unwrap_or_default().into_bytes();
-        let records = vec![json(&full)?, json(&list)?, json(&render::person_card(&r, agg))?, email];
+        // The list variant is stored only where it differs (histories over three entries).
+        let list = if list == full { Vec::new() } else { json(&list)? };
+        let records = vec![json(&full)?, list, json(&render::person_card(&r, agg))?, email];
         Ok((inp.orders.people.doc(row), records))
     })?;
     store.finish()
