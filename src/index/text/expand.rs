@@ -14,6 +14,10 @@
 //!   field instead: one posting list for every word it starts, weighted
 //!   [`PREFIX_WEIGHT`], however many words that is.
 //!
+//! Two adjacent tokens are also looked up as one word ("drop box" →
+//! "dropbox"), weighted [`CONCATENATION_WEIGHT`], and a token that is not
+//! an indexed word as two words ("foundersfund" → "founders" + "fund").
+//!
 //! Each term found is weighted by the same per-token similarity that
 //! re-scoring uses; the [`MAX_EXPANSIONS`] best (weight, then document
 //! frequency) are kept, and scans stop after [`MAX_SCANNED_TERMS`] terms.
@@ -40,6 +44,14 @@ pub(crate) const MAX_SCANNED_TERMS: usize = 2048;
 /// to "Mary Williams", nor "kakaqu capital" the many "Kakaqu" (shorter, and
 /// matching the prefix too) to "Kakaqu Capital".
 pub(crate) const EXISTING_WORD_FACTOR: f32 = 0.3;
+/// Weight of the word two adjacent tokens spell together.
+pub(crate) const CONCATENATION_WEIGHT: f32 = 0.9;
+/// Weight of each word of a token read as two words (both match: ~1).
+pub(crate) const SPLIT_WEIGHT: f32 = 0.5;
+/// Most two-word readings tried per token.
+pub(crate) const MAX_SPLITS: usize = 2;
+/// Shortest word (in bytes) of a two-word reading.
+const MIN_SPLIT_BYTES: usize = 2;
 /// Weight of a match through the `prefixes` field.
 pub(crate) const PREFIX_WEIGHT: f32 = 0.6;
 
@@ -82,6 +94,46 @@ pub(crate) fn expand_token(
         kept.iter_mut().skip(1).for_each(|e| e.weight *= EXISTING_WORD_FACTOR);
     }
     Ok(kept)
+}
+
+/// The indexed word spelled by two adjacent query tokens ("drop" + "box" →
+/// "dropbox"), if there is one.
+pub(crate) fn expand_concatenation(
+    searcher: &Searcher,
+    fields: Fields,
+    first: &str,
+    second: &str,
+) -> Result<Option<Expansion>, TextError> {
+    let term = format!("{first}{second}");
+    let doc_freq = searcher.doc_freq(&Term::from_field_text(fields.names, &term))?;
+    let expansion = Expansion { term, prefix: false, doc_freq, weight: CONCATENATION_WEIGHT };
+    Ok((doc_freq > 0).then_some(expansion))
+}
+
+/// The ways to read `token` as two indexed words ("foundersfund" →
+/// "founders" + "fund"): up to [`MAX_SPLITS`] pairs, the pair whose rarer
+/// word is most frequent first, each pair rarer word first.
+pub(crate) fn expand_split(
+    searcher: &Searcher,
+    fields: Fields,
+    token: &str,
+) -> Result<Vec<[Expansion; 2]>, TextError> {
+    let mut splits = Vec::new();
+    let cuts = token.char_indices().map(|(at, _)| at).filter(|&at| at >= MIN_SPLIT_BYTES);
+    for at in cuts.filter(|&at| token.len() - at >= MIN_SPLIT_BYTES) {
+        let (left, right) = token.split_at(at);
+        let word = |text: &str| -> Result<Expansion, TextError> {
+            let doc_freq = searcher.doc_freq(&Term::from_field_text(fields.names, text))?;
+            Ok(Expansion { term: text.to_string(), prefix: false, doc_freq, weight: SPLIT_WEIGHT })
+        };
+        let (left, right) = (word(left)?, word(right)?);
+        if left.doc_freq > 0 && right.doc_freq > 0 {
+            splits.push(if left.doc_freq <= right.doc_freq { [left, right] } else { [right, left] });
+        }
+    }
+    splits.sort_by_key(|pair| std::cmp::Reverse(pair[0].doc_freq));
+    splits.truncate(MAX_SPLITS);
+    Ok(splits)
 }
 
 /// The `prefixes` term of a short token, unless it adds nothing: when no

@@ -79,14 +79,16 @@ impl NameIndex {
     }
 
     /// Scores `candidates` (best tantivy score first) against their names;
-    /// returns the best `limit`.
+    /// returns the best `limit`, without the names that share nothing with
+    /// the query (found only through one word of a two-word reading).
     fn rescore(&self, scoring: &ScoringQuery, candidates: &[Candidate], limit: usize) -> Vec<NameHit> {
         let best_retrieval = candidates.first().map_or(1.0, |c| c.score);
         let mut hits: Vec<NameHit> = candidates
             .iter()
-            .map(|c| {
+            .filter_map(|c| {
                 let similarity = scoring.best(self.names.names(c.docid));
-                NameHit { docid: c.docid, score: blend(similarity, c.score / best_retrieval) }
+                let score = blend(similarity, c.score / best_retrieval);
+                (similarity > MIN_SCORE).then_some(NameHit { docid: c.docid, score })
             })
             .collect();
         hits.sort_unstable_by(|a, b| b.score.total_cmp(&a.score).then(a.docid.cmp(&b.docid)));
@@ -116,6 +118,7 @@ mod tests {
     use std::sync::{Arc, OnceLock};
 
     use super::super::build::{build_name_index, NameEntry};
+    use super::super::similarity::COMPACT_MATCH;
     use super::super::tests_support::{fixture_entries, TempDir, CITY, FIXTURE, PERSON};
     use super::*;
 
@@ -219,6 +222,17 @@ mod tests {
         assert_eq!(top("san francisco b").docid, 12);
         assert_eq!(top("air").docid, 20, "Airbnb and Airtable tie, lower doc id first");
         assert!(ids(&search("air")).contains(&21));
+    }
+
+    #[test]
+    fn other_word_breaks_match() {
+        let hit = top("data dog");
+        assert_eq!((hit.docid, hit.score), (19, COMPACT_MATCH));
+        assert_eq!(top("air bnb").docid, 20);
+        assert_eq!(top("ycombinator").docid, 24);
+        assert_eq!(top("open ai").docid, 22);
+        assert_eq!(top("indexventures"), NameHit { docid: 26, score: COMPACT_MATCH });
+        assert_eq!(top("lightspeedventure partners").docid, 27);
     }
 
     #[test]

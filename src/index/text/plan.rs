@@ -10,7 +10,9 @@
 //! All clauses are flat `Should` term clauses, which keeps a union eligible
 //! for block-WAND (boosted term queries still yield term scorers).
 //!
-//! Tokens are split by cost (the postings of their expansions):
+//! Tokens (plus pairs of adjacent tokens that spell an indexed word, and
+//! two-word readings of a token that is not one) are split by cost (the
+//! postings of their expansions):
 //!
 //! - **drivers**, the cheapest tokens within [`DRIVER_BUDGET`] postings in
 //!   total: a document must match one of them (`Must` union);
@@ -28,7 +30,7 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::{Searcher, Term};
 
 use super::error::TextError;
-use super::expand::{expand_token, Expansion};
+use super::expand::{expand_concatenation, expand_split, expand_token, Expansion};
 use super::fields::Fields;
 use super::similarity::ScoringQuery;
 
@@ -69,11 +71,19 @@ pub(crate) fn candidate_query(
     query: &ScoringQuery,
 ) -> Result<Option<Box<dyn Query>>, TextError> {
     let docs = searcher.num_docs().max(1);
-    let mut tokens = Vec::with_capacity(query.len());
+    let mut tokens = Vec::with_capacity(2 * query.len());
     for qi in 0..query.len() {
         let expansions = expand_token(searcher, fields, query, qi)?;
+        if !expansions.first().is_some_and(|e| e.weight >= 1.0) {
+            let splits = expand_split(searcher, fields, query.token(qi))?;
+            tokens.extend(splits.into_iter().map(|pair| TokenTerms::new(pair.into(), docs)));
+        }
         if !expansions.is_empty() {
             tokens.push(TokenTerms::new(expansions, docs));
+        }
+        if qi > 0 {
+            let pair = expand_concatenation(searcher, fields, query.token(qi - 1), query.token(qi))?;
+            tokens.extend(pair.map(|expansion| TokenTerms::new(vec![expansion], docs)));
         }
     }
     if tokens.is_empty() {

@@ -7,9 +7,9 @@
 //!   pair first) using the per-token similarity below, then blends how much
 //!   of the query is matched (weight 0.75) with how much of the name is
 //!   (0.25): "stripe" matches all of "Stripe" but half of "Stripe Labs";
-//! - per token: 1 for equal tokens; `0.4 + 0.55 × |q| / |t|` when the query
+//! - per token: 1 for equal tokens; `0.5 + 0.45 × |q| / |t|` when the query
 //!   token is a (permitted, see `rules.rs`) prefix of the name token; and
-//!   `1 − d × (0.1 + 0.5 / len)` for `d` typos (optimal string alignment,
+//!   `1 − d × (0.1 + 0.8 / len)` for `d` typos (optimal string alignment,
 //!   a transposition is one typo; two typos need the same first character)
 //!   within the budget, so one typo in a long word costs less than in a
 //!   short one;
@@ -23,7 +23,8 @@
 //! to "pezanbel" than to "kazanbel" under Jaro), which reorders names that
 //! are equally one typo away; the token-level order signal has no such bias.
 //!
-//! Only an exact folded match scores 1.0; everything else is capped at
+//! A name spelling the query with other word breaks ("Dropbox" for "drop
+//! box") scores [`COMPACT_MATCH`]. Only an exact folded match scores 1.0; everything else is capped at
 //! [`MAX_INEXACT`] and floored at [`MIN_SCORE`]. All work is on the stack:
 //! tokens longer than [`MAX_UNITS`] characters and names longer than
 //! [`MAX_NAME_TOKENS`] tokens are cut before comparing.
@@ -35,6 +36,8 @@ use super::rules::{max_typos, prefix_allowed};
 pub(crate) const MAX_INEXACT: f32 = 0.99;
 /// Lowest score ever returned.
 pub(crate) const MIN_SCORE: f32 = 0.01;
+/// Score of a name with the query's letters but other word breaks.
+pub(crate) const COMPACT_MATCH: f32 = 0.95;
 
 const TOKEN_WEIGHT: f32 = 0.9;
 const QUERY_COVERAGE_WEIGHT: f32 = 0.75;
@@ -47,6 +50,7 @@ pub(crate) struct ScoringQuery {
     chars: Vec<usize>,
     prefix_ok: Vec<bool>,
     joined: String,
+    compact: String,
 }
 
 /// The one-to-one alignment of query tokens with name tokens.
@@ -68,7 +72,8 @@ impl ScoringQuery {
         let count = tokens.len();
         let prefix_ok = chars.iter().enumerate().map(|(i, &c)| prefix_allowed(i, count, c)).collect();
         let joined = tokens.join(" ");
-        ScoringQuery { tokens, chars, prefix_ok, joined }
+        let compact = tokens.concat();
+        ScoringQuery { tokens, chars, prefix_ok, joined, compact }
     }
 
     /// Number of query tokens.
@@ -104,12 +109,22 @@ impl ScoringQuery {
         if name == self.joined {
             return 1.0;
         }
+        if self.same_letters(name) {
+            return COMPACT_MATCH;
+        }
         let alignment = self.align(name);
         let query_cover = alignment.matched / self.tokens.len() as f32;
         let name_cover = alignment.matched / alignment.name_len.max(1) as f32;
         let tokens = QUERY_COVERAGE_WEIGHT * query_cover + (1.0 - QUERY_COVERAGE_WEIGHT) * name_cover;
         let order = order_score(&alignment.positions[..self.tokens.len()]);
         (TOKEN_WEIGHT * tokens + (1.0 - TOKEN_WEIGHT) * order).clamp(MIN_SCORE, MAX_INEXACT)
+    }
+
+    /// Whether `name` spells the query with other word breaks ("drop box"
+    /// for "Dropbox", "ycombinator" for "Y Combinator").
+    fn same_letters(&self, name: &str) -> bool {
+        name.len() == self.compact.len() + name.matches(' ').count()
+            && name.split(' ').flat_map(str::bytes).eq(self.compact.bytes())
     }
 
     /// Greedy one-to-one alignment, best pairs first.
@@ -152,14 +167,14 @@ impl ScoringQuery {
         let q_chars = self.chars[qi];
         let t_chars = token.chars().count();
         let prefix = if self.prefix_ok[qi] && token.starts_with(query.as_str()) {
-            0.4 + 0.55 * q_chars as f32 / t_chars as f32
+            0.5 + 0.45 * q_chars as f32 / t_chars as f32
         } else {
             0.0
         };
         let budget = self.typos(qi) as usize;
         let typo = match edit_distance(query, token, budget) {
             Some(2) if query.chars().next() != token.chars().next() => 0.0,
-            Some(d) if d > 0 => 1.0 - d as f32 * (0.1 + 0.5 / q_chars.max(t_chars) as f32),
+            Some(d) if d > 0 => 1.0 - d as f32 * (0.1 + 0.8 / q_chars.max(t_chars) as f32),
             _ => 0.0,
         };
         prefix.max(typo)
@@ -294,6 +309,20 @@ mod tests {
     fn equal_typos_score_equally() {
         let q = query("kezanbel");
         assert_eq!(q.score("kazanbel"), q.score("pezanbel"));
+    }
+
+    #[test]
+    fn other_word_breaks_score_high() {
+        assert_eq!(query("drop box").score("dropbox"), COMPACT_MATCH);
+        assert_eq!(query("ycombinator").score("y combinator"), COMPACT_MATCH);
+        assert!(query("drop box").score("dropbox inc") < COMPACT_MATCH);
+        assert!(query("dropbox").score("drop boxes") < COMPACT_MATCH);
+    }
+
+    #[test]
+    fn prefix_completion_beats_a_typo_in_a_short_word() {
+        let q = query("face");
+        assert!(q.score("facebook") > q.score("ace"), "{} {}", q.score("facebook"), q.score("ace"));
     }
 
     #[test]
