@@ -15,6 +15,8 @@ pub enum TextError {
     DirectoryNotEmpty(PathBuf),
     /// Two entries handed to `build_name_index` carry the same doc id.
     DuplicateDocid(u32),
+    /// The input exceeds a limit of the on-disk format.
+    Capacity(&'static str),
     /// The folded-names file is malformed.
     Corrupt { path: PathBuf, reason: String },
 }
@@ -38,6 +40,7 @@ impl fmt::Display for TextError {
                 write!(f, "name index: directory {} is not empty", path.display())
             }
             TextError::DuplicateDocid(docid) => write!(f, "name index: doc id {docid} given twice"),
+            TextError::Capacity(what) => write!(f, "name index: too large: {what}"),
             TextError::Corrupt { path, reason } => {
                 write!(f, "name index: {} is corrupt: {reason}", path.display())
             }

@@ -60,10 +60,9 @@ impl NamesWriter {
         if let Some(pair) = self.spans.windows(2).find(|w| w[0].0 == w[1].0) {
             return Err(TextError::DuplicateDocid(pair[0].0));
         }
-        let too_big = || TextError::corrupt(path, "folded names exceed 4 GiB");
-        u32::try_from(self.data.len()).map_err(|_| too_big())?;
+        u32::try_from(self.data.len()).map_err(|_| TextError::Capacity("folded names exceed 4 GiB"))?;
         let slots = self.spans.last().map_or(0, |&(docid, _, _)| docid as usize + 1);
-        let slots_u32 = u32::try_from(slots).map_err(|_| too_big())?;
+        let slots_u32 = u32::try_from(slots).map_err(|_| TextError::Capacity("doc id u32::MAX"))?;
         let file = File::create(path).map_err(|e| TextError::io(path, e))?;
         let mut out = BufWriter::new(file);
         let io = |e| TextError::io(path, e);
@@ -203,11 +202,17 @@ mod tests {
     }
 
     #[test]
+    fn rejects_the_doc_id_without_a_slot() {
+        let (_dir, written) = write(&[(u32::MAX, &["a"])]);
+        assert!(matches!(written, Err(TextError::Capacity(_))));
+    }
+
+    #[test]
     fn rejects_corrupt_files() {
         let (dir, written) = write(&[(0, &["stripe"]), (1, &["北京"])]);
         assert!(written.is_ok());
         let path = dir.path().join(FILE_NAME);
-        let good = std::fs::read(&path).unwrap_or_default();
+        let good = std::fs::read(&path).expect("written file");
         let cases: Vec<Vec<u8>> = vec![
             Vec::new(),
             b"NOTNAMES\0\0\0\0".to_vec(),
@@ -219,7 +224,7 @@ mod tests {
         ];
         for (i, bytes) in cases.iter().enumerate() {
             let bad = dir.path().join(format!("bad{i}.bin"));
-            std::fs::write(&bad, bytes).unwrap_or_default();
+            std::fs::write(&bad, bytes).expect("write test file");
             assert!(
                 matches!(NamesStore::open(&bad), Err(TextError::Corrupt { .. })),
                 "case {i} should be rejected"
