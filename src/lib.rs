@@ -7,6 +7,7 @@
 //! (filter, plan, exec, sort) → `api` (HTTP routes, envelope, auth, credits).
 //! Dependencies point one way; nothing below `api` knows HTTP.
 
+pub mod api;
 pub mod index;
 pub mod ingest;
 pub mod query;

@@ -1,1 +1,270 @@
-fn main() {}
+//! `server`: serves the funding-data API from an index directory.
+//!
+//! ```text
+//! server --index DIR --listen ADDR --state DIR
+//! server --demo [--listen ADDR] [--state DIR]
+//! server keys create --state DIR --user NAME --plan PLAN
+//! server keys add-credits --state DIR --user NAME --credits N
+//! server keys deactivate --state DIR --key-id ID
+//! ```
+//! Every flag can also be set through the environment variable named in
+//! `--help`.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::{Args, Parser, Subcommand};
+
+use fundsearch::api::accounts::{Accounts, Allowances, Plan};
+use fundsearch::api::app::App;
+use fundsearch::api::rate_limit::RateLimiter;
+use fundsearch::api::server::{bind, serve, ServerConfig};
+use fundsearch::index::build::{build_index, BuildOptions};
+use fundsearch::index::Index;
+use fundsearch::ingest::generate::{generate, GenerateOptions};
+use fundsearch::schema::Date;
+
+/// Companies in the built-in demo dataset.
+const DEMO_COMPANIES: u64 = 3_000;
+const DEMO_SEED: u64 = 42;
+/// The demo data's "today": fixed, so the demo is the same everywhere.
+const DEMO_AS_OF: &str = "2026-11-01";
+
+#[derive(Parser)]
+#[command(name = "server", version, about = "Serves the funding-data search API (/v1) from an index directory")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    serve: ServeArgs,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// Index directory built by `indexer build`.
+    #[arg(long, env = "FUNDSEARCH_INDEX", required_unless_present = "demo")]
+    index: Option<PathBuf>,
+    /// Address to listen on.
+    #[arg(long, env = "FUNDSEARCH_LISTEN", default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// State directory: accounts, key hashes, balances (created if missing).
+    #[arg(long, env = "FUNDSEARCH_STATE")]
+    state: Option<PathBuf>,
+    /// Generate (once) and serve a small synthetic dataset, with a demo key.
+    #[arg(long, env = "FUNDSEARCH_DEMO")]
+    demo: bool,
+    /// Where --demo keeps its dump and index.
+    #[arg(long, env = "FUNDSEARCH_DEMO_DIR", default_value = "data/demo")]
+    demo_dir: PathBuf,
+    /// Requests per minute per key (0 = unlimited).
+    #[arg(long, env = "FUNDSEARCH_RATE_LIMIT", default_value_t = 200)]
+    rate_limit: u32,
+    /// Concurrent request handlers (default: 2 × cores).
+    #[arg(long, env = "FUNDSEARCH_WORKERS")]
+    workers: Option<usize>,
+    /// Tokio reactor threads (default: cores).
+    #[arg(long, env = "FUNDSEARCH_THREADS")]
+    threads: Option<usize>,
+    /// Largest accepted request body, bytes.
+    #[arg(long, env = "FUNDSEARCH_MAX_BODY", default_value_t = 1 << 20)]
+    max_body_bytes: usize,
+    /// Write one access-log line per request to stderr.
+    #[arg(long, env = "FUNDSEARCH_ACCESS_LOG", default_value_t = true, action = clap::ArgAction::Set)]
+    access_log: bool,
+    #[command(flatten)]
+    allowances: AllowanceArgs,
+}
+
+#[derive(Args, Clone)]
+struct AllowanceArgs {
+    /// Monthly credits of the trial plan.
+    #[arg(long, env = "FUNDSEARCH_ALLOWANCE_TRIAL", default_value_t = 200)]
+    allowance_trial: u64,
+    /// Monthly credits of the pro plan.
+    #[arg(long, env = "FUNDSEARCH_ALLOWANCE_PRO", default_value_t = 1_000)]
+    allowance_pro: u64,
+    /// Monthly credits of the pro_plus plan.
+    #[arg(long, env = "FUNDSEARCH_ALLOWANCE_PRO_PLUS", default_value_t = 5_000)]
+    allowance_pro_plus: u64,
+    /// Monthly credits of the enterprise plan.
+    #[arg(long, env = "FUNDSEARCH_ALLOWANCE_ENTERPRISE", default_value_t = 25_000)]
+    allowance_enterprise: u64,
+}
+
+impl AllowanceArgs {
+    fn allowances(&self) -> Allowances {
+        let mut a = Allowances::default();
+        a.set(Plan::Trial, Some(self.allowance_trial));
+        a.set(Plan::Pro, Some(self.allowance_pro));
+        a.set(Plan::ProPlus, Some(self.allowance_pro_plus));
+        a.set(Plan::Enterprise, Some(self.allowance_enterprise));
+        a
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Manage accounts and API keys.
+    Keys {
+        #[command(subcommand)]
+        action: KeysCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum KeysCommand {
+    /// Create a key (and the user, if new); prints the key once.
+    Create {
+        #[arg(long, env = "FUNDSEARCH_STATE")]
+        state: PathBuf,
+        #[arg(long)]
+        user: String,
+        /// trial, pro, pro_plus, enterprise or api.
+        #[arg(long, value_parser = parse_plan)]
+        plan: Plan,
+        #[command(flatten)]
+        allowances: AllowanceArgs,
+    },
+    /// Add purchased credits to a user.
+    AddCredits {
+        #[arg(long, env = "FUNDSEARCH_STATE")]
+        state: PathBuf,
+        #[arg(long)]
+        user: String,
+        #[arg(long)]
+        credits: u64,
+        #[command(flatten)]
+        allowances: AllowanceArgs,
+    },
+    /// Deactivate a key by its id (the 12 hex characters after `vg_`).
+    Deactivate {
+        #[arg(long, env = "FUNDSEARCH_STATE")]
+        state: PathBuf,
+        #[arg(long)]
+        key_id: String,
+        #[command(flatten)]
+        allowances: AllowanceArgs,
+    },
+}
+
+fn parse_plan(text: &str) -> Result<Plan, String> {
+    Plan::parse(text).ok_or_else(|| format!("unknown plan '{text}' (trial, pro, pro_plus, enterprise, api)"))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Keys { action }) => keys(action),
+        None => run_server(cli.serve),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(reason) => {
+            eprintln!("server: {reason}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn keys(action: KeysCommand) -> Result<(), String> {
+    match action {
+        KeysCommand::Create { state, user, plan, allowances } => {
+            let accounts = Accounts::open(&state, allowances.allowances()).map_err(|e| format!("{}: {e}", state.display()))?;
+            println!("{}", accounts.create_key(&user, plan).map_err(|e| e.to_string())?);
+        }
+        KeysCommand::AddCredits { state, user, credits, allowances } => {
+            let accounts = Accounts::open(&state, allowances.allowances()).map_err(|e| format!("{}: {e}", state.display()))?;
+            let b = accounts.add_purchased(&user, credits).map_err(|e| e.to_string())?;
+            println!("{user}: {} monthly + {} purchased credits remaining", b.monthly_remaining, b.purchased_remaining);
+        }
+        KeysCommand::Deactivate { state, key_id, allowances } => {
+            let accounts = Accounts::open(&state, allowances.allowances()).map_err(|e| format!("{}: {e}", state.display()))?;
+            if !accounts.deactivate_key(&key_id).map_err(|e| e.to_string())? {
+                return Err(format!("no key with id {key_id}"));
+            }
+            println!("deactivated {key_id}");
+        }
+    }
+    Ok(())
+}
+
+/// Generates and indexes the demo dataset unless it is already there.
+fn prepare_demo(dir: &Path) -> Result<PathBuf, String> {
+    let index = dir.join("index");
+    if Index::open(&index).is_ok() {
+        return Ok(index);
+    }
+    let as_of = Date::parse(DEMO_AS_OF);
+    let dump = dir.join("dump");
+    eprintln!("demo: generating {DEMO_COMPANIES} synthetic companies (seed {DEMO_SEED}) into {}", dump.display());
+    let opts = GenerateOptions { companies: DEMO_COMPANIES, seed: DEMO_SEED, out: dump.clone(), as_of: as_of.unwrap_or_else(Date::today) };
+    generate(&opts).map_err(|e| format!("generating the demo dataset: {e}"))?;
+    eprintln!("demo: building the index into {}", index.display());
+    build_index(&BuildOptions { dump, out: index.clone(), as_of, strict: true, quiet: false }).map_err(|e| e.to_string())?;
+    Ok(index)
+}
+
+fn run_server(args: ServeArgs) -> Result<(), String> {
+    let started = Instant::now();
+    let index_dir = match (&args.index, args.demo) {
+        (Some(dir), _) => dir.clone(),
+        (None, true) => prepare_demo(&args.demo_dir)?,
+        (None, false) => return Err("--index DIR is required (or --demo)".into()),
+    };
+    let state = args.state.clone().unwrap_or_else(|| if args.demo { args.demo_dir.join("state") } else { PathBuf::from("state") });
+    let index = Index::open(&index_dir).map_err(|e| e.to_string())?;
+    index.warm().map_err(|e| e.to_string())?;
+    let accounts = Accounts::open(&state, args.allowances.allowances()).map_err(|e| format!("{}: {e}", state.display()))?;
+    let demo_key = if args.demo { Some(accounts.create_key("demo", Plan::Enterprise).map_err(|e| e.to_string())?) } else { None };
+    let app = Arc::new(App { index: Arc::new(index), accounts: Arc::new(accounts), limiter: RateLimiter::new(args.rate_limit) });
+    let config = ServerConfig {
+        max_body_bytes: args.max_body_bytes,
+        workers: args.workers.unwrap_or_else(|| ServerConfig::default().workers),
+        access_log: args.access_log,
+        ..ServerConfig::default()
+    };
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    runtime.enable_all();
+    if let Some(t) = args.threads {
+        runtime.worker_threads(t.max(1));
+    }
+    let runtime = runtime.build().map_err(|e| e.to_string())?;
+    runtime.block_on(async move {
+        let listener = bind(args.listen).await.map_err(|e| format!("listening on {}: {e}", args.listen))?;
+        let local = listener.local_addr().map_err(|e| e.to_string())?;
+        let c = &app.index.manifest.counts;
+        eprintln!(
+            "server: {} ({} companies, {} deals, {} investors, {} people; as-of {}) ready on http://{local} in {:.0} ms",
+            index_dir.display(), c.companies, c.deals, c.investors, c.people, app.index.manifest.as_of,
+            started.elapsed().as_secs_f64() * 1000.0
+        );
+        if let Some(key) = demo_key {
+            println!("Demo API key (enterprise plan):");
+            println!("{key}");
+            println!("Try: curl -H 'Authorization: Bearer {key}' 'http://{local}/v1/company/search?name=lab'");
+        }
+        serve(app, listener, config, shutdown_signal()).await;
+        eprintln!("server: stopped");
+        Ok(())
+    })
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(t) => t,
+            Err(_) => return ctrl_c.await.unwrap_or(()),
+        };
+        tokio::select! {
+            _ = ctrl_c => {},
+            _ = term.recv() => {},
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+}

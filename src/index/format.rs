@@ -108,12 +108,22 @@ pub struct BundleWriter {
     entries: Vec<ArrayEntry>,
 }
 
+/// A `u8` array being streamed into a bundle.
+#[derive(Debug)]
+pub struct StreamedArray {
+    name: String,
+    offset: u64,
+}
+
 /// What a finished bundle looks like, for the manifest.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WrittenFile {
     pub path: PathBuf,
     pub bytes: u64,
+    /// CRC-32 of the body (what the footer records).
     pub crc32: u32,
+    /// CRC-32 of the whole file, footer included (what the manifest records).
+    pub file_crc32: u32,
     pub arrays: Vec<ArrayEntry>,
 }
 
@@ -144,23 +154,25 @@ impl BundleWriter {
         self.put_bytes_as(name, Dtype::U8, bytes, bytes.len() as u64)
     }
 
-    /// Appends `len` bytes read from `reader` as a `u8` array (for data
-    /// too large to hold in memory, staged in a temporary file).
-    pub fn put_bytes_from(&mut self, name: &str, reader: &mut impl io::Read, len: u64) -> io::Result<()> {
+    /// Starts a `u8` array whose bytes are streamed with
+    /// [`BundleWriter::stream`] (for data too large to hold in memory).
+    pub fn begin_stream(&mut self, name: &str) -> io::Result<StreamedArray> {
         if self.entries.iter().any(|e| e.name == name) {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("duplicate array name {name}")));
         }
-        let offset = self.pos;
-        let mut buf = vec![0u8; 1 << 20];
-        let mut left = len;
-        while left > 0 {
-            let want = left.min(buf.len() as u64) as usize;
-            reader.read_exact(&mut buf[..want])?;
-            self.write_raw(&buf[..want])?;
-            left -= want as u64;
-        }
+        Ok(StreamedArray { name: name.to_string(), offset: self.pos })
+    }
+
+    /// Appends bytes to the array being streamed.
+    pub fn stream(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.write_raw(bytes)
+    }
+
+    /// Ends a streamed array; no other array may be written while one is open.
+    pub fn end_stream(&mut self, array: StreamedArray) -> io::Result<()> {
+        let len = self.pos - array.offset;
         self.pad()?;
-        self.entries.push(ArrayEntry { name: name.to_string(), dtype: Dtype::U8, offset, len, count: len });
+        self.entries.push(ArrayEntry { name: array.name, dtype: Dtype::U8, offset: array.offset, len, count: len });
         Ok(())
     }
 
@@ -188,10 +200,12 @@ impl BundleWriter {
         footer.extend_from_slice(&0u32.to_le_bytes());
         footer.extend_from_slice(END_MAGIC);
         self.out.write_all(&footer)?;
+        self.crc.update(&footer);
         self.out.flush()?;
         self.out.get_ref().sync_all()?;
         let bytes = self.out.stream_position()?;
-        Ok(WrittenFile { path: self.path, bytes, crc32: crc, arrays: self.entries })
+        let file_crc32 = self.crc.finalize();
+        Ok(WrittenFile { path: self.path, bytes, crc32: crc, file_crc32, arrays: self.entries })
     }
 
     fn write_raw(&mut self, bytes: &[u8]) -> io::Result<()> {
@@ -381,6 +395,7 @@ mod tests {
         let path = temp_path("roundtrip");
         let written = sample(&path);
         assert_eq!(written.bytes, std::fs::metadata(&path).unwrap().len());
+        assert_eq!(written.file_crc32, crc32fast::hash(&std::fs::read(&path).unwrap()));
         let b = Bundle::open(&path, *b"TEST", true).unwrap();
         assert_eq!(b.array::<u32>("a").unwrap(), &[1, 2, 3]);
         assert_eq!(b.array::<u8>("s").unwrap(), b"hello");

@@ -8,11 +8,11 @@
 //!   investors.idx        tag FIRM
 //!   people.idx           tag PEOP
 //!   catalog.idx          tag CTLG   locations and industries
-//!   companies.store      tag STOR   variants full, card
-//!   deals.store          tag STOR   variant full
-//!   investors.store      tag STOR   variants full, card
-//!   people.store         tag STOR   variants full, list (empty = same as full), card, email
-//!   catalog.store        tag STOR   variants location, industry
+//!   companies.{full,card}.store                 tag STOR   one record store per variant
+//!   deals.full.store
+//!   investors.{full,card}.store
+//!   people.{full,list,card,email}.store         list: empty = same as full
+//!   catalog.{location,industry}.store
 //!   text/{companies,investors,people,locations,industries}/   tantivy name indexes
 //! ```
 
@@ -28,9 +28,20 @@ pub const DEALS_IDX: &str = "deals.idx";
 pub const FIRMS_IDX: &str = "investors.idx";
 pub const PEOPLE_IDX: &str = "people.idx";
 pub const CATALOG_IDX: &str = "catalog.idx";
-pub const COMPANIES_STORE: &str = "companies.store";
-pub const DEALS_STORE: &str = "deals.store";
-pub const FIRMS_STORE: &str = "investors.store";
-pub const PEOPLE_STORE: &str = "people.store";
-pub const CATALOG_STORE: &str = "catalog.store";
+pub const COMPANIES: &str = "companies";
+pub const DEALS: &str = "deals";
+pub const FIRMS: &str = "investors";
+pub const PEOPLE: &str = "people";
+pub const CATALOG: &str = "catalog";
+
+pub const COMPANY_STORES: &[&str] = &["full", "card"];
+pub const DEAL_STORES: &[&str] = &["full"];
+pub const FIRM_STORES: &[&str] = &["full", "card"];
+pub const PERSON_STORES: &[&str] = &["full", "list", "card", "email"];
+pub const CATALOG_STORES: &[&str] = &["location", "industry"];
+
+/// `people.card.store`
+pub fn store_file(kind: &str, variant: &str) -> String {
+    format!("{kind}.{variant}.store")
+}
 pub const TEXT_DIR: &str = "text";

@@ -48,7 +48,8 @@ impl<T> Opened<T> {
 /// (validating it) and hand out the shared, already-validated handle after.
 pub struct Kind {
     pub bundle: Bundle,
-    pub store: Bundle,
+    /// Record store files by variant.
+    pub stores_by_variant: HashMap<String, Bundle>,
     pub ids: IdMap,
     pub docs: usize,
     facets: Opened<Facet>,
@@ -61,14 +62,17 @@ pub struct Kind {
 }
 
 impl Kind {
-    fn open(dir: &Path, idx: &str, tag: [u8; 4], store: &str, docs: u64) -> Result<Kind, IndexError> {
+    fn open(dir: &Path, idx: &str, tag: [u8; 4], kind: &str, variants: &[&str], docs: u64) -> Result<Kind, IndexError> {
         let bundle = Bundle::open(&dir.join(idx), tag, true)?;
-        let store = Bundle::open(&dir.join(store), STORE_TAG, false)?;
+        let mut stores_by_variant = HashMap::new();
+        for v in variants {
+            stores_by_variant.insert(v.to_string(), Bundle::open(&dir.join(store_file(kind, v)), STORE_TAG, false)?);
+        }
         let docs = docs as usize;
         let ids = IdMap::open(&bundle, docs)?;
         Ok(Kind {
             bundle,
-            store,
+            stores_by_variant,
             ids,
             docs,
             facets: Opened::default(),
@@ -106,20 +110,28 @@ impl Kind {
     }
 
     pub fn records(&self, variant: &str) -> Result<Arc<Store>, IndexError> {
-        self.stores.get(variant, || Store::open(&self.store, variant, self.docs))
+        self.stores.get(variant, || {
+            let bundle = self
+                .stores_by_variant
+                .get(variant)
+                .ok_or_else(|| IndexError::corrupt("store", format!("no record store variant {variant}")))?;
+            Store::open(bundle, variant, self.docs)
+        })
     }
 
-    /// Opens every relation, key map and record store of this kind now.
+    /// Opens every relation, key map, facet and record store of this kind now.
     pub fn warm(&self) -> Result<(), IndexError> {
-        for entry in self.bundle.entries().into_iter().chain(self.store.entries()) {
+        for entry in self.bundle.entries() {
             let parts: Vec<&str> = entry.name.split('.').collect();
             match parts.as_slice() {
                 ["relation", name, "offsets"] => drop(self.relation(name)?),
                 ["keymap", name, "keys"] => drop(self.keymap(name)?),
                 ["facet", name, "keys"] => drop(self.facet(name)?),
-                ["store", variant, "data"] => drop(self.records(variant)?),
                 _ => {}
             }
+        }
+        for variant in self.stores_by_variant.keys() {
+            drop(self.records(variant)?);
         }
         Ok(())
     }
@@ -174,20 +186,20 @@ impl Index {
                 .map_err(|e| IndexError::Text { file: path.display().to_string(), reason: e.to_string() })
         };
         let catalog_bundle = Bundle::open(&dir.join(CATALOG_IDX), CATALOG_TAG, true)?;
-        let catalog_store = Bundle::open(&dir.join(CATALOG_STORE), STORE_TAG, false)?;
+        let catalog_store = |v: &str| Bundle::open(&dir.join(store_file(CATALOG, v)), STORE_TAG, false);
         let catalog_docs = c.locations.max(c.industries) as usize;
         Ok(Index {
             dir: dir.to_path_buf(),
-            companies: Kind::open(dir, COMPANIES_IDX, COMPANY_TAG, COMPANIES_STORE, c.companies)?,
-            deals: Kind::open(dir, DEALS_IDX, DEAL_TAG, DEALS_STORE, c.deals)?,
-            firms: Kind::open(dir, FIRMS_IDX, FIRM_TAG, FIRMS_STORE, c.investors)?,
-            people: Kind::open(dir, PEOPLE_IDX, PERSON_TAG, PEOPLE_STORE, c.people)?,
+            companies: Kind::open(dir, COMPANIES_IDX, COMPANY_TAG, COMPANIES, COMPANY_STORES, c.companies)?,
+            deals: Kind::open(dir, DEALS_IDX, DEAL_TAG, DEALS, DEAL_STORES, c.deals)?,
+            firms: Kind::open(dir, FIRMS_IDX, FIRM_TAG, FIRMS, FIRM_STORES, c.investors)?,
+            people: Kind::open(dir, PEOPLE_IDX, PERSON_TAG, PEOPLE, PERSON_STORES, c.people)?,
             catalog: CatalogIndex {
                 bundle: catalog_bundle,
                 locations: c.locations as usize,
                 industries: c.industries as usize,
-                location_cards: Store::open(&catalog_store, "location", catalog_docs)?,
-                industry_cards: Store::open(&catalog_store, "industry", catalog_docs)?,
+                location_cards: Store::open(&catalog_store("location")?, "location", catalog_docs)?,
+                industry_cards: Store::open(&catalog_store("industry")?, "industry", catalog_docs)?,
             },
             company_names: names("companies")?,
             firm_names: names("investors")?,

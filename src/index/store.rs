@@ -1,8 +1,8 @@
 //! Record stores: the response JSON of every entity, rendered at index time,
 //! returned by doc id without parsing.
 //!
-//! A store file (tag `STOR`) holds one or more *variants* per kind (`full`,
-//! `card`…). For variant `V`:
+//! Each kind has one store file (tag `STOR`) per *variant* (`full`,
+//! `card`…), named `KIND.VARIANT.store`. For variant `V`:
 //!
 //! | array | type | content |
 //! |---|---|---|
@@ -11,77 +11,54 @@
 //! | `store.V.data` | u8 | the records, UTF-8 JSON objects |
 //!
 //! Records may be written in any doc order (the indexer renders them in dump
-//! order), hence explicit start/end pairs.
+//! order), hence explicit start/end pairs. The data is streamed straight
+//! into the file while rendering; the offsets follow it.
 
-use std::fs::{self, File};
-use std::io::{self, BufWriter, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::io;
+use std::path::Path;
 
-use super::format::{ArrayRef, Bundle, BundleWriter, WrittenFile};
+use super::format::{ArrayRef, Bundle, BundleWriter, StreamedArray, WrittenFile};
 use super::IndexError;
 
 /// Tag of store files.
 pub const STORE_TAG: [u8; 4] = *b"STOR";
 
-/// Streams the records of several variants to disk, then assembles one
-/// store file. Record bytes go to a temporary file per variant, so memory
+/// Streams one variant's records straight into its store file; memory
 /// holds only the offsets.
 pub struct StoreWriter {
-    path: PathBuf,
-    variants: Vec<StagedVariant>,
-}
-
-struct StagedVariant {
-    name: String,
+    out: BundleWriter,
+    data: Option<StreamedArray>,
+    variant: String,
     starts: Vec<u64>,
     ends: Vec<u64>,
-    staging: PathBuf,
-    data: BufWriter<File>,
     len: u64,
 }
 
 impl StoreWriter {
-    /// A store at `path` with `docs` records in each of `variants`.
-    pub fn create(path: &Path, docs: usize, variants: &[&str]) -> io::Result<StoreWriter> {
-        let mut staged = Vec::with_capacity(variants.len());
-        for v in variants {
-            let staging = path.with_extension(format!("{v}.staging"));
-            staged.push(StagedVariant {
-                name: v.to_string(),
-                starts: vec![0; docs],
-                ends: vec![0; docs],
-                data: BufWriter::with_capacity(1 << 20, File::create(&staging)?),
-                staging,
-                len: 0,
-            });
-        }
-        Ok(StoreWriter { path: path.to_path_buf(), variants: staged })
+    /// A store of variant `variant` at `path` with `docs` records.
+    pub fn create(path: &Path, variant: &str, docs: usize) -> io::Result<StoreWriter> {
+        let mut out = BundleWriter::create(path, STORE_TAG)?;
+        let data = Some(out.begin_stream(&format!("store.{variant}.data"))?);
+        Ok(StoreWriter { out, data, variant: variant.to_string(), starts: vec![0; docs], ends: vec![0; docs], len: 0 })
     }
 
-    /// Sets the record of `docid` in variant number `variant`.
-    pub fn set(&mut self, variant: usize, docid: u32, record: &[u8]) -> io::Result<()> {
-        let v = &mut self.variants[variant];
-        v.data.write_all(record)?;
-        v.starts[docid as usize] = v.len;
-        v.len += record.len() as u64;
-        v.ends[docid as usize] = v.len;
+    /// Sets the record of `docid` (each doc at most once).
+    pub fn set(&mut self, docid: u32, record: &[u8]) -> io::Result<()> {
+        self.out.stream(record)?;
+        self.starts[docid as usize] = self.len;
+        self.len += record.len() as u64;
+        self.ends[docid as usize] = self.len;
         Ok(())
     }
 
-    /// Writes the store file and removes the staging files.
-    pub fn finish(self) -> io::Result<WrittenFile> {
-        let mut out = BundleWriter::create(&self.path, STORE_TAG)?;
-        for v in self.variants {
-            out.put(&format!("store.{}.starts", v.name), &v.starts)?;
-            out.put(&format!("store.{}.ends", v.name), &v.ends)?;
-            let mut file = v.data.into_inner().map_err(|e| e.into_error())?;
-            file.seek(SeekFrom::Start(0))?;
-            let mut reader = File::open(&v.staging)?;
-            out.put_bytes_from(&format!("store.{}.data", v.name), &mut reader, v.len)?;
-            drop(file);
-            fs::remove_file(&v.staging)?;
+    /// Writes the offsets and the footer.
+    pub fn finish(mut self) -> io::Result<WrittenFile> {
+        if let Some(data) = self.data.take() {
+            self.out.end_stream(data)?;
         }
-        out.finish()
+        self.out.put(&format!("store.{}.starts", self.variant), &self.starts)?;
+        self.out.put(&format!("store.{}.ends", self.variant), &self.ends)?;
+        self.out.finish()
     }
 }
 

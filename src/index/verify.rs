@@ -28,12 +28,16 @@ pub fn verify_index(dir: &Path) -> Result<VerifyReport, IndexError> {
     let docs = Docs { companies: index.companies.docs, deals: index.deals.docs, firms: index.firms.docs, people: index.people.docs };
     for kind in [&index.companies, &index.deals, &index.firms, &index.people] {
         report.arrays += check_bundle_structures(&kind.bundle, kind.docs, &docs, &mut report)?;
-        check_stores(&kind.store, kind.docs)?;
+        for store in kind.stores_by_variant.values() {
+            check_stores(store, kind.docs)?;
+        }
     }
     let catalog_docs = index.catalog.locations.max(index.catalog.industries);
     report.arrays += check_bundle_structures(&index.catalog.bundle, catalog_docs, &docs, &mut report)?;
-    let catalog_store = Bundle::open(&dir.join(CATALOG_STORE), super::store::STORE_TAG, true)?;
-    check_stores(&catalog_store, catalog_docs)?;
+    for v in CATALOG_STORES {
+        let store = Bundle::open(&dir.join(store_file(CATALOG, v)), super::store::STORE_TAG, true)?;
+        check_stores(&store, catalog_docs)?;
+    }
     Ok(report)
 }
 

@@ -37,12 +37,12 @@ fn verify_detects_damage_and_open_refuses_other_versions() {
     let out = dir.join("index");
     build(&repo().join("fixtures/dump"), &out, "2026-11-01");
 
-    let store = out.join("people.store");
+    let store = out.join("people.full.store");
     let mut bytes = std::fs::read(&store).unwrap();
     bytes[100] ^= 0x55;
     std::fs::write(&store, &bytes).unwrap();
     let err = verify_index(&out).unwrap_err().to_string();
-    assert!(err.contains("people.store"), "{err}");
+    assert!(err.contains("people.full.store"), "{err}");
     bytes[100] ^= 0x55;
     std::fs::write(&store, &bytes).unwrap();
     verify_index(&out).unwrap();

@@ -2,4 +2,6 @@
 //! module per concern. The fixture index is built once per run.
 
 mod common;
+mod api;
 mod index_cycle;
+mod real_data;

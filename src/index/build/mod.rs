@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use crate::index::manifest::{checksum_file, list_files, Counts, FileEntry, Manifest, MANIFEST_FORMAT};
-use crate::index::format::FORMAT_VERSION;
+use crate::index::format::{WrittenFile, FORMAT_VERSION};
 use crate::index::names::*;
 use crate::ingest::{derive::derive, load_dump, IngestError, IngestReport};
 use crate::schema::{Date, Timestamp};
@@ -94,7 +94,7 @@ pub fn build_index(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
 }
 
 fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError> {
-    let mut progress = Progress::new(6, opts.quiet);
+    let mut progress = Progress::new(5, opts.quiet);
     progress.start("read dump");
     let loaded = load_dump(&opts.dump, opts.strict).map_err(BuildError::Ingest)?;
     progress.finish("read dump");
@@ -105,94 +105,129 @@ fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError
     progress.finish("derive aggregates");
     let inp = Inputs { facts: &loaded.facts, derived: &derived, orders: &orders };
     progress.start("bitmaps, columns, relations, name indexes");
-    write_structures(dir, &inp, opts.quiet)?;
+    let mut files = write_structures(dir, &inp, opts.quiet)?;
     progress.finish("bitmaps, columns, relations, name indexes");
     progress.start("record stores");
-    write_stores(dir, &opts.dump, &loaded.kept, &inp, opts.quiet)?;
+    files.extend(write_stores(dir, &opts.dump, &loaded.kept, &inp, opts.quiet)?);
     progress.finish("record stores");
     progress.start("manifest");
-    let manifest = manifest_for(dir, &loaded.meta.source, as_of, &inp)?;
+    let manifest = manifest_for(files, &loaded.meta.source, as_of, &inp);
+    sync_dirs(dir).map_err(|e| step_err("sync")(&e))?;
     manifest.write(dir).map_err(|e| step_err("manifest")(&e))?;
     progress.finish("manifest");
-    progress.start("sync");
-    sync_dir(dir).map_err(|e| step_err("sync")(&e))?;
-    progress.finish("sync");
     progress.close();
     Ok(BuildReport { ingest: loaded.report, manifest, timings: progress.timings.clone(), elapsed: progress.elapsed() })
 }
 
-type Task<'a> = (&'static str, Box<dyn FnOnce() -> Result<(), String> + Send + 'a>);
+/// A writer task: the files it wrote (path relative to the index, bytes, CRC).
+type Task<'a> = (&'static str, Box<dyn FnOnce() -> Result<Vec<FileEntry>, String> + Send + 'a>);
 
-/// Runs independent writers in parallel; the first failure wins. Each
-/// task's wall time is reported unless `quiet`.
-fn run_parallel(tasks: Vec<Task<'_>>, quiet: bool) -> Result<(), BuildError> {
+/// Runs independent writers in parallel and collects the files they wrote;
+/// the first failure wins. Each task's wall time is reported unless `quiet`.
+fn run_parallel(tasks: Vec<Task<'_>>, quiet: bool) -> Result<Vec<FileEntry>, BuildError> {
     let failure: Mutex<Option<BuildError>> = Mutex::new(None);
+    let written: Mutex<Vec<FileEntry>> = Mutex::new(Vec::new());
     rayon::scope(|s| {
         for (step, task) in tasks {
-            let failure = &failure;
+            let (failure, written) = (&failure, &written);
             s.spawn(move |_| {
                 let started = std::time::Instant::now();
                 let outcome = task();
                 if !quiet {
                     eprintln!("      {step}: {:.2}s", started.elapsed().as_secs_f64());
                 }
-                if let Err(reason) = outcome {
-                    let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
-                    f.get_or_insert(BuildError::Write { step: step.to_string(), reason });
+                match outcome {
+                    Ok(files) => written.lock().unwrap_or_else(|p| p.into_inner()).extend(files),
+                    Err(reason) => {
+                        let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
+                        f.get_or_insert(BuildError::Write { step: step.to_string(), reason });
+                    }
                 }
             });
         }
     });
     match failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
         Some(e) => Err(e),
-        None => Ok(()),
+        None => Ok(written.into_inner().unwrap_or_else(|p| p.into_inner())),
     }
 }
 
-fn write_structures(dir: &Path, inp: &Inputs, quiet: bool) -> Result<(), BuildError> {
+/// Manifest entries of bundles written in `dir` (their CRC was computed while writing).
+fn entries(dir: &Path, files: std::io::Result<Vec<WrittenFile>>) -> Result<Vec<FileEntry>, String> {
+    let files = files.map_err(|e| e.to_string())?;
+    Ok(files
+        .into_iter()
+        .map(|f| FileEntry {
+            path: f.path.strip_prefix(dir).unwrap_or(&f.path).to_string_lossy().replace('\\', "/"),
+            bytes: f.bytes,
+            crc32: f.file_crc32,
+        })
+        .collect())
+}
+
+/// Manifest entries of every file below `dir/sub` (name indexes), read back
+/// and synced.
+fn entries_below(dir: &Path, sub: &str) -> Result<Vec<FileEntry>, String> {
+    let root = dir.join(sub);
+    let mut out = Vec::new();
+    for rel in list_files(&root).map_err(|e| e.to_string())? {
+        let full = root.join(&rel);
+        let (bytes, crc32) = checksum_file(&full).map_err(|e| e.to_string())?;
+        fs::File::open(&full).and_then(|f| f.sync_all()).map_err(|e| e.to_string())?;
+        out.push(FileEntry { path: format!("{sub}/{rel}"), bytes, crc32 });
+    }
+    Ok(out)
+}
+
+fn write_structures(dir: &Path, inp: &Inputs, quiet: bool) -> Result<Vec<FileEntry>, BuildError> {
     let text = dir.join(TEXT_DIR);
-    let io = |r: std::io::Result<crate::index::format::WrittenFile>| r.map(|_| ()).map_err(|e| e.to_string());
-    let tx = |r: Result<(), crate::index::text::TextError>| r.map_err(|e| e.to_string());
+    let io = |r: std::io::Result<WrittenFile>| entries(dir, r.map(|f| vec![f]));
+    let tx = |r: Result<(), crate::index::text::TextError>, kind: &str| {
+        r.map_err(|e| e.to_string())?;
+        entries_below(dir, &format!("{TEXT_DIR}/{kind}"))
+    };
     let tasks: Vec<Task> = vec![
         ("companies.idx", Box::new(|| io(bundles::write_companies(&dir.join(COMPANIES_IDX), inp)))),
         ("deals.idx", Box::new(|| io(bundles::write_deals(&dir.join(DEALS_IDX), inp)))),
         ("investors.idx", Box::new(|| io(bundles::write_firms(&dir.join(FIRMS_IDX), inp)))),
         ("people.idx", Box::new(|| io(bundles::write_people(&dir.join(PEOPLE_IDX), inp)))),
         ("catalog.idx", Box::new(|| io(bundles::write_catalog(&dir.join(CATALOG_IDX), inp.facts)))),
-        ("text/companies", Box::new(|| tx(text::build_companies(&text.join("companies"), inp)))),
-        ("text/investors", Box::new(|| tx(text::build_firms(&text.join("investors"), inp)))),
-        ("text/people", Box::new(|| tx(text::build_people(&text.join("people"), inp)))),
-        ("text/locations", Box::new(|| tx(text::build_locations(&text.join("locations"), inp)))),
-        ("text/industries", Box::new(|| tx(text::build_industries(&text.join("industries"), inp)))),
+        ("text/companies", Box::new(|| tx(text::build_companies(&text.join("companies"), inp), "companies"))),
+        ("text/investors", Box::new(|| tx(text::build_firms(&text.join("investors"), inp), "investors"))),
+        ("text/people", Box::new(|| tx(text::build_people(&text.join("people"), inp), "people"))),
+        ("text/locations", Box::new(|| tx(text::build_locations(&text.join("locations"), inp), "locations"))),
+        ("text/industries", Box::new(|| tx(text::build_industries(&text.join("industries"), inp), "industries"))),
     ];
     run_parallel(tasks, quiet)
 }
 
-fn write_stores(dir: &Path, dump: &Path, kept: &crate::ingest::KeptLines, inp: &Inputs, quiet: bool) -> Result<(), BuildError> {
-    let io = |r: std::io::Result<crate::index::format::WrittenFile>| r.map(|_| ()).map_err(|e| e.to_string());
+fn write_stores(
+    dir: &Path,
+    dump: &Path,
+    kept: &crate::ingest::KeptLines,
+    inp: &Inputs,
+    quiet: bool,
+) -> Result<Vec<FileEntry>, BuildError> {
     let tasks: Vec<Task> = vec![
         (
-            "deals.store + companies.store",
+            "deal and company stores",
             Box::new(|| {
-                io(stores::write_deal_store(dir, dump, kept, inp))?;
-                io(stores::write_company_store(dir, dump, kept, inp))
+                let mut files = entries(dir, stores::write_deal_store(dir, dump, kept, inp))?;
+                files.extend(entries(dir, stores::write_company_store(dir, dump, kept, inp))?);
+                Ok(files)
             }),
         ),
-        ("investors.store", Box::new(|| io(stores::write_firm_store(dir, dump, kept, inp)))),
-        ("people.store", Box::new(|| io(stores::write_person_store(dir, dump, kept, inp)))),
-        ("catalog.store", Box::new(|| io(stores::write_catalog_store(dir, inp)))),
+        ("investor stores", Box::new(|| entries(dir, stores::write_firm_store(dir, dump, kept, inp)))),
+        ("person stores", Box::new(|| entries(dir, stores::write_person_store(dir, dump, kept, inp)))),
+        ("catalog stores", Box::new(|| entries(dir, stores::write_catalog_store(dir, inp)))),
     ];
     run_parallel(tasks, quiet)
 }
 
-fn manifest_for(dir: &Path, source: &str, as_of: Date, inp: &Inputs) -> Result<Manifest, BuildError> {
-    let mut files = Vec::new();
-    for path in list_files(dir).map_err(|e| step_err("manifest")(&e))? {
-        let (bytes, crc32) = checksum_file(&dir.join(&path)).map_err(|e| step_err("manifest")(&e))?;
-        files.push(FileEntry { path, bytes, crc32 });
-    }
+fn manifest_for(mut files: Vec<FileEntry>, source: &str, as_of: Date, inp: &Inputs) -> Manifest {
+    files.sort_by(|a, b| a.path.cmp(&b.path));
     let facts = inp.facts;
-    Ok(Manifest {
+    Manifest {
         format: MANIFEST_FORMAT.into(),
         format_version: FORMAT_VERSION,
         as_of: as_of.iso(),
@@ -208,7 +243,7 @@ fn manifest_for(dir: &Path, source: &str, as_of: Date, inp: &Inputs) -> Result<M
             industries: facts.catalog.industries.len() as u64,
         },
         files,
-    })
+    }
 }
 
 /// `out` may be absent, or an existing index (which is replaced).
@@ -244,10 +279,13 @@ fn publish(tmp: &Path, out: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// fsyncs every file and directory below `dir`.
-fn sync_dir(dir: &Path) -> std::io::Result<()> {
-    for path in list_files(dir)? {
-        fs::File::open(dir.join(path))?.sync_all()?;
+/// fsyncs `dir` and its subdirectories (every file was synced when written).
+fn sync_dirs(dir: &Path) -> std::io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            sync_dirs(&path)?;
+        }
     }
     fs::File::open(dir)?.sync_all()
 }

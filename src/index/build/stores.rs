@@ -8,6 +8,26 @@ use std::path::Path;
 use crate::index::format::{Bundle, WrittenFile};
 use crate::index::names::*;
 use crate::index::store::{Store, StoreWriter, STORE_TAG};
+
+/// The store files of one kind, one per variant, filled together.
+pub struct Variants {
+    writers: Vec<StoreWriter>,
+}
+
+impl Variants {
+    pub fn create(dir: &Path, kind: &str, variants: &[&str], docs: usize) -> io::Result<Variants> {
+        let writers = variants.iter().map(|v| StoreWriter::create(&dir.join(store_file(kind, v)), v, docs)).collect::<io::Result<_>>()?;
+        Ok(Variants { writers })
+    }
+
+    pub fn set(&mut self, variant: usize, doc: u32, record: &[u8]) -> io::Result<()> {
+        self.writers[variant].set(doc, record)
+    }
+
+    pub fn finish(self) -> io::Result<Vec<WrittenFile>> {
+        self.writers.into_iter().map(StoreWriter::finish).collect()
+    }
+}
 use crate::ingest::load::KeptLines;
 use crate::ingest::scan::scan_jsonl_map;
 use crate::schema::record::{DealRecord, IndustryCard, LatestDealRecord, LocationCard};
@@ -22,7 +42,7 @@ fn render_file<R, F>(
     dump: &Path,
     file: &'static str,
     kept: &KeptLines,
-    store: &mut StoreWriter,
+    store: &mut Variants,
     render: F,
 ) -> io::Result<()>
 where
@@ -54,18 +74,18 @@ fn json<T: serde::Serialize>(value: &T) -> io::Result<Vec<u8>> {
     serde_json::to_vec(value).map_err(io::Error::other)
 }
 
-pub fn write_deal_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<WrittenFile> {
-    let mut store = StoreWriter::create(&dir.join(DEALS_STORE), inp.orders.deals.len(), &["full"])?;
+pub fn write_deal_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<Vec<WrittenFile>> {
+    let mut store = Variants::create(dir, DEALS, DEAL_STORES, inp.orders.deals.len())?;
     render_file::<DealRow, _>(dump, "deals.jsonl", kept, &mut store, |row, r| {
         Ok((inp.orders.deals.doc(row), vec![json(&render::deal_record(&r))?]))
     })?;
     store.finish()
 }
 
-pub fn write_company_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<WrittenFile> {
-    let deals_bundle = Bundle::open(&dir.join(DEALS_STORE), STORE_TAG, false).map_err(io::Error::other)?;
+pub fn write_company_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<Vec<WrittenFile>> {
+    let deals_bundle = Bundle::open(&dir.join(store_file(DEALS, "full")), STORE_TAG, false).map_err(io::Error::other)?;
     let deals = Store::open(&deals_bundle, "full", inp.orders.deals.len()).map_err(io::Error::other)?;
-    let mut store = StoreWriter::create(&dir.join(COMPANIES_STORE), inp.orders.companies.len(), &["full", "card"])?;
+    let mut store = Variants::create(dir, COMPANIES, COMPANY_STORES, inp.orders.companies.len())?;
     render_file::<CompanyRow, _>(dump, "companies.jsonl", kept, &mut store, |row, r| {
         let agg = &inp.derived.companies[row as usize];
         let latest = match agg.latest_deal() {
@@ -82,8 +102,8 @@ pub fn write_company_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inpu
     store.finish()
 }
 
-pub fn write_firm_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<WrittenFile> {
-    let mut store = StoreWriter::create(&dir.join(FIRMS_STORE), inp.orders.firms.len(), &["full", "card"])?;
+pub fn write_firm_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<Vec<WrittenFile>> {
+    let mut store = Variants::create(dir, FIRMS, FIRM_STORES, inp.orders.firms.len())?;
     render_file::<FirmRow, _>(dump, "investors.jsonl", kept, &mut store, |row, r| {
         let full = render::investor_record(&r, &inp.derived.firms[row as usize], inp.facts);
         Ok((inp.orders.firms.doc(row), vec![json(&full)?, json(&render::firm_card(&r))?]))
@@ -91,9 +111,8 @@ pub fn write_firm_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inputs)
     store.finish()
 }
 
-pub fn write_person_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<WrittenFile> {
-    let variants = ["full", "list", "card", "email"];
-    let mut store = StoreWriter::create(&dir.join(PEOPLE_STORE), inp.orders.people.len(), &variants)?;
+pub fn write_person_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<Vec<WrittenFile>> {
+    let mut store = Variants::create(dir, PEOPLE, PERSON_STORES, inp.orders.people.len())?;
     render_file::<PersonRow, _>(dump, "people.jsonl", kept, &mut store, |row, r| {
         let agg = &inp.derived.people[row as usize];
         let employer = inp.facts.people[row as usize].employer;
@@ -107,10 +126,10 @@ pub fn write_person_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Input
     store.finish()
 }
 
-pub fn write_catalog_store(dir: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
+pub fn write_catalog_store(dir: &Path, inp: &Inputs) -> io::Result<Vec<WrittenFile>> {
     let catalog = &inp.facts.catalog;
     let n = catalog.locations.len().max(catalog.industries.len());
-    let mut store = StoreWriter::create(&dir.join(CATALOG_STORE), n, &["location", "industry"])?;
+    let mut store = Variants::create(dir, CATALOG, CATALOG_STORES, n)?;
     for (row, l) in catalog.locations.iter().enumerate() {
         let card = LocationCard { permalink: l.permalink.clone(), name: l.name.clone(), location_type: l.location_type.as_str().into() };
         store.set(0, row as u32, &json(&card)?)?;

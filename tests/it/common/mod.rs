@@ -1,5 +1,8 @@
 //! Shared helpers: paths, the fixture index (built once), record access.
 
+pub mod golden;
+pub mod http;
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -32,14 +35,20 @@ pub fn build(dump: &Path, out: &Path, as_of: &str) -> fundsearch::index::build::
     build_index(&opts).unwrap_or_else(|e| panic!("building {}: {e}", dump.display()))
 }
 
-/// The fixture index (as-of 2026-11-01), built once.
-pub fn fixture_index() -> &'static Index {
-    static INDEX: OnceLock<Index> = OnceLock::new();
-    INDEX.get_or_init(|| {
+/// The fixture index directory (as-of 2026-11-01), built once per run.
+pub fn fixture_index_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
         let out = scratch("fixture-index").join("index");
         build(&repo().join("fixtures/dump"), &out, "2026-11-01");
-        Index::open(&out).expect("fixture index opens")
+        out
     })
+}
+
+/// The fixture index, opened once.
+pub fn fixture_index() -> &'static Index {
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    INDEX.get_or_init(|| Index::open(fixture_index_dir()).expect("fixture index opens"))
 }
 
 /// A fixture id: `fixture_id("company", "helix-bio")`.

@@ -1,0 +1,155 @@
+//! The transport-agnostic core of the server: one request in, one response
+//! out. Order of checks, the same for every route:
+//!
+//! 1. `/health` answers without authentication;
+//! 2. the bearer key is authenticated (401);
+//! 3. the key's rate limit is counted (429);
+//! 4. the route is matched (404 / 405) and its handler runs;
+//! 5. the cost is computed from what the handler returned and charged
+//!    durably (402 and nothing charged if the balance cannot pay);
+//! 6. the body is rendered with the balances after the charge.
+//!
+//! Handlers run synchronously; the HTTP layer calls [`App::handle`] on a
+//! bounded blocking pool.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::json;
+
+use super::accounts::{Accounts, AuthFailure, Charge, Principal};
+use super::envelope::{success_body, Data, Meta};
+use super::errors::ApiError;
+use super::params::Query;
+use super::rate_limit::RateLimiter;
+use super::routes::{match_route, Cost, RouteMatch};
+use crate::index::Index;
+
+/// Shared state of a running server.
+pub struct App {
+    pub index: Arc<Index>,
+    pub accounts: Arc<Accounts>,
+    pub limiter: RateLimiter,
+}
+
+/// A request, as the HTTP layer hands it over.
+#[derive(Debug, Clone, Default)]
+pub struct Request<'a> {
+    pub method: &'a str,
+    pub path: &'a str,
+    pub query: Option<&'a str>,
+    pub authorization: Option<&'a str>,
+    pub body: &'a [u8],
+    pub request_id: &'a str,
+}
+
+/// A response, ready to be written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Response {
+    pub status: u16,
+    pub body: Vec<u8>,
+    pub retry_after: Option<u64>,
+    /// Credits charged (for the access log).
+    pub credits: u64,
+}
+
+impl Response {
+    pub fn error(e: &ApiError) -> Response {
+        Response { status: e.status, body: serde_json::to_vec(&e.body()).unwrap_or_default(), retry_after: e.retry_after, credits: 0 }
+    }
+}
+
+/// What a handler produces.
+pub struct Reply {
+    pub data: Data,
+    pub meta: Meta,
+    /// Rows returned, for per-row pricing.
+    pub rows: u64,
+    pub message: Option<String>,
+}
+
+/// What a handler sees.
+pub struct Ctx<'a> {
+    pub app: &'a App,
+    pub query: Query,
+    pub params: Vec<&'a str>,
+    pub body: &'a [u8],
+    pub principal: &'a Principal,
+}
+
+impl App {
+    pub fn handle(&self, req: &Request) -> Response {
+        match self.handle_checked(req) {
+            Ok(r) => r,
+            Err(e) => Response::error(&e),
+        }
+    }
+
+    fn handle_checked(&self, req: &Request) -> Result<Response, ApiError> {
+        let path = normalise_path(req.path);
+        if path == "/health" {
+            return Ok(self.health());
+        }
+        let principal = self.authenticate(req.authorization)?;
+        self.limiter
+            .check(&principal.key_id, Instant::now())
+            .map_err(|wait| ApiError::rate_limited(self.limiter.limit(), wait))?;
+        let RouteMatch { route, params } = match_route(req.method, &path)?;
+        let ctx = Ctx { app: self, query: Query::parse(req.query)?, params, body: req.body, principal: &principal };
+        let reply = (route.handler)(&ctx)?;
+        let cost = match route.cost {
+            Cost::Free => 0,
+            Cost::PerCall(n) => n,
+            Cost::PerRow => reply.rows,
+        };
+        let charge = self.charge(&principal, cost, req.request_id)?;
+        let meta = reply.meta.to_value(&charge);
+        let body = success_body(&reply.data, &meta, reply.message.as_deref());
+        Ok(Response { status: 200, body, retry_after: None, credits: charge.credits_used })
+    }
+
+    fn authenticate(&self, header: Option<&str>) -> Result<Principal, ApiError> {
+        let header = header.map(str::trim).filter(|h| !h.is_empty()).ok_or_else(ApiError::auth_missing)?;
+        let key = header
+            .strip_prefix("Bearer ")
+            .or_else(|| header.strip_prefix("bearer "))
+            .map(str::trim)
+            .ok_or_else(ApiError::auth_malformed)?;
+        self.accounts.authenticate(key).map_err(|f| match f {
+            AuthFailure::Malformed => ApiError::auth_malformed(),
+            AuthFailure::Unknown => ApiError::auth_unknown(),
+            AuthFailure::Inactive => ApiError::auth_inactive(),
+        })
+    }
+
+    fn charge(&self, principal: &Principal, credits: u64, request_id: &str) -> Result<Charge, ApiError> {
+        match self.accounts.charge(principal, credits, chrono::Utc::now()) {
+            Ok(Ok(charge)) => Ok(charge),
+            Ok(Err(short)) => Err(ApiError::insufficient_credits(
+                short.credits_needed,
+                short.balance.monthly_remaining,
+                short.balance.purchased_remaining,
+            )),
+            Err(e) => {
+                eprintln!("request {request_id}: could not record a charge: {e}");
+                Err(ApiError::internal(request_id))
+            }
+        }
+    }
+
+    fn health(&self) -> Response {
+        let c = &self.index.manifest.counts;
+        let body = json!({
+            "status": "ok",
+            "index": { "as_of": self.index.manifest.as_of, "built_at": self.index.manifest.built_at,
+                       "companies": c.companies, "deals": c.deals, "investors": c.investors, "people": c.people },
+        });
+        Response { status: 200, body: serde_json::to_vec(&body).unwrap_or_default(), retry_after: None, credits: 0 }
+    }
+}
+
+/// `/v1/company/` and `/v1/company` are the same route.
+fn normalise_path(path: &str) -> String {
+    let trimmed = path.trim_end_matches('/');
+    if trimmed.is_empty() { "/".to_string() } else { trimmed.to_string() }
+}

@@ -1,0 +1,171 @@
+//! The one place that shapes success bodies: `{success, data, meta}` (plus
+//! `message` on some empty results). Stored records are spliced in as raw
+//! JSON bytes, so a page of 500 deals costs a memcpy, not a re-serialisation.
+
+use serde_json::{json, Map, Value};
+
+use super::accounts::Charge;
+
+/// A JSON fragment already serialised (a stored record, or a record with
+/// per-query keys appended).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Raw(pub Vec<u8>);
+
+impl Raw {
+    pub fn from_value(v: &Value) -> Raw {
+        Raw(serde_json::to_vec(v).unwrap_or_else(|_| b"null".to_vec()))
+    }
+
+    /// A stored object record with extra keys appended before its closing brace.
+    pub fn with_keys(record: &[u8], extra: &[(&str, Value)]) -> Raw {
+        let trimmed = record.strip_suffix(b"}").unwrap_or(record);
+        let mut out = Vec::with_capacity(record.len() + 64 * extra.len());
+        out.extend_from_slice(trimmed);
+        for (key, value) in extra {
+            if out.len() > 1 {
+                out.push(b',');
+            }
+            out.extend_from_slice(&serde_json::to_vec(key).unwrap_or_default());
+            out.push(b':');
+            out.extend_from_slice(&serde_json::to_vec(value).unwrap_or_else(|_| b"null".to_vec()));
+        }
+        out.push(b'}');
+        Raw(out)
+    }
+}
+
+/// The `data` object: named members, each a record or a list of records.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Data {
+    members: Vec<(&'static str, Member)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Member {
+    One(Raw),
+    List(Vec<Raw>),
+}
+
+impl Data {
+    pub fn one(name: &'static str, record: Raw) -> Data {
+        Data { members: vec![(name, Member::One(record))] }
+    }
+
+    pub fn list(name: &'static str, records: Vec<Raw>) -> Data {
+        Data { members: vec![(name, Member::List(records))] }
+    }
+
+    pub fn and_list(mut self, name: &'static str, records: Vec<Raw>) -> Data {
+        self.members.push((name, Member::List(records)));
+        self
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        out.push(b'{');
+        for (i, (name, member)) in self.members.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(format!("\"{name}\":").as_bytes());
+            match member {
+                Member::One(r) => out.extend_from_slice(&r.0),
+                Member::List(rs) => {
+                    out.push(b'[');
+                    for (j, r) in rs.iter().enumerate() {
+                        if j > 0 {
+                            out.push(b',');
+                        }
+                        out.extend_from_slice(&r.0);
+                    }
+                    out.push(b']');
+                }
+            }
+        }
+        out.push(b'}');
+    }
+}
+
+/// Which `meta` keys an endpoint reports (reference §11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetaShape {
+    /// `total_count` only (location, industry and person lookups).
+    CountOnly,
+    /// `total_count, page, page_size, credits_used` + balances.
+    List,
+    /// `page: 0, page_size: 1, credits_used` + balances.
+    Detail,
+}
+
+/// Values for `meta`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Meta {
+    pub shape: MetaShape,
+    pub total_count: u64,
+    pub page: u64,
+    pub page_size: u64,
+}
+
+impl Meta {
+    /// The `meta` object; balances come from the charge (absent for the api plan).
+    pub fn to_value(&self, charge: &Charge) -> Value {
+        let mut m = Map::new();
+        match self.shape {
+            MetaShape::CountOnly => {
+                m.insert("total_count".into(), json!(self.total_count));
+                return Value::Object(m);
+            }
+            MetaShape::List => {
+                m.insert("total_count".into(), json!(self.total_count));
+                m.insert("page".into(), json!(self.page));
+                m.insert("page_size".into(), json!(self.page_size));
+            }
+            MetaShape::Detail => {
+                m.insert("page".into(), json!(0));
+                m.insert("page_size".into(), json!(1));
+            }
+        }
+        m.insert("credits_used".into(), json!(charge.credits_used));
+        if let Some(balance) = charge.balance {
+            m.insert("credit_source".into(), json!(charge.source.map(|s| s.as_str())));
+            m.insert("monthly_credits_remaining".into(), json!(balance.monthly_remaining));
+            m.insert("purchased_credits_remaining".into(), json!(balance.purchased_remaining));
+        }
+        Value::Object(m)
+    }
+}
+
+/// Serialises a whole success body.
+pub fn success_body(data: &Data, meta: &Value, message: Option<&str>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(1024);
+    out.extend_from_slice(b"{\"success\":true,");
+    if let Some(m) = message {
+        out.extend_from_slice(b"\"message\":");
+        out.extend_from_slice(&serde_json::to_vec(m).unwrap_or_default());
+        out.push(b',');
+    }
+    out.extend_from_slice(b"\"data\":");
+    data.write(&mut out);
+    out.extend_from_slice(b",\"meta\":");
+    out.extend_from_slice(&serde_json::to_vec(meta).unwrap_or_default());
+    out.push(b'}');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_are_spliced_verbatim_with_extra_keys() {
+        let r = Raw::with_keys(br#"{"id":1}"#, &[("similarity", Value::Null)]);
+        assert_eq!(r.0, br#"{"id":1,"similarity":null}"#);
+        let empty = Raw::with_keys(b"{}", &[("a", json!(1))]);
+        assert_eq!(empty.0, br#"{"a":1}"#);
+        let data = Data::list("deals", vec![Raw(b"{}".to_vec()), Raw(b"{\"x\":2}".to_vec())]);
+        let body = success_body(&data, &json!({"total_count": 2}), None);
+        let parsed: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(parsed, json!({"success": true, "data": {"deals": [{}, {"x": 2}]}, "meta": {"total_count": 2}}));
+        let with_message = success_body(&Data::list("people", vec![]), &json!({}), Some("none"));
+        assert_eq!(serde_json::from_slice::<Value>(&with_message).unwrap()["message"], "none");
+    }
+}

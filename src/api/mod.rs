@@ -1,0 +1,11 @@
+//! The HTTP API: transport, routing, envelope, errors, authentication,
+//! credits and rate limits. The only layer that knows HTTP.
+
+pub mod accounts;
+pub mod app;
+pub mod envelope;
+pub mod errors;
+pub mod params;
+pub mod rate_limit;
+pub mod routes;
+pub mod server;

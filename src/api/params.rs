@@ -1,0 +1,174 @@
+//! Query-string parameters of the GET endpoints: percent-decoding, repeated
+//! and unknown names, and the shared `page` / `page_size` rules
+//! (`page` ≥ 0, `page_size` 1..500, default 10).
+
+use serde_json::json;
+
+use super::errors::ApiError;
+
+pub const MAX_PAGE_SIZE: u64 = 500;
+pub const DEFAULT_PAGE_SIZE: u64 = 10;
+/// Pages beyond this are refused (no result set is that deep).
+pub const MAX_PAGE: u64 = 10_000_000;
+
+/// Decoded `name=value` pairs in request order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Query {
+    pairs: Vec<(String, String)>,
+}
+
+impl Query {
+    /// Parses a raw query string (`a=1&b=x%20y`; `+` is a space).
+    pub fn parse(raw: Option<&str>) -> Result<Query, ApiError> {
+        let mut pairs = Vec::new();
+        for part in raw.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+            let (name, value) = part.split_once('=').unwrap_or((part, ""));
+            pairs.push((decode(name)?, decode(value)?));
+        }
+        Ok(Query { pairs })
+    }
+
+    /// The first value of `name`.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.pairs.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// The first value of `name`, trimmed, unless empty.
+    pub fn non_empty(&self, name: &str) -> Option<&str> {
+        self.get(name).map(str::trim).filter(|v| !v.is_empty())
+    }
+
+    pub fn has(&self, name: &str) -> bool {
+        self.pairs.iter().any(|(n, _)| n == name)
+    }
+
+    /// Distinct parameter names, in request order.
+    pub fn names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for (n, _) in &self.pairs {
+            if !names.contains(&n.as_str()) {
+                names.push(n);
+            }
+        }
+        names
+    }
+
+    /// Names not in `allowed`.
+    pub fn unknown<'a>(&'a self, allowed: &[&str]) -> Vec<&'a str> {
+        self.names().into_iter().filter(|n| !allowed.contains(n)).collect()
+    }
+
+    /// Rejects parameters outside `allowed` with 400 `INVALID_PARAMETER`.
+    pub fn only(&self, allowed: &[&str]) -> Result<(), ApiError> {
+        let unknown = self.unknown(allowed);
+        if unknown.is_empty() {
+            return Ok(());
+        }
+        Err(ApiError::new(
+            400,
+            "INVALID_PARAMETER",
+            format!("Unknown parameter(s): {}", unknown.join(", ")),
+            json!({ "unknownParameters": unknown, "allowedParameters": allowed, "help": format!("Allowed parameters: {}", allowed.join(", ")) }),
+        ))
+    }
+
+    /// `page` and `page_size` with their documented bounds.
+    pub fn paging(&self) -> Result<Paging, ApiError> {
+        let page = match self.get("page") {
+            None => 0,
+            Some(v) => v.trim().parse::<u64>().ok().filter(|p| *p <= MAX_PAGE).ok_or_else(|| {
+                ApiError::bad_request("INVALID_PAGE", format!("Invalid page '{v}'"), "page must be an integer >= 0")
+            })?,
+        };
+        let page_size = match self.get("page_size") {
+            None => DEFAULT_PAGE_SIZE,
+            Some(v) => v.trim().parse::<u64>().ok().filter(|s| (1..=MAX_PAGE_SIZE).contains(s)).ok_or_else(|| {
+                ApiError::bad_request(
+                    "INVALID_PAGE_SIZE",
+                    format!("Invalid page_size '{v}'"),
+                    format!("page_size must be an integer from 1 to {MAX_PAGE_SIZE}"),
+                )
+            })?,
+        };
+        Ok(Paging { page, page_size })
+    }
+}
+
+/// A validated page request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paging {
+    pub page: u64,
+    pub page_size: u64,
+}
+
+impl Paging {
+    /// The slice of `0..total` this page covers.
+    pub fn range(&self, total: usize) -> std::ops::Range<usize> {
+        let start = (self.page.saturating_mul(self.page_size)).min(total as u64) as usize;
+        let end = (start as u64 + self.page_size).min(total as u64) as usize;
+        start..end
+    }
+}
+
+fn decode(text: &str) -> Result<String, ApiError> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
+                let byte = hex.and_then(|h| u8::from_str_radix(h, 16).ok()).ok_or_else(bad_encoding)?;
+                out.push(byte);
+                i += 2;
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).map_err(|_| bad_encoding())
+}
+
+fn bad_encoding() -> ApiError {
+    ApiError::bad_request("INVALID_PARAMETER", "Malformed query string", "Percent-encode parameters as UTF-8")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_and_keeps_order() {
+        let q = Query::parse(Some("name=san+francisco&x=%C3%A9t%C3%A9&name=b&flag")).unwrap();
+        assert_eq!(q.get("name"), Some("san francisco"));
+        assert_eq!(q.get("x"), Some("été"));
+        assert_eq!(q.names(), vec!["name", "x", "flag"]);
+        assert!(q.has("flag"));
+        assert_eq!(q.non_empty("flag"), None);
+        assert!(Query::parse(Some("a=%zz")).is_err());
+        assert!(Query::parse(Some("a=%ff")).is_err());
+        assert!(Query::parse(Some("a=%")).is_err());
+    }
+
+    #[test]
+    fn paging_bounds() {
+        let p = |s: &str| Query::parse(Some(s)).unwrap().paging();
+        assert_eq!(p("").unwrap(), Paging { page: 0, page_size: 10 });
+        assert_eq!(p("page=2&page_size=500").unwrap(), Paging { page: 2, page_size: 500 });
+        for bad in ["page=-1", "page=x", "page_size=0", "page_size=501", "page_size=1.5"] {
+            assert!(p(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Paging { page: 1, page_size: 10 }.range(15), 10..15);
+        assert_eq!(Paging { page: 5, page_size: 10 }.range(15), 15..15);
+        assert_eq!(Paging { page: MAX_PAGE, page_size: 500 }.range(3), 3..3);
+    }
+
+    #[test]
+    fn unknown_parameters_are_listed() {
+        let q = Query::parse(Some("id=1&domian=x")).unwrap();
+        let e = q.only(&["id", "domain"]).unwrap_err();
+        assert_eq!(e.status, 400);
+        assert_eq!(e.details["unknownParameters"], json!(["domian"]));
+    }
+}

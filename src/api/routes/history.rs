@@ -1,0 +1,87 @@
+//! Deal histories (1 credit per row): `GET /company/deals`,
+//! `/investor/deals`, `/person/deals`. Deals come newest first (doc id
+//! order); an identifier matching several entities returns the deals of
+//! all of them, each deal once.
+
+use serde_json::json;
+
+use crate::api::app::{Ctx, Reply};
+use crate::api::envelope::{Data, Meta, MetaShape, Raw};
+use crate::api::errors::ApiError;
+use crate::index::open::Kind;
+
+use super::detail::{org_docs, person_docs, person_not_found, ORG_KINDS, PERSON_KINDS};
+use super::support::{internal, one_of};
+
+fn allowed(kinds: &[crate::query::resolve::IdentifierKind]) -> Vec<&'static str> {
+    kinds.iter().map(|k| k.param()).chain(["page", "page_size"]).collect()
+}
+
+/// A page of `deals` (ascending doc ids) as a reply.
+fn page_of(ctx: &Ctx, deals: Vec<u32>) -> Result<Reply, ApiError> {
+    let paging = ctx.query.paging()?;
+    let range = paging.range(deals.len());
+    let store = ctx.app.index.deals.records("full").map_err(internal)?;
+    let rows: Vec<_> = deals[range].iter().map(|&d| Raw(store.get(d).to_vec())).collect();
+    let meta = Meta { shape: MetaShape::List, total_count: deals.len() as u64, page: paging.page, page_size: paging.page_size };
+    Ok(Reply { rows: rows.len() as u64, data: Data::list("deals", rows), meta, message: None })
+}
+
+/// Union of a relation's targets over several sources, ascending, distinct.
+fn union_targets(kind: &Kind, relations: &[&str], sources: &[u32]) -> Result<Vec<u32>, ApiError> {
+    let mut all = Vec::new();
+    for name in relations {
+        let rel = kind.relation(name).map_err(internal)?;
+        for &s in sources {
+            all.extend_from_slice(rel.targets(s));
+        }
+    }
+    all.sort_unstable();
+    all.dedup();
+    Ok(all)
+}
+
+fn missing_identifier(accepted: &str) -> ApiError {
+    ApiError::bad_request(
+        "MISSING_IDENTIFIER",
+        "An identifier parameter is required",
+        format!("Provide one of: {accepted}. Example: ?domain=stripe.com"),
+    )
+}
+
+fn org_history(ctx: &Ctx, kind: &Kind, what: &str) -> Result<Reply, ApiError> {
+    ctx.query.only(&allowed(&ORG_KINDS))?;
+    ctx.query.paging()?;
+    let (k, value, docs) = org_docs(ctx, kind, || missing_identifier(&one_of(&ORG_KINDS)))?;
+    if docs.is_empty() {
+        return Err(ApiError::new(
+            404,
+            "NOT_FOUND",
+            format!("No {what} found matching the provided identifier"),
+            json!({ "identifier_type": k.param(), "identifier_value": value }),
+        ));
+    }
+    page_of(ctx, union_targets(kind, &["deals"], &docs)?)
+}
+
+pub fn company_deals(ctx: &Ctx) -> Result<Reply, ApiError> {
+    org_history(ctx, &ctx.app.index.companies, "company")
+}
+
+pub fn investor_deals(ctx: &Ctx) -> Result<Reply, ApiError> {
+    org_history(ctx, &ctx.app.index.firms, "investor")
+}
+
+pub fn person_deals(ctx: &Ctx) -> Result<Reply, ApiError> {
+    ctx.query.only(&allowed(&PERSON_KINDS))?;
+    ctx.query.paging()?;
+    let docs = person_docs(
+        ctx,
+        || ApiError::bad_request("MISSING_IDENTIFIER", "Person identifier is required", "Provide id, linkedin, crunchbase, or twitter."),
+        |k, v| ApiError::bad_request("INVALID_ID", format!("Invalid {}: '{v}'", k.param()), "Provide a UUID, a LinkedIn or Crunchbase URL or slug, or a Twitter URL or handle."),
+    )?;
+    if docs.is_empty() {
+        return Err(person_not_found());
+    }
+    page_of(ctx, union_targets(&ctx.app.index.people, &["angel_deals", "partner_deals"], &docs)?)
+}

@@ -1,0 +1,109 @@
+//! The route table: every endpoint with its method, path pattern, price and
+//! handler. The dispatcher (`api::app`) applies auth, rate limit and
+//! charging uniformly; handlers only answer.
+
+pub mod detail;
+pub mod history;
+pub mod lookup;
+mod support;
+
+use super::app::{Ctx, Reply};
+use super::errors::ApiError;
+
+/// How a route is priced (reference §1.11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cost {
+    Free,
+    PerCall(u64),
+    /// One credit per row returned.
+    PerRow,
+}
+
+pub type Handler = fn(&Ctx) -> Result<Reply, ApiError>;
+
+pub struct Route {
+    pub method: &'static str,
+    /// Segments; `{}` matches one path segment, handed to the handler.
+    pub path: &'static str,
+    pub cost: Cost,
+    pub handler: Handler,
+}
+
+/// Every endpoint served under `/v1`.
+pub static ROUTES: &[Route] = &[
+    Route { method: "GET", path: "/v1/location/search", cost: Cost::Free, handler: lookup::locations },
+    Route { method: "GET", path: "/v1/industry/search", cost: Cost::Free, handler: lookup::industries },
+    Route { method: "GET", path: "/v1/company/search", cost: Cost::Free, handler: lookup::companies },
+    Route { method: "GET", path: "/v1/investor/search", cost: Cost::Free, handler: lookup::investors },
+    Route { method: "GET", path: "/v1/person/search", cost: Cost::Free, handler: lookup::people },
+    Route { method: "GET", path: "/v1/company", cost: Cost::PerCall(1), handler: detail::company },
+    Route { method: "GET", path: "/v1/investor", cost: Cost::PerCall(1), handler: detail::investor },
+    Route { method: "GET", path: "/v1/person", cost: Cost::PerCall(1), handler: detail::person },
+    Route { method: "GET", path: "/v1/deals/{}", cost: Cost::PerCall(1), handler: detail::deal },
+    Route { method: "GET", path: "/v1/deals/{}/investors", cost: Cost::PerCall(1), handler: detail::deal_investors },
+    Route { method: "GET", path: "/v1/company/deals", cost: Cost::PerRow, handler: history::company_deals },
+    Route { method: "GET", path: "/v1/investor/deals", cost: Cost::PerRow, handler: history::investor_deals },
+    Route { method: "GET", path: "/v1/person/deals", cost: Cost::PerRow, handler: history::person_deals },
+];
+
+pub struct RouteMatch<'p> {
+    pub route: &'static Route,
+    pub params: Vec<&'p str>,
+}
+
+/// Finds the route of `path`; 404 when no pattern matches, 405 when only
+/// the method differs.
+pub fn match_route<'p>(method: &str, path: &'p str) -> Result<RouteMatch<'p>, ApiError> {
+    let mut allowed: Vec<&str> = Vec::new();
+    for route in ROUTES {
+        if let Some(params) = match_path(route.path, path) {
+            if route.method == method || (method == "HEAD" && route.method == "GET") {
+                return Ok(RouteMatch { route, params });
+            }
+            allowed.push(route.method);
+        }
+    }
+    if allowed.is_empty() {
+        Err(ApiError::route_not_found(path))
+    } else {
+        Err(ApiError::method_not_allowed(method, &allowed.join(", ")))
+    }
+}
+
+fn match_path<'p>(pattern: &str, path: &'p str) -> Option<Vec<&'p str>> {
+    let (mut pat, mut got) = (pattern.split('/'), path.split('/'));
+    let mut params = Vec::new();
+    loop {
+        match (pat.next(), got.next()) {
+            (None, None) => return Some(params),
+            (Some("{}"), Some(seg)) if !seg.is_empty() => params.push(seg),
+            (Some(p), Some(seg)) if p == seg => {}
+            _ => return None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_capture_segments_and_distinguish_methods() {
+        let m = match_route("GET", "/v1/deals/abc/investors").unwrap();
+        assert_eq!(m.route.path, "/v1/deals/{}/investors");
+        assert_eq!(m.params, vec!["abc"]);
+        assert_eq!(match_route("GET", "/v1/deals/abc").unwrap().route.path, "/v1/deals/{}");
+        assert_eq!(match_route("GET", "/v1/nope").err().unwrap().status, 404);
+        assert_eq!(match_route("DELETE", "/v1/company").err().unwrap().status, 405);
+        assert_eq!(match_route("GET", "/v1/deals/").err().unwrap().status, 404);
+    }
+
+    #[test]
+    fn every_route_is_unique() {
+        for (i, a) in ROUTES.iter().enumerate() {
+            for b in &ROUTES[i + 1..] {
+                assert!(!(a.method == b.method && a.path == b.path), "{} {}", a.method, a.path);
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! Helpers shared by the handlers: choosing the one identifier parameter,
+//! reading stored records, mapping index failures to 500s.
+
+use serde_json::Value;
+
+use crate::api::envelope::Raw;
+use crate::api::errors::ApiError;
+use crate::api::params::Query;
+use crate::index::open::Kind;
+use crate::index::IndexError;
+use crate::query::resolve::IdentifierKind;
+
+/// Which identifier parameters a request carried.
+pub enum Picked<'q> {
+    None,
+    One(IdentifierKind, &'q str),
+    /// More than one: their names, in request order.
+    Many(Vec<&'static str>),
+}
+
+/// The identifier parameters among `kinds` present in `query` (empty values count as absent).
+pub fn pick<'q>(query: &'q Query, kinds: &[IdentifierKind]) -> Picked<'q> {
+    let present: Vec<(IdentifierKind, &str)> =
+        kinds.iter().filter_map(|&k| query.non_empty(k.param()).map(|v| (k, v))).collect();
+    match present.as_slice() {
+        [] => Picked::None,
+        [(k, v)] => Picked::One(*k, v),
+        many => Picked::Many(many.iter().map(|(k, _)| k.param()).collect()),
+    }
+}
+
+/// "id, domain, linkedin, or crunchbase"
+pub fn one_of(kinds: &[IdentifierKind]) -> String {
+    let names: Vec<&str> = kinds.iter().map(|k| k.param()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{}, or {last}", rest.join(", ")),
+        Some((last, _)) => last.to_string(),
+        None => String::new(),
+    }
+}
+
+/// An index failure: logged with the request context, answered as a 500.
+pub fn internal(e: IndexError) -> ApiError {
+    eprintln!("index error: {e}");
+    ApiError::new(500, "INTERNAL_SERVER_ERROR", "An unexpected error occurred", Value::Null)
+}
+
+/// The stored record `variant` of `doc`.
+pub fn stored(kind: &Kind, variant: &str, doc: u32) -> Result<Raw, ApiError> {
+    let store = kind.records(variant).map_err(internal)?;
+    Ok(Raw(store.get(doc).to_vec()))
+}
+
+/// A stored record parsed as JSON (for the few responses assembled from parts).
+pub fn stored_value(kind: &Kind, variant: &str, doc: u32) -> Result<Value, ApiError> {
+    let store = kind.records(variant).map_err(internal)?;
+    serde_json::from_slice(store.get(doc)).map_err(|e| internal(IndexError::corrupt("store", e.to_string())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_of_lists_kinds_in_prose() {
+        let kinds = [IdentifierKind::Id, IdentifierKind::Domain, IdentifierKind::Linkedin, IdentifierKind::Crunchbase];
+        assert_eq!(one_of(&kinds), "id, domain, linkedin, or crunchbase");
+        assert_eq!(one_of(&kinds[..1]), "id");
+    }
+}
