@@ -21,6 +21,9 @@ use fundsearch::ingest::generate::{generate, GenerateOptions};
 use fundsearch::ingest::import::{import, ImportOptions};
 use fundsearch::schema::Date;
 
+/// Default "today" of generated dumps.
+const GENERATE_AS_OF: &str = "2026-11-01";
+
 #[derive(Parser)]
 #[command(name = "indexer", version, about = "Builds fundsearch index directories from data dumps")]
 struct Cli {
@@ -52,9 +55,10 @@ enum Command {
         /// The dump directory to write.
         #[arg(long)]
         out: PathBuf,
-        /// Latest date in the data (default: today).
-        #[arg(long, value_parser = parse_date)]
-        as_of: Option<Date>,
+        /// Latest date in the data. Fixed by default so that the same seed
+        /// always gives the same bytes.
+        #[arg(long, value_parser = parse_date, default_value = GENERATE_AS_OF)]
+        as_of: Date,
     },
     /// Build an index directory from a canonical dump.
     Build {
@@ -102,7 +106,6 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Generate { companies, seed, out, as_of } => {
-            let as_of = as_of.unwrap_or_else(Date::today);
             let report = generate(&GenerateOptions { companies, seed, out, as_of }).map_err(|e| e.to_string())?;
             println!("{report}");
             Ok(())

@@ -7,6 +7,8 @@
 
 use std::io;
 
+use rayon::prelude::*;
+
 use super::format::{ArrayRef, Bundle, BundleWriter, Element};
 use super::IndexError;
 
@@ -16,7 +18,7 @@ pub const NULL_I64: i64 = i64::MIN;
 pub const NULL_I32: i32 = i32::MIN;
 
 /// Values a column can hold.
-pub trait ColumnValue: Element + Ord + Copy {
+pub trait ColumnValue: Element + Ord + Copy + Send + Sync {
     const NULL: Self;
     fn to_i64(self) -> i64;
 }
@@ -82,7 +84,7 @@ impl<T: ColumnValue> Column<T> {
 /// descending); nulls come last either way.
 pub fn write_sort_order<T: ColumnValue>(out: &mut BundleWriter, name: &str, values: &[T]) -> io::Result<()> {
     let mut order: Vec<u32> = (0..values.len() as u32).filter(|&d| values[d as usize] != T::NULL).collect();
-    order.sort_by_key(|&d| (values[d as usize], d));
+    order.par_sort_unstable_by_key(|&d| (values[d as usize], d));
     let non_null = order.len() as u64;
     order.extend((0..values.len() as u32).filter(|&d| values[d as usize] == T::NULL));
     out.put(&format!("sort.{name}.order"), &order)?;

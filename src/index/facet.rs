@@ -14,10 +14,11 @@
 //! first use and the large ones are cached (small ones decode in well under a
 //! microsecond, so caching them would only cost memory).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::io;
 use std::sync::{Arc, RwLock};
 
+use rayon::prelude::*;
 use roaring::RoaringBitmap;
 
 use super::format::{ArrayRef, Bundle, BundleWriter};
@@ -26,20 +27,19 @@ use super::IndexError;
 /// Serialized bitmaps larger than this are decoded once and cached.
 const CACHE_MIN_BYTES: usize = 4096;
 
-/// Collects value → doc ids while building.
+/// Collects value → doc ids while building (doc ids are appended to a
+/// vector per value; bitmaps are built once, from sorted ids, at write).
 #[derive(Debug, Default, Clone)]
 pub struct FacetBuilder {
-    values: BTreeMap<String, RoaringBitmap>,
+    values: HashMap<String, Vec<u32>>,
 }
 
 impl FacetBuilder {
     pub fn add(&mut self, value: &str, docid: u32) {
         match self.values.get_mut(value) {
-            Some(b) => {
-                b.insert(docid);
-            }
+            Some(ids) => ids.push(docid),
             None => {
-                self.values.insert(value.to_string(), RoaringBitmap::from_iter([docid]));
+                self.values.insert(value.to_string(), vec![docid]);
             }
         }
     }
@@ -58,15 +58,16 @@ impl FacetBuilder {
     }
 
     /// Writes the field `field` into `out`.
-    pub fn write(&self, out: &mut BundleWriter, field: &str) -> io::Result<()> {
+    pub fn write(mut self, out: &mut BundleWriter, field: &str) -> io::Result<()> {
+        let mut sorted: Vec<(String, Vec<u32>)> = self.values.drain().collect();
+        sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let serialized: Vec<io::Result<Vec<u8>>> = sorted.par_iter_mut().map(|(_, ids)| serialize_ids(ids)).collect();
         let (mut keys, mut key_offsets) = (Vec::new(), vec![0u64]);
         let (mut bitmaps, mut bitmap_offsets) = (Vec::new(), vec![0u64]);
-        for (value, docids) in &self.values {
+        for ((value, _), bytes) in sorted.iter().zip(serialized) {
             keys.extend_from_slice(value.as_bytes());
             key_offsets.push(keys.len() as u64);
-            let mut optimized = docids.clone();
-            optimized.optimize();
-            optimized.serialize_into(&mut bitmaps)?;
+            bitmaps.extend_from_slice(&bytes?);
             bitmap_offsets.push(bitmaps.len() as u64);
         }
         out.put_bytes(&format!("facet.{field}.keys"), &keys)?;
@@ -74,6 +75,19 @@ impl FacetBuilder {
         out.put(&format!("facet.{field}.bitmap_offsets"), &bitmap_offsets)?;
         out.put_bytes(&format!("facet.{field}.bitmaps"), &bitmaps)
     }
+}
+
+/// The portable roaring serialisation of a set of doc ids.
+fn serialize_ids(ids: &mut Vec<u32>) -> io::Result<Vec<u8>> {
+    if !ids.is_sorted() {
+        ids.sort_unstable();
+    }
+    ids.dedup();
+    let mut bitmap = RoaringBitmap::from_sorted_iter(ids.iter().copied()).map_err(io::Error::other)?;
+    bitmap.optimize();
+    let mut out = Vec::with_capacity(bitmap.serialized_size());
+    bitmap.serialize_into(&mut out)?;
+    Ok(out)
 }
 
 /// A facet field read from a bundle.

@@ -15,6 +15,8 @@
 
 use std::io;
 
+use rayon::prelude::*;
+
 use uuid::Uuid;
 
 use super::facet::offsets_valid;
@@ -23,7 +25,7 @@ use super::IndexError;
 
 /// Writes key map `name` from (key, docid) pairs in any order.
 pub fn write_keymap(out: &mut BundleWriter, name: &str, mut pairs: Vec<(String, u32)>) -> io::Result<()> {
-    pairs.sort();
+    pairs.par_sort_unstable();
     pairs.dedup();
     let mut keys = Vec::new();
     let mut offsets = vec![0u64];
@@ -104,7 +106,7 @@ impl KeyMap {
 pub fn write_ids(out: &mut BundleWriter, ids: &[Uuid]) -> io::Result<()> {
     let by_docid: Vec<u128> = ids.iter().map(|id| id.as_u128()).collect();
     let mut sorted: Vec<(u128, u32)> = by_docid.iter().enumerate().map(|(d, &u)| (u, d as u32)).collect();
-    sorted.sort_unstable();
+    sorted.par_sort_unstable();
     out.put("ids.by_docid", &by_docid)?;
     out.put("ids.sorted", &sorted.iter().map(|p| p.0).collect::<Vec<_>>())?;
     out.put("ids.sorted_docids", &sorted.iter().map(|p| p.1).collect::<Vec<_>>())

@@ -11,7 +11,7 @@
 //!   companies.{full,card}.store                 tag STOR   one record store per variant
 //!   deals.full.store
 //!   investors.{full,card}.store
-//!   people.{full,list,card,email}.store         list: empty = same as full
+//!   people.{full,card,email}.store
 //!   catalog.{location,industry}.store
 //!   text/{companies,investors,people,locations,industries}/   tantivy name indexes
 //! ```
@@ -37,7 +37,7 @@ pub const CATALOG: &str = "catalog";
 pub const COMPANY_STORES: &[&str] = &["full", "card"];
 pub const DEAL_STORES: &[&str] = &["full"];
 pub const FIRM_STORES: &[&str] = &["full", "card"];
-pub const PERSON_STORES: &[&str] = &["full", "list", "card", "email"];
+pub const PERSON_STORES: &[&str] = &["full", "card", "email"];
 pub const CATALOG_STORES: &[&str] = &["location", "industry"];
 
 /// `people.card.store`

@@ -12,42 +12,49 @@
 
 use std::io;
 
+use rayon::prelude::*;
+
 use super::facet::offsets_valid;
 use super::format::{ArrayRef, Bundle, BundleWriter};
 use super::IndexError;
 
-/// Collects edges while building; sources are dense `0..n`.
+/// Collects edges while building (one flat list, sorted once at write);
+/// sources are dense `0..n`.
 #[derive(Debug, Clone)]
 pub struct RelationBuilder {
-    edges: Vec<Vec<(u32, u8)>>,
+    sources: usize,
+    /// (source, target, insertion order, payload)
+    edges: Vec<(u32, u32, u32, u8)>,
     with_payload: bool,
 }
 
 impl RelationBuilder {
     pub fn new(sources: usize, with_payload: bool) -> RelationBuilder {
-        RelationBuilder { edges: vec![Vec::new(); sources], with_payload }
+        RelationBuilder { sources, edges: Vec::new(), with_payload }
     }
 
     pub fn add(&mut self, source: u32, target: u32, payload: u8) {
-        self.edges[source as usize].push((target, payload));
+        let order = self.edges.len() as u32;
+        self.edges.push((source, target, order, payload));
     }
 
     /// Writes relation `name`; each source's targets are sorted and
-    /// de-duplicated (the first payload of a duplicate wins).
+    /// de-duplicated (the first payload added for a duplicate wins).
     pub fn write(mut self, out: &mut BundleWriter, name: &str) -> io::Result<()> {
-        let mut offsets = Vec::with_capacity(self.edges.len() + 1);
-        let mut targets = Vec::new();
-        let mut payload = Vec::new();
-        offsets.push(0u32);
-        for run in &mut self.edges {
-            run.sort_by_key(|(t, _)| *t);
-            run.dedup_by_key(|(t, _)| *t);
-            targets.extend(run.iter().map(|(t, _)| *t));
-            payload.extend(run.iter().map(|(_, p)| *p));
-            let end = u32::try_from(targets.len())
-                .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, format!("relation {name} has over 2^32 edges")))?;
-            offsets.push(end);
+        if self.edges.len() >= u32::MAX as usize {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, format!("relation {name} has over 2^32 edges")));
         }
+        self.edges.par_sort_unstable();
+        self.edges.dedup_by_key(|e| (e.0, e.1));
+        let mut offsets = vec![0u32; self.sources + 1];
+        for e in &self.edges {
+            offsets[e.0 as usize + 1] += 1;
+        }
+        for s in 0..self.sources {
+            offsets[s + 1] += offsets[s];
+        }
+        let targets: Vec<u32> = self.edges.iter().map(|e| e.1).collect();
+        let payload: Vec<u8> = self.edges.iter().map(|e| e.3).collect();
         out.put(&format!("relation.{name}.offsets"), &offsets)?;
         out.put(&format!("relation.{name}.targets"), &targets)?;
         if self.with_payload {

@@ -3,6 +3,8 @@
 //! [`crate::index::names`] and documented in `index_schema/README.md`.
 
 use std::io;
+
+use rayon::prelude::*;
 use std::path::Path;
 
 use crate::index::column::{write_column, write_sorted_column, NULL_I32, NULL_I64};
@@ -64,9 +66,9 @@ fn industry_closure(industries: &[u32], facts: &Facts) -> (Vec<u32>, Vec<u32>) {
 }
 
 /// Rank of each doc by accent-folded, lowercased name (ties by doc id).
-fn name_ranks<'n>(docs: usize, name_of_doc: impl Fn(u32) -> &'n str) -> Vec<i32> {
-    let mut keyed: Vec<(String, u32)> = (0..docs as u32).map(|d| (fold_text(name_of_doc(d)), d)).collect();
-    keyed.sort();
+fn name_ranks<'n>(docs: usize, name_of_doc: impl Fn(u32) -> &'n str + Sync) -> Vec<i32> {
+    let mut keyed: Vec<(String, u32)> = (0..docs as u32).into_par_iter().map(|d| (fold_text(name_of_doc(d)), d)).collect();
+    keyed.par_sort_unstable();
     let mut rank = vec![0i32; docs];
     for (r, (_, d)) in keyed.iter().enumerate() {
         rank[*d as usize] = r as i32;
@@ -369,7 +371,7 @@ pub fn write_people(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
         p.twitter_key.iter().for_each(|k| twitters.push((k.to_string(), doc)));
     }
     let names = ["role", "contact_type", "job_title", "school", "linkedin_company", "is_investor", "is_angel", "has_led_deal", "has_employer", "person_type"];
-    for (facet, name) in f.iter().zip(names) {
+    for (facet, name) in f.into_iter().zip(names) {
         facet.write(&mut out, name)?;
     }
     for (name, values) in ["total_deal_count", "lead_deal_count", "deal_count_last_12_months", "lead_deal_count_last_12_months"]

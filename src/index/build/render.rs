@@ -227,11 +227,12 @@ fn top_round_types(s: &InvestorStats) -> Vec<TopRoundType> {
     s.top_round_types.iter().map(|&(t, count)| TopRoundType { round_type: t.as_str().to_string(), count }).collect()
 }
 
-/// The full person record and its list variant (histories cut to three).
-pub fn person_records(row: &PersonRow, agg: &PersonAgg, employer: Option<Employer>, facts: &Facts) -> (PersonRecord, PersonRecord) {
+/// The full person record (list rows of `POST /people` cut its histories to
+/// [`LIST_HISTORY_LIMIT`] entries when serving).
+pub fn person_record(row: &PersonRow, agg: &PersonAgg, employer: Option<Employer>, facts: &Facts) -> PersonRecord {
     let mut jobs: Vec<&EmploymentRow> = row.employment.iter().collect();
     jobs.sort_by(|a, b| b.is_current.cmp(&a.is_current).then_with(|| crate::ingest::derive::desc_nulls_last(a.start_date, b.start_date)));
-    let full = PersonRecord {
+    PersonRecord {
         id: row.id,
         name: row.name.clone(),
         title: row.title.clone(),
@@ -265,11 +266,7 @@ pub fn person_records(row: &PersonRow, agg: &PersonAgg, employer: Option<Employe
             })
             .collect(),
         investor_highlights: agg.is_investor().then(|| highlights(&agg.stats, &facts.catalog)),
-    };
-    let mut list = full.clone();
-    list.employment_history.truncate(LIST_HISTORY_LIMIT);
-    list.education_history.truncate(LIST_HISTORY_LIMIT);
-    (full, list)
+    }
 }
 
 fn current_company(employer: Employer, facts: &Facts) -> CurrentCompany {

@@ -116,11 +116,9 @@ pub fn write_person_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Input
     render_file::<PersonRow, _>(dump, "people.jsonl", kept, &mut store, |row, r| {
         let agg = &inp.derived.people[row as usize];
         let employer = inp.facts.people[row as usize].employer;
-        let (full, list) = render::person_records(&r, agg, employer, inp.facts);
+        let full = render::person_record(&r, agg, employer, inp.facts);
         let email = r.email.clone().unwrap_or_default().into_bytes();
-        // The list variant is stored only where it differs (histories over three entries).
-        let list = if list == full { Vec::new() } else { json(&list)? };
-        let records = vec![json(&full)?, list, json(&render::person_card(&r, agg))?, email];
+        let records = vec![json(&full)?, json(&render::person_card(&r, agg))?, email];
         Ok((inp.orders.people.doc(row), records))
     })?;
     store.finish()
