@@ -78,46 +78,78 @@ fn catalog_rows(store: &Store, hits: &[NameHit]) -> Vec<Raw> {
     hits.iter().map(|h| Raw(store.get(h.docid).to_vec())).collect()
 }
 
-pub fn locations(ctx: &Ctx) -> Result<Reply, ApiError> {
-    let q = &ctx.query;
-    q.only(&["name", "type", "location_type", "limit"]).map_err(ApiError::with_status_code)?;
-    let kind = type_param(ctx, "location_type", "MULTIPLE_LOCATION_TYPE_PARAMS")?;
-    let name = required_name(ctx, "san+francisco")?;
+/// What differs between the two catalog lookups.
+struct CatalogLookup<'a> {
+    array: &'static str,
+    /// The alias of `type`, and the code for giving both.
+    alias: &'static str,
+    multiple_code: &'static str,
+    invalid_code: &'static str,
+    /// `CITY, STATE, REGION, COUNTRY`
+    valid: String,
+    what: &'static str,
+    example: &'static str,
+    /// The type's category in the name index, if the value is a type.
+    category: fn(&str) -> Option<u8>,
+    names: &'a NameIndex,
+    cards: &'a Store,
+}
+
+fn catalog_lookup(ctx: &Ctx, c: CatalogLookup) -> Result<Reply, ApiError> {
+    ctx.query.only(&["name", "type", c.alias, "limit"]).map_err(ApiError::with_status_code)?;
+    let kind = type_param(ctx, c.alias, c.multiple_code)?;
+    let name = required_name(ctx, c.example)?;
     let category = match kind {
         None => None,
-        Some(t) => Some(LocationType::parse(t).map(location_category).ok_or_else(|| {
+        Some(t) => Some((c.category)(t).ok_or_else(|| {
             ApiError::bad_request(
-                "INVALID_LOCATION_TYPE",
-                "Invalid location type. Must be one of: CITY, STATE, REGION, COUNTRY",
-                format!("Provided type: '{t}'. Valid types are: CITY, STATE, REGION, COUNTRY"),
+                c.invalid_code,
+                format!("Invalid {} type. Must be one of: {}", c.what, c.valid),
+                format!("Provided type: '{t}'. Valid types are: {}", c.valid),
             )
             .with_status_code()
         })?),
     };
+    let hits = name_hits(c.names, name, catalog_limit(ctx)?, category)?;
+    Ok(reply(c.array, catalog_rows(c.cards, &hits), MetaShape::CountOnly))
+}
+
+pub fn locations(ctx: &Ctx) -> Result<Reply, ApiError> {
     let index = &ctx.app.index;
-    let hits = name_hits(&index.location_names, name, catalog_limit(ctx)?, category)?;
-    Ok(reply("locations", catalog_rows(&index.catalog.location_cards, &hits), MetaShape::CountOnly))
+    catalog_lookup(
+        ctx,
+        CatalogLookup {
+            array: "locations",
+            alias: "location_type",
+            multiple_code: "MULTIPLE_LOCATION_TYPE_PARAMS",
+            invalid_code: "INVALID_LOCATION_TYPE",
+            valid: LocationType::options().join(", "),
+            what: "location",
+            example: "san+francisco",
+            category: |t| LocationType::parse(t).map(location_category),
+            names: &index.location_names,
+            cards: &index.catalog.location_cards,
+        },
+    )
 }
 
 pub fn industries(ctx: &Ctx) -> Result<Reply, ApiError> {
-    let q = &ctx.query;
-    q.only(&["name", "type", "industry_type", "limit"]).map_err(ApiError::with_status_code)?;
-    let kind = type_param(ctx, "industry_type", "MULTIPLE_INDUSTRY_TYPE_PARAMS")?;
-    let name = required_name(ctx, "artificial+intelligence")?;
-    let category = match kind {
-        None => None,
-        Some(t) => Some(IndustryType::parse(t).map(industry_category).ok_or_else(|| {
-            ApiError::bad_request(
-                "INVALID_INDUSTRY_TYPE",
-                "Invalid industry type. Must be one of: INDUSTRY, SUPER_CATEGORY",
-                format!("Provided type: '{t}'. Valid types are: INDUSTRY, SUPER_CATEGORY"),
-            )
-            .with_status_code()
-        })?),
-    };
     let index = &ctx.app.index;
-    let hits = name_hits(&index.industry_names, name, catalog_limit(ctx)?, category)?;
-    Ok(reply("industries", catalog_rows(&index.catalog.industry_cards, &hits), MetaShape::CountOnly))
+    catalog_lookup(
+        ctx,
+        CatalogLookup {
+            array: "industries",
+            alias: "industry_type",
+            multiple_code: "MULTIPLE_INDUSTRY_TYPE_PARAMS",
+            invalid_code: "INVALID_INDUSTRY_TYPE",
+            valid: IndustryType::options().join(", "),
+            what: "industry",
+            example: "artificial+intelligence",
+            category: |t| IndustryType::parse(t).map(industry_category),
+            names: &index.industry_names,
+            cards: &index.catalog.industry_cards,
+        },
+    )
 }
 
 /// Exactly one search parameter among `allowed`; 400s otherwise.
