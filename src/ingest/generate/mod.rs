@@ -44,7 +44,7 @@ mod weighted;
 mod world;
 
 #[cfg(test)]
-mod check;
+pub(crate) mod check;
 #[cfg(test)]
 mod fixture;
 #[cfg(test)]

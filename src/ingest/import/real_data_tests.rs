@@ -1,21 +1,22 @@
 //! Imports of the real data sets in `/work/shared/data`, checked for exact
-//! counts, the dump rules the indexer enforces, determinism and known facts.
+//! counts, determinism and known facts. Validity is the indexer's own reader
+//! keeping every row plus canonical lines (see `generate::check`), and the
+//! few ordering and uniqueness promises of the importer that reader does
+//! not check.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fs;
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-use serde::de::DeserializeOwned;
 use uuid::Uuid;
 
 use super::*;
+use crate::ingest::generate::check::{self, LoadedDump};
 use crate::schema::ids::uuid5;
-use crate::schema::{
-    CompanyRow, DealRow, FirmRow, IndustryRow, IndustryType, IpoStatus, LocationRow, LocationType, PersonRole,
-    PersonRow, RoundType, DUMP_FILES,
-};
+use crate::schema::{CompanyRow, DealRow, IndustryType, IpoStatus, LocationType, PersonRole, PersonRow, RoundType, DUMP_FILES};
 
 const CRUNCHBASE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/crunchbase-2013");
 const YC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/yc-2014");
@@ -39,16 +40,20 @@ impl Drop for TempDir {
     }
 }
 
-/// A dump read back: its rows and the raw bytes of every file.
+/// An imported dump: the import report, the raw bytes of every file, and the
+/// rows with the indexer's verdict on them (reached through `Deref`).
 struct Dump {
     report: ImportReport,
     files: Vec<(String, Vec<u8>)>,
-    locations: Vec<LocationRow>,
-    industries: Vec<IndustryRow>,
-    companies: Vec<CompanyRow>,
-    firms: Vec<FirmRow>,
-    people: Vec<PersonRow>,
-    deals: Vec<DealRow>,
+    loaded: LoadedDump,
+}
+
+impl Deref for Dump {
+    type Target = LoadedDump;
+
+    fn deref(&self) -> &LoadedDump {
+        &self.loaded
+    }
 }
 
 fn import_into(dir: &Path, crunchbase: bool, yc: bool) -> ImportReport {
@@ -66,24 +71,8 @@ fn import_and_read(crunchbase: bool, yc: bool) -> Dump {
     let mut names = vec!["dump.json".to_string()];
     names.extend(DUMP_FILES.iter().map(|f| f.to_string()));
     let files = names.into_iter().map(|n| (n.clone(), fs::read(dir.0.join(&n)).unwrap())).collect();
-    Dump {
-        report,
-        files,
-        locations: rows(&dir.0, "locations.jsonl"),
-        industries: rows(&dir.0, "industries.jsonl"),
-        companies: rows(&dir.0, "companies.jsonl"),
-        firms: rows(&dir.0, "investors.jsonl"),
-        people: rows(&dir.0, "people.jsonl"),
-        deals: rows(&dir.0, "deals.jsonl"),
-    }
-}
-
-fn rows<T: DeserializeOwned>(dir: &Path, name: &str) -> Vec<T> {
-    let text = fs::read_to_string(dir.join(name)).unwrap();
-    text.lines()
-        .enumerate()
-        .map(|(n, l)| serde_json::from_str(l).unwrap_or_else(|e| panic!("{name}:{}: {e}", n + 1)))
-        .collect()
+    let loaded = check::load(&dir.0).unwrap_or_else(|e| panic!("imported dump does not load: {e}"));
+    Dump { report, files, loaded }
 }
 
 /// Crunchbase and YC merged, imported once for all tests that read it.
@@ -109,121 +98,44 @@ impl Dump {
         self.people.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("no person {name}"))
     }
 
-    /// Every violation of the canonical dump rules (empty = valid).
-    fn problems(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        let locations = self.check_locations(&mut out);
-        let industries = self.check_industries(&mut out);
-        let companies = self.check_companies(&locations, &industries, &mut out);
-        let firms = unique_ids(self.firms.iter().map(|f| (f.id, f.permalink.as_str())), "firm", &mut out);
-        let people = self.check_people(&companies, &firms, &mut out);
-        self.check_deals(&companies, &firms, &people, &mut out);
-        out
+    /// Panics unless the indexer's reader keeps every row, every line is
+    /// canonical (see [`check`]) and the importer keeps its own promises.
+    fn assert_valid(&self) {
+        self.loaded.assert_valid();
+        assert_eq!(self.broken_promises(), Vec::<String>::new());
     }
 
-    fn check_locations(&self, out: &mut Vec<String>) -> HashMap<String, LocationType> {
-        let mut seen = HashMap::new();
+    /// What the importer promises beyond the dump rules, which the reader
+    /// does not check (it accepts any order within a file, merges a repeated
+    /// angel and takes lead flags as given): locations come parents first,
+    /// an angel appears once per deal, and nothing is marked lead (the data
+    /// has no lead flags).
+    fn broken_promises(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut written = HashSet::new();
         for l in &self.locations {
-            let parent_ok = l.parent.as_ref().is_none_or(|p| seen.contains_key(p));
-            if !parent_ok {
+            if l.parent.as_ref().is_some_and(|p| !written.contains(p)) {
                 out.push(format!("location {}: parent {:?} not written before it", l.permalink, l.parent));
             }
-            if seen.insert(l.permalink.clone(), l.location_type).is_some() {
-                out.push(format!("location {}: duplicate permalink", l.permalink));
-            }
+            written.insert(&l.permalink);
         }
-        seen
-    }
-
-    fn check_industries(&self, out: &mut Vec<String>) -> HashMap<String, IndustryType> {
-        let mut seen = HashMap::new();
-        for i in &self.industries {
-            if seen.insert(i.permalink.clone(), i.industry_type).is_some() {
-                out.push(format!("industry {}: duplicate permalink", i.permalink));
-            }
-        }
-        for i in &self.industries {
-            let bad = i.super_categories.iter().any(|s| seen.get(s) != Some(&IndustryType::SuperCategory));
-            if bad || (i.industry_type == IndustryType::SuperCategory && !i.super_categories.is_empty()) {
-                out.push(format!("industry {}: bad super categories {:?}", i.permalink, i.super_categories));
-            }
-        }
-        seen
-    }
-
-    fn check_companies(
-        &self,
-        locations: &HashMap<String, LocationType>,
-        industries: &HashMap<String, IndustryType>,
-        out: &mut Vec<String>,
-    ) -> HashSet<Uuid> {
-        for c in &self.companies {
-            for (slot, link) in c.location.levels() {
-                if locations.get(link) != Some(&slot) {
-                    out.push(format!("company {}: {link} is not a {}", c.permalink, slot.as_str()));
-                }
-            }
-            for i in c.industries.iter().filter(|i| industries.get(*i) != Some(&IndustryType::Industry)) {
-                out.push(format!("company {}: {i} is not an industry", c.permalink));
-            }
-        }
-        unique_ids(self.companies.iter().map(|c| (c.id, c.permalink.as_str())), "company", out)
-    }
-
-    fn check_people(&self, companies: &HashSet<Uuid>, firms: &HashSet<Uuid>, out: &mut Vec<String>) -> HashSet<Uuid> {
-        let mut ids = HashSet::new();
-        for p in &self.people {
-            if !ids.insert(p.id) {
-                out.push(format!("person {}: duplicate id", p.id));
-            }
-            for id in p.employment.iter().filter_map(|j| j.company_id) {
-                if !companies.contains(&id) && !firms.contains(&id) {
-                    out.push(format!("person {}: unknown employer {id}", p.id));
-                }
-            }
-        }
-        ids
-    }
-
-    fn check_deals(
-        &self,
-        companies: &HashSet<Uuid>,
-        firms: &HashSet<Uuid>,
-        people: &HashSet<Uuid>,
-        out: &mut Vec<String>,
-    ) {
-        let mut ids = HashSet::new();
         for d in &self.deals {
-            let firm_ids: HashSet<_> = d.investors.iter().map(|f| f.firm_id).collect();
-            let angel_ids: HashSet<_> = d.angels.iter().map(|a| a.person_id).collect();
-            let problems = [
-                (!ids.insert(d.id), "duplicate id"),
-                (!companies.contains(&d.company_id), "unknown company"),
-                (!firm_ids.is_subset(firms), "unknown firm"),
-                (!angel_ids.is_subset(people), "unknown angel"),
-                (firm_ids.len() != d.investors.len(), "firm listed twice"),
-                (angel_ids.len() != d.angels.len(), "angel listed twice"),
-                (d.investors.iter().any(|f| f.lead), "lead flag without data"),
-            ];
-            out.extend(problems.iter().filter(|(bad, _)| *bad).map(|(_, what)| format!("deal {}: {what}", d.id)));
+            let angels: HashSet<_> = d.angels.iter().map(|a| a.person_id).collect();
+            if angels.len() != d.angels.len() {
+                out.push(format!("deal {}: angel listed twice", d.id));
+            }
+            if d.investors.iter().any(|f| f.lead) {
+                out.push(format!("deal {}: lead flag without data", d.id));
+            }
         }
+        out
     }
-}
-
-fn unique_ids<'a>(rows: impl Iterator<Item = (Uuid, &'a str)>, kind: &str, out: &mut Vec<String>) -> HashSet<Uuid> {
-    let (mut ids, mut permalinks) = (HashSet::new(), HashSet::new());
-    for (id, permalink) in rows {
-        if !ids.insert(id) || !permalinks.insert(permalink) {
-            out.push(format!("{kind} {permalink}: duplicate id or permalink"));
-        }
-    }
-    ids
 }
 
 #[test]
 fn crunchbase_alone_gives_every_company_and_deduplicated_rounds() {
     let dump = import_and_read(true, false);
-    assert_eq!(dump.problems(), Vec::<String>::new());
+    dump.assert_valid();
     let cb = dump.report.crunchbase.clone().unwrap();
     assert_eq!(cb.companies, 17_727);
     assert_eq!(cb.rounds, 31_679);
@@ -265,7 +177,7 @@ fn crunchbase_industries_and_locations_follow_the_tables() {
 #[test]
 fn yc_alone_gives_every_startup_a_batch_deal_and_founders() {
     let dump = import_and_read(false, true);
-    assert_eq!(dump.problems(), Vec::<String>::new());
+    dump.assert_valid();
     let yc = dump.report.yc.clone().unwrap();
     assert_eq!((yc.startups, yc.new_companies), (688, 688));
     assert_eq!(yc.merged_by_crunchbase_url + yc.merged_by_name_slug, 0);
@@ -283,7 +195,7 @@ fn yc_alone_gives_every_startup_a_batch_deal_and_founders() {
 #[test]
 fn merged_sources_join_250_startups_by_url_and_1_by_name() {
     let dump = merged();
-    assert_eq!(dump.problems(), Vec::<String>::new());
+    dump.assert_valid();
     let yc = dump.report.yc.clone().unwrap();
     assert_eq!(yc.merged_by_crunchbase_url, 250);
     // Insoshi has no profile URL; its name slug is the Crunchbase permalink
@@ -296,7 +208,7 @@ fn merged_sources_join_250_startups_by_url_and_1_by_name() {
     assert_eq!((cb.edges_matched, cb.rounds_with_investor), (51_838, 18_770));
     assert_eq!(dump.deals.len() as u64, 31_616 + yc.batch_deals);
     assert_eq!(yc.batch_deals + yc.batch_deals_already_in_crunchbase, 688);
-    assert_eq!(dump.meta_source(), "import crunchbase-2013 + yc-2014");
+    assert_eq!(dump.meta.source, "import crunchbase-2013 + yc-2014");
     assert_eq!((cb.investor_firms, cb.investor_angels), (6_024, 4_250));
     assert_eq!(dump.firms.len(), 6_024, "Y Combinator is among the edge-list firms");
     let founders = dump.people.iter().filter(|p| !p.roles.is_empty()).count();
@@ -312,21 +224,6 @@ fn every_firm_and_person_is_reachable_from_a_deal_or_a_job() {
     assert!(dump.firms.iter().all(|f| firms.contains(&f.id)));
     assert!(dump.people.iter().all(|p| angels.contains(&p.id) || !p.employment.is_empty()));
     assert_eq!(dump.people.iter().filter(|p| angels.contains(&p.id) && !p.employment.is_empty()).count(), 41);
-}
-
-impl Dump {
-    fn meta_source(&self) -> String {
-        let meta = &self.files.iter().find(|(n, _)| n == "dump.json").unwrap().1;
-        serde_json::from_slice::<crate::schema::DumpMeta>(meta).unwrap().source
-    }
-}
-
-#[test]
-fn the_indexer_loader_accepts_the_merged_dump() {
-    let dir = TempDir::new("load");
-    import_into(&dir.0, true, true);
-    let loaded = crate::ingest::load_dump(&dir.0, true);
-    assert!(loaded.is_ok(), "{}", loaded.err().map(|e| e.to_string()).unwrap_or_default());
 }
 
 #[test]
