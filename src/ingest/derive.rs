@@ -303,15 +303,16 @@ fn investor_stats(facts: &Facts, as_of: Date, deals: impl Iterator<Item = (u32, 
         *rounds.entry(deal.round.round_type).or_default() += 1;
     }
     let catalog = &facts.catalog;
-    s.top_industries = top(industries, |&i| catalog.industries[i as usize].name.clone());
-    s.top_locations = top(cities, |&l| catalog.locations[l as usize].name.clone());
-    s.top_round_types = top(rounds, |r| r.as_str().to_string());
+    s.top_industries = top(industries, |&i| catalog.industries[i as usize].name.as_str());
+    s.top_locations = top(cities, |&l| catalog.locations[l as usize].name.as_str());
+    s.top_round_types = top(rounds, |r| r.as_str());
     s
 }
 
-fn top<K: Copy, N: Ord>(counts: HashMap<K, u32>, name: impl Fn(&K) -> N) -> Vec<(K, u32)> {
+/// The `TOP_N` keys with the highest counts; ties by name, then key order.
+fn top<'n, K: Copy + Ord>(counts: HashMap<K, u32>, name: impl Fn(&K) -> &'n str) -> Vec<(K, u32)> {
     let mut all: Vec<(K, u32)> = counts.into_iter().collect();
-    all.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| name(&a.0).cmp(&name(&b.0))));
+    all.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| name(&a.0).cmp(name(&b.0))).then(a.0.cmp(&b.0)));
     all.truncate(TOP_N);
     all
 }
