@@ -71,6 +71,11 @@ struct ServeArgs {
     /// Largest accepted request body, bytes.
     #[arg(long, env = "FUNDSEARCH_MAX_BODY", default_value_t = 1 << 20)]
     max_body_bytes: usize,
+    /// Before serving, read the whole index once: check every checksum and
+    /// every structure (slower startup; without it structures are checked
+    /// on first use).
+    #[arg(long, env = "FUNDSEARCH_VERIFY_ON_START")]
+    verify_on_start: bool,
     /// Write one access-log line per request to stderr.
     #[arg(long, env = "FUNDSEARCH_ACCESS_LOG", default_value_t = true, action = clap::ArgAction::Set)]
     access_log: bool,
@@ -216,7 +221,10 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
     };
     let state = args.state.clone().unwrap_or_else(|| if args.demo { args.demo_dir.join("state") } else { PathBuf::from("state") });
     let index = Index::open(&index_dir).map_err(|e| e.to_string())?;
-    index.warm().map_err(|e| e.to_string())?;
+    if args.verify_on_start {
+        index.verify_checksums().map_err(|e| e.to_string())?;
+        index.warm().map_err(|e| e.to_string())?;
+    }
     let accounts = Accounts::open(&state, args.allowances.allowances()).map_err(|e| format!("{}: {e}", state.display()))?;
     let demo_key = if args.demo { Some(accounts.create_key("demo", Plan::Enterprise).map_err(|e| e.to_string())?) } else { None };
     let app = Arc::new(App { index: Arc::new(index), accounts: Arc::new(accounts), limiter: RateLimiter::new(args.rate_limit) });

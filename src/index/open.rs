@@ -1,11 +1,12 @@
 //! An index directory opened for reading: every bundle mapped and checked,
 //! every structure the query layer needs resolved once.
 //!
-//! Opening costs a few milliseconds at any scale: files are mapped, never
-//! read in full, except that the CRC-32 of the small structure files
-//! (everything but the record stores and name indexes) is verified, so a
-//! damaged index is refused at startup rather than answering wrongly.
-//! `indexer verify` checks everything.
+//! Opening costs milliseconds at any scale: files are mapped, never read in
+//! full. Opening checks every file's magic, format version, tag, directory
+//! and array bounds; each structure's internal consistency (offsets,
+//! lengths) is checked once, when it is first used ([`Index::warm`] does it
+//! for all of them up front). CRC-32 checksums need a full read: they are
+//! checked by [`Index::verify_checksums`] and `indexer verify`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -63,7 +64,7 @@ pub struct Kind {
 
 impl Kind {
     fn open(dir: &Path, idx: &str, tag: [u8; 4], kind: &str, variants: &[&str], docs: u64) -> Result<Kind, IndexError> {
-        let bundle = Bundle::open(&dir.join(idx), tag, true)?;
+        let bundle = Bundle::open(&dir.join(idx), tag, false)?;
         let mut stores_by_variant = HashMap::new();
         for v in variants {
             stores_by_variant.insert(v.to_string(), Bundle::open(&dir.join(store_file(kind, v)), STORE_TAG, false)?);
@@ -175,6 +176,19 @@ impl Index {
         Ok(())
     }
 
+    /// Re-reads every bundle and record store and compares its CRC-32 with
+    /// its footer (a full read of the index).
+    pub fn verify_checksums(&self) -> Result<(), IndexError> {
+        let kinds = [&self.companies, &self.deals, &self.firms, &self.people];
+        let bundles = kinds.iter().flat_map(|k| std::iter::once(&k.bundle).chain(k.stores_by_variant.values()));
+        for bundle in bundles.chain(std::iter::once(&self.catalog.bundle)) {
+            if !bundle.verify_crc() {
+                return Err(IndexError::corrupt(bundle.name(), "checksum mismatch"));
+            }
+        }
+        Ok(())
+    }
+
     /// Opens `dir` read-only.
     pub fn open(dir: &Path) -> Result<Index, IndexError> {
         let manifest = Manifest::read(dir)?;
@@ -185,7 +199,7 @@ impl Index {
                 .map(Arc::new)
                 .map_err(|e| IndexError::Text { file: path.display().to_string(), reason: e.to_string() })
         };
-        let catalog_bundle = Bundle::open(&dir.join(CATALOG_IDX), CATALOG_TAG, true)?;
+        let catalog_bundle = Bundle::open(&dir.join(CATALOG_IDX), CATALOG_TAG, false)?;
         let catalog_store = |v: &str| Bundle::open(&dir.join(store_file(CATALOG, v)), STORE_TAG, false);
         let catalog_docs = c.locations.max(c.industries) as usize;
         Ok(Index {
