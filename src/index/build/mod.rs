@@ -94,7 +94,7 @@ pub fn build_index(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
 }
 
 fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError> {
-    let mut progress = Progress::new(5, opts.quiet);
+    let mut progress = Progress::new(4, opts.quiet);
     progress.start("read dump");
     let loaded = load_dump(&opts.dump, opts.strict).map_err(BuildError::Ingest)?;
     progress.finish("read dump");
@@ -104,12 +104,12 @@ fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError
     let orders = order::assign_doc_ids(&loaded.facts, &derived);
     progress.finish("derive aggregates");
     let inp = Inputs { facts: &loaded.facts, derived: &derived, orders: &orders };
-    progress.start("bitmaps, columns, relations, name indexes");
-    let mut files = write_structures(dir, &inp, opts.quiet)?;
-    progress.finish("bitmaps, columns, relations, name indexes");
-    progress.start("record stores");
-    files.extend(write_stores(dir, &opts.dump, &loaded.kept, &inp, opts.quiet)?);
-    progress.finish("record stores");
+    let step = "bitmaps, columns, relations, name indexes, record stores";
+    progress.start(step);
+    let mut tasks = structure_tasks(dir, &inp);
+    tasks.extend(store_tasks(dir, &opts.dump, &loaded.kept, &inp));
+    let files = run_parallel(tasks, opts.quiet)?;
+    progress.finish(step);
     progress.start("manifest");
     let manifest = manifest_for(files, &loaded.meta.source, as_of, &inp);
     sync_dirs(dir).map_err(|e| step_err("sync")(&e))?;
@@ -179,49 +179,42 @@ fn entries_below(dir: &Path, sub: &str) -> Result<Vec<FileEntry>, String> {
     Ok(out)
 }
 
-fn write_structures(dir: &Path, inp: &Inputs, quiet: bool) -> Result<Vec<FileEntry>, BuildError> {
-    let text = dir.join(TEXT_DIR);
-    let io = |r: std::io::Result<WrittenFile>| entries(dir, r.map(|f| vec![f]));
-    let tx = |r: Result<(), crate::index::text::TextError>, kind: &str| {
+/// Writers of the per-kind bundles and name indexes.
+fn structure_tasks<'a>(dir: &'a Path, inp: &'a Inputs<'a>) -> Vec<Task<'a>> {
+    let io = move |r: std::io::Result<WrittenFile>| entries(dir, r.map(|f| vec![f]));
+    let tx = move |r: Result<(), crate::index::text::TextError>, kind: &str| {
         r.map_err(|e| e.to_string())?;
         entries_below(dir, &format!("{TEXT_DIR}/{kind}"))
     };
-    let tasks: Vec<Task> = vec![
-        ("companies.idx", Box::new(|| io(bundles::write_companies(&dir.join(COMPANIES_IDX), inp)))),
-        ("deals.idx", Box::new(|| io(bundles::write_deals(&dir.join(DEALS_IDX), inp)))),
-        ("investors.idx", Box::new(|| io(bundles::write_firms(&dir.join(FIRMS_IDX), inp)))),
-        ("people.idx", Box::new(|| io(bundles::write_people(&dir.join(PEOPLE_IDX), inp)))),
-        ("catalog.idx", Box::new(|| io(bundles::write_catalog(&dir.join(CATALOG_IDX), inp.facts)))),
-        ("text/companies", Box::new(|| tx(text::build_companies(&text.join("companies"), inp), "companies"))),
-        ("text/investors", Box::new(|| tx(text::build_firms(&text.join("investors"), inp), "investors"))),
-        ("text/people", Box::new(|| tx(text::build_people(&text.join("people"), inp), "people"))),
-        ("text/locations", Box::new(|| tx(text::build_locations(&text.join("locations"), inp), "locations"))),
-        ("text/industries", Box::new(|| tx(text::build_industries(&text.join("industries"), inp), "industries"))),
-    ];
-    run_parallel(tasks, quiet)
+    vec![
+        ("companies.idx", Box::new(move || io(bundles::write_companies(&dir.join(COMPANIES_IDX), inp)))),
+        ("deals.idx", Box::new(move || io(bundles::write_deals(&dir.join(DEALS_IDX), inp)))),
+        ("investors.idx", Box::new(move || io(bundles::write_firms(&dir.join(FIRMS_IDX), inp)))),
+        ("people.idx", Box::new(move || io(bundles::write_people(&dir.join(PEOPLE_IDX), inp)))),
+        ("catalog.idx", Box::new(move || io(bundles::write_catalog(&dir.join(CATALOG_IDX), inp.facts)))),
+        ("text/companies", Box::new(move || tx(text::build_companies(&dir.join(TEXT_DIR).join("companies"), inp), "companies"))),
+        ("text/investors", Box::new(move || tx(text::build_firms(&dir.join(TEXT_DIR).join("investors"), inp), "investors"))),
+        ("text/people", Box::new(move || tx(text::build_people(&dir.join(TEXT_DIR).join("people"), inp), "people"))),
+        ("text/locations", Box::new(move || tx(text::build_locations(&dir.join(TEXT_DIR).join("locations"), inp), "locations"))),
+        ("text/industries", Box::new(move || tx(text::build_industries(&dir.join(TEXT_DIR).join("industries"), inp), "industries"))),
+    ]
 }
 
-fn write_stores(
-    dir: &Path,
-    dump: &Path,
-    kept: &crate::ingest::KeptLines,
-    inp: &Inputs,
-    quiet: bool,
-) -> Result<Vec<FileEntry>, BuildError> {
-    let tasks: Vec<Task> = vec![
+/// Renderers of the record stores (they stream the dump a second time).
+fn store_tasks<'a>(dir: &'a Path, dump: &'a Path, kept: &'a crate::ingest::KeptLines, inp: &'a Inputs<'a>) -> Vec<Task<'a>> {
+    vec![
         (
             "deal and company stores",
-            Box::new(|| {
+            Box::new(move || {
                 let mut files = entries(dir, stores::write_deal_store(dir, dump, kept, inp))?;
                 files.extend(entries(dir, stores::write_company_store(dir, dump, kept, inp))?);
                 Ok(files)
             }),
         ),
-        ("investor stores", Box::new(|| entries(dir, stores::write_firm_store(dir, dump, kept, inp)))),
-        ("person stores", Box::new(|| entries(dir, stores::write_person_store(dir, dump, kept, inp)))),
-        ("catalog stores", Box::new(|| entries(dir, stores::write_catalog_store(dir, inp)))),
-    ];
-    run_parallel(tasks, quiet)
+        ("investor stores", Box::new(move || entries(dir, stores::write_firm_store(dir, dump, kept, inp)))),
+        ("person stores", Box::new(move || entries(dir, stores::write_person_store(dir, dump, kept, inp)))),
+        ("catalog stores", Box::new(move || entries(dir, stores::write_catalog_store(dir, inp)))),
+    ]
 }
 
 fn manifest_for(mut files: Vec<FileEntry>, source: &str, as_of: Date, inp: &Inputs) -> Manifest {
