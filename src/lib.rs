@@ -8,6 +8,7 @@
 //! Dependencies point one way; nothing below `api` knows HTTP.
 
 pub mod api;
+pub mod cli;
 pub mod index;
 pub mod ingest;
 pub mod query;

@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use fundsearch::cli::parse_or_usage_error;
 use fundsearch::index::build::{build_index, BuildOptions};
 use fundsearch::index::inspect::inspect_index;
 use fundsearch::index::verify::verify_index;
@@ -89,7 +90,11 @@ fn parse_date(text: &str) -> Result<Date, String> {
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = match parse_or_usage_error::<Cli>("indexer") {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(reason) => {
             eprintln!("indexer: {reason}");

@@ -18,6 +18,7 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 
+use fundsearch::cli::parse_or_usage_error;
 use fundsearch::api::accounts::{Accounts, Allowances, Plan};
 use fundsearch::api::app::App;
 use fundsearch::api::rate_limit::RateLimiter;
@@ -45,7 +46,7 @@ struct Cli {
 #[derive(Args)]
 struct ServeArgs {
     /// Index directory built by `indexer build`.
-    #[arg(long, env = "FUNDSEARCH_INDEX", required_unless_present = "demo")]
+    #[arg(long, env = "FUNDSEARCH_INDEX")]
     index: Option<PathBuf>,
     /// Address to listen on.
     #[arg(long, env = "FUNDSEARCH_LISTEN", default_value = "127.0.0.1:8080")]
@@ -160,7 +161,10 @@ fn parse_plan(text: &str) -> Result<Plan, String> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse_or_usage_error::<Cli>("server") {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let result = match cli.command {
         Some(Command::Keys { action }) => keys(action),
         None => run_server(cli.serve),

@@ -3,5 +3,6 @@
 
 mod common;
 mod api;
+mod cli;
 mod index_cycle;
 mod real_data;

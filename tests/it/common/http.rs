@@ -68,30 +68,13 @@ impl TestServer {
         self.accounts.create_key(user, plan).unwrap()
     }
 
-    /// `GET path` with an optional bearer key: (status, body, raw headers).
+    /// `GET path` with an optional bearer key.
     pub fn get(&self, path: &str, key: Option<&str>) -> Reply {
-        self.request("GET", path, key, b"")
+        Client(self.addr).get(path, key)
     }
 
     pub fn request(&self, method: &str, path: &str, key: Option<&str>, body: &[u8]) -> Reply {
-        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
-        if let Some(k) = key {
-            head.push_str(&format!("Authorization: Bearer {k}\r\n"));
-        }
-        head.push_str("\r\n");
-        let mut raw = head.into_bytes();
-        raw.extend_from_slice(body);
-        self.send_raw(&raw)
-    }
-
-    pub fn send_raw(&self, raw: &[u8]) -> Reply {
-        let mut stream = TcpStream::connect(self.addr).unwrap();
-        stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-        // The server may answer (413) and close before reading everything.
-        let _ = stream.write_all(raw);
-        let mut out = Vec::new();
-        let _ = stream.read_to_end(&mut out);
-        Reply::parse(&out)
+        Client(self.addr).request(method, path, key, body)
     }
 
     /// Stops the server and waits for it.
@@ -112,6 +95,38 @@ impl TestServer {
 impl Drop for TestServer {
     fn drop(&mut self) {
         self.shutdown();
+    }
+}
+
+/// A one-request-per-connection HTTP/1.1 client.
+#[derive(Debug, Clone, Copy)]
+pub struct Client(pub SocketAddr);
+
+impl Client {
+    /// `GET path` with an optional bearer key.
+    pub fn get(&self, path: &str, key: Option<&str>) -> Reply {
+        self.request("GET", path, key, b"")
+    }
+
+    pub fn request(&self, method: &str, path: &str, key: Option<&str>, body: &[u8]) -> Reply {
+        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
+        if let Some(k) = key {
+            head.push_str(&format!("Authorization: Bearer {k}\r\n"));
+        }
+        head.push_str("\r\n");
+        let mut raw = head.into_bytes();
+        raw.extend_from_slice(body);
+        self.send_raw(&raw)
+    }
+
+    pub fn send_raw(&self, raw: &[u8]) -> Reply {
+        let mut stream = TcpStream::connect(self.0).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        // The server may answer (413) and close before reading everything.
+        let _ = stream.write_all(raw);
+        let mut out = Vec::new();
+        let _ = stream.read_to_end(&mut out);
+        Reply::parse(&out)
     }
 }
 
