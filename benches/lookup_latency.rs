@@ -11,7 +11,8 @@
 //! - `api`: `App::handle` for the lookup routes and the detail routes, i.e.
 //!   routing, authentication, the handler, the durable usage charge (an
 //!   fsync'd journal append on charged routes) and the JSON body; `ok` is
-//!   the share of 200 answers.
+//!   the share of 200 answers; then the charged routes once more without
+//!   authentication and charge (route handler + JSON body only).
 //!
 //! ```text
 //! cargo bench --bench lookup_latency -- [--queries 5000] [--rounds 3]
@@ -115,6 +116,11 @@ fn api_class(app: &BenchApp, route: Route, gets: Vec<Get>) -> Class<'_> {
     Class { label: route.label(), n: 0, run: Box::new(run) }
 }
 
+fn handler_class(app: &BenchApp, route: Route, gets: Vec<Get>) -> Class<'_> {
+    let run = move |i: usize| black_box(app.handler_only(&gets[i])).is_ok();
+    Class { label: route.label(), n: 0, run: Box::new(run) }
+}
+
 fn engine_classes(index: &Index, n: usize, seed: u64) -> Result<Vec<Class<'_>>, String> {
     let mut classes = Vec::new();
     for entity in Entity::ALL {
@@ -131,6 +137,14 @@ fn engine_classes(index: &Index, n: usize, seed: u64) -> Result<Vec<Class<'_>>, 
 
 fn api_classes<'a>(index: &Index, app: &'a BenchApp, n: usize, seed: u64) -> Result<Vec<Class<'a>>, String> {
     Route::ALL.iter().map(|&r| Ok(with_n(api_class(app, r, r.requests(index, n, seed)?), n))).collect()
+}
+
+/// The charged routes, handler only (no auth, no durable charge).
+fn handler_classes<'a>(index: &Index, app: &'a BenchApp, n: usize, seed: u64) -> Result<Vec<Class<'a>>, String> {
+    [Route::Company, Route::CompanyDeals, Route::DealInvestors]
+        .iter()
+        .map(|&r| Ok(with_n(handler_class(app, r, r.requests(index, n, seed)?), n)))
+        .collect()
 }
 
 fn with_n(mut class: Class<'_>, n: usize) -> Class<'_> {
@@ -215,6 +229,9 @@ fn run(o: &Options) -> Result<(), String> {
         let warmup = api_classes(&index, &app, warm_n, o.seed + 1)?;
         let classes = api_classes(&index, &app, o.queries, o.seed)?;
         measure("api (App::handle, api-plan key, rate limit off); ok = HTTP 200", &warmup, &classes, o.rounds);
+        let warmup = handler_classes(&index, &app, warm_n, o.seed + 1)?;
+        let classes = handler_classes(&index, &app, o.queries, o.seed)?;
+        measure("charged routes, handler + JSON only (no auth, no durable charge); ok = handler succeeded", &warmup, &classes, o.rounds);
     }
     Ok(())
 }

@@ -8,7 +8,9 @@
 //!   (normalisation) + `resolve` (key map), and the bare key-map probe;
 //! - `app/*`: `App::handle` in process (routing, auth, handler, usage
 //!   charge, JSON) for every lookup route and for `GET /v1/company?id=`,
-//!   `/v1/company/deals?id=`, `/v1/deals/{id}/investors`.
+//!   `/v1/company/deals?id=`, `/v1/deals/{id}/investors`; and
+//!   `app_handler_only/*`: those three charged routes without
+//!   authentication and the durable (fsync'd) charge.
 //!
 //! The index is `FUNDSEARCH_BENCH_INDEX` or the S index generated once into
 //! `target/bench-data/`. Default budget: 1 s warm-up + 3 s measurement per
@@ -97,6 +99,18 @@ fn app(c: &mut Criterion, index: &Arc<Index>) {
             b.iter(|| {
                 i += 1;
                 black_box(app.get(&gets[i % gets.len()]))
+            })
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("app_handler_only");
+    for route in [Route::Company, Route::CompanyDeals, Route::DealInvestors] {
+        let gets = or_exit(route.requests(index, QUERIES, SEED));
+        let mut i = 0usize;
+        group.bench_function(route.slug(), |b| {
+            b.iter(|| {
+                i += 1;
+                black_box(app.handler_only(&gets[i % gets.len()]))
             })
         });
     }

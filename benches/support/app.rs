@@ -2,7 +2,8 @@
 //! index with a fresh state directory holding one `api`-plan key (unmetered,
 //! so a run never runs out of credits) and the rate limit disabled. Charged
 //! routes still append to the accounts journal and fsync it, exactly as the
-//! server does.
+//! server does; [`BenchApp::handler_only`] runs the same route without
+//! authentication and charge, to separate the handler's own cost.
 
 use std::env;
 use std::fs;
@@ -10,9 +11,12 @@ use std::path::PathBuf;
 use std::process;
 use std::sync::Arc;
 
-use fundsearch::api::accounts::{Accounts, Allowances, Plan};
-use fundsearch::api::app::{App, Request, Response};
+use fundsearch::api::accounts::{Accounts, Allowances, Charge, Plan, Principal};
+use fundsearch::api::app::{App, Ctx, Request, Response};
+use fundsearch::api::envelope::success_body;
+use fundsearch::api::params::Query;
 use fundsearch::api::rate_limit::RateLimiter;
+use fundsearch::api::routes::{match_route, RouteMatch};
 use fundsearch::index::Index;
 
 use super::requests::Get;
@@ -20,6 +24,7 @@ use super::requests::Get;
 pub struct BenchApp {
     pub app: App,
     authorization: String,
+    principal: Principal,
     state: PathBuf,
 }
 
@@ -29,8 +34,9 @@ impl BenchApp {
         let _ = fs::remove_dir_all(&state);
         let accounts = Accounts::open(&state, Allowances::default()).map_err(|e| format!("{}: {e}", state.display()))?;
         let key = accounts.create_key("bench", Plan::Api).map_err(|e| format!("creating a key: {e}"))?;
+        let principal = accounts.authenticate(&key).map_err(|e| format!("authenticating the bench key: {e:?}"))?;
         let app = App { index, accounts: Arc::new(accounts), limiter: RateLimiter::new(0) };
-        Ok(BenchApp { app, authorization: format!("Bearer {key}"), state })
+        Ok(BenchApp { app, authorization: format!("Bearer {key}"), principal, state })
     }
 
     pub fn get(&self, get: &Get) -> Response {
@@ -42,6 +48,19 @@ impl BenchApp {
             body: b"",
             request_id: "bench",
         })
+    }
+}
+
+impl BenchApp {
+    /// Routing, the handler and the JSON body, without authentication, rate
+    /// limit and charge: the body, or the error status.
+    pub fn handler_only(&self, get: &Get) -> Result<Vec<u8>, u16> {
+        let RouteMatch { route, params } = match_route("GET", &get.path).map_err(|e| e.status)?;
+        let query = Query::parse(get.query.as_deref()).map_err(|e| e.status)?;
+        let ctx = Ctx { app: &self.app, query, params, body: b"", principal: &self.principal };
+        let reply = (route.handler)(&ctx).map_err(|e| e.status)?;
+        let free = Charge { credits_used: 0, source: None, balance: None };
+        Ok(success_body(&reply.data, &reply.meta.to_value(&free), reply.message.as_deref()))
     }
 }
 

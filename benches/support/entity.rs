@@ -48,7 +48,7 @@ impl Entity {
         }
     }
 
-    pub fn names<'i>(self, index: &'i Index) -> &'i NameIndex {
+    pub fn names(self, index: &Index) -> &NameIndex {
         match self {
             Entity::Company => &index.company_names,
             Entity::Investor => &index.firm_names,
