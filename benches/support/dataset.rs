@@ -4,11 +4,12 @@
 //! unset, the S dataset (100,000 companies, seed 7, as-of 2026-11-01) is
 //! generated and indexed once into `<target>/bench-data/` and reused by every
 //! later run (the build is atomic, so an index with a `manifest.json` is
-//! complete). `<target>` is `CARGO_TARGET_DIR` when set, else the crate's
+//! complete; one that no longer opens, e.g. after a format change, is
+//! rebuilt). `<target>` is `CARGO_TARGET_DIR` when set, else the crate's
 //! `target/`.
 
 use std::env;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -27,34 +28,43 @@ fn target_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"))
 }
 
-/// The index directory to benchmark, building the default one if needed.
-pub fn index_dir() -> Result<PathBuf, String> {
+/// Opens (and warms) the benchmark index: `FUNDSEARCH_BENCH_INDEX`, or the
+/// default S index, built when missing and rebuilt when it no longer opens
+/// (e.g. after an index format change).
+pub fn open_index() -> Result<Arc<Index>, String> {
     if let Some(dir) = env::var_os("FUNDSEARCH_BENCH_INDEX") {
-        return Ok(PathBuf::from(dir));
+        return open(&PathBuf::from(dir));
     }
     let base = target_dir().join("bench-data");
     let index = base.join(format!("s-{S_SEED}-index"));
     if index.join("manifest.json").exists() {
-        return Ok(index);
+        match open(&index) {
+            Ok(opened) => return Ok(opened),
+            Err(reason) => eprintln!("bench: {reason}; rebuilding the default index"),
+        }
     }
-    let dump = base.join(format!("s-{S_SEED}-dump"));
+    build_default(&base.join(format!("s-{S_SEED}-dump")), &index)?;
+    open(&index)
+}
+
+fn open(dir: &Path) -> Result<Arc<Index>, String> {
+    let index = Index::open(dir).map_err(|e| format!("opening {}: {e}", dir.display()))?;
+    index.warm().map_err(|e| format!("warming {}: {e}", dir.display()))?;
+    Ok(Arc::new(index))
+}
+
+/// Generates the S dump into `dump` and builds it into `index` (replacing
+/// what is there).
+fn build_default(dump: &Path, index: &Path) -> Result<(), String> {
     let as_of = Date::parse(AS_OF).ok_or_else(|| format!("bad as-of date {AS_OF}"))?;
     eprintln!("bench: generating {S_COMPANIES} companies (seed {S_SEED}) into {}", dump.display());
     let started = Instant::now();
-    let opts = GenerateOptions { companies: S_COMPANIES, seed: S_SEED, out: dump.clone(), as_of };
+    let opts = GenerateOptions { companies: S_COMPANIES, seed: S_SEED, out: dump.to_path_buf(), as_of };
     generate(&opts).map_err(|e| format!("generating {}: {e}", dump.display()))?;
     eprintln!("bench: building {} (dump took {:.1} s)", index.display(), started.elapsed().as_secs_f64());
-    let build = BuildOptions { dump, out: index.clone(), as_of: Some(as_of), strict: true, quiet: true };
+    let build = BuildOptions { dump: dump.to_path_buf(), out: index.to_path_buf(), as_of: Some(as_of), strict: true, quiet: true };
     build_index(&build).map_err(|e| format!("building {}: {e}", index.display()))?;
-    Ok(index)
-}
-
-/// Opens (and warms) the benchmark index.
-pub fn open_index() -> Result<Arc<Index>, String> {
-    let dir = index_dir()?;
-    let index = Index::open(&dir).map_err(|e| format!("opening {}: {e}", dir.display()))?;
-    index.warm().map_err(|e| format!("warming {}: {e}", dir.display()))?;
-    Ok(Arc::new(index))
+    Ok(())
 }
 
 /// One line describing the index, for the head of every report.

@@ -56,8 +56,7 @@ cargo build --release --bin server
 cargo bench --bench lookup_latency -- --write-paths "$work/paths.txt" --paths "$npaths" --mix "$mix"
 index=${FUNDSEARCH_BENCH_INDEX:-target/bench-data/s-7-index}
 server=target/release/server
-# (FUNDSEARCH_INDEX only satisfies the top-level --index requirement of the CLI)
-FUNDSEARCH_BENCH_KEY=$(FUNDSEARCH_INDEX=$index "$server" keys create --state "$work/state" --user bench --plan api)
+FUNDSEARCH_BENCH_KEY=$("$server" keys create --state "$work/state" --user bench --plan api)
 export FUNDSEARCH_BENCH_KEY
 
 start_server() { # $1 = cores (1 or 2)
