@@ -9,5 +9,4 @@ pub mod dataset;
 pub mod entity;
 pub mod queries;
 pub mod requests;
-pub mod rng;
 pub mod stats;

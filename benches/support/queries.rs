@@ -11,7 +11,7 @@
 use fundsearch::index::Index;
 
 use super::entity::Entity;
-use super::rng::Rng;
+use fundsearch::ingest::generate::rng::SplitMix64 as Rng;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {

@@ -10,7 +10,7 @@ use fundsearch::index::Index;
 
 use super::entity::Entity;
 use super::queries::{docids, domains, names, Variant};
-use super::rng::Rng;
+use fundsearch::ingest::generate::rng::SplitMix64 as Rng;
 
 /// One GET request: `path` and the query string (without `?`).
 #[derive(Clone, Debug)]

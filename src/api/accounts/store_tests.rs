@@ -532,30 +532,3 @@ fn crash_child() {
     }
 }
 
-/// Measures charge throughput; run with
-/// `cargo test --release --lib api::accounts -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn charge_throughput() {
-    for threads in [1u64, 8] {
-        let dir = TestDir::new("store-throughput");
-        let (accounts, p) = store_with(&dir, Plan::Api, 0);
-        let accounts = Arc::new(accounts);
-        let per_thread = 8_000 / threads;
-        let now = at(2026, 8, 10);
-        let start = Instant::now();
-        charge_from_threads(&accounts, &p, threads, per_thread, 1, now);
-        let seconds = start.elapsed().as_secs_f64();
-        let total = per_thread * threads;
-        assert_eq!(accounts.usage("acme", now), Some(total));
-        let stats = accounts.stats();
-        println!(
-            "{threads} thread(s): {total} charges in {seconds:.2} s = {:.0} charges/s, \
-             {} syncs = {:.0} syncs/s, {:.1} charges per sync",
-            total as f64 / seconds,
-            stats.journal_syncs,
-            stats.journal_syncs as f64 / seconds,
-            stats.records_written as f64 / stats.journal_syncs as f64,
-        );
-    }
-}

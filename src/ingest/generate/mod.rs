@@ -36,7 +36,7 @@ mod firms;
 mod names;
 mod people;
 mod places;
-mod rng;
+pub mod rng;
 mod taxonomy;
 mod text;
 mod vocab;

@@ -23,6 +23,11 @@ impl SplitMix64 {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
+
+    /// Roughly uniform in `0..n` (modulo bias is negligible for sampling).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
 }
 
 /// Independent random streams, one per purpose (the `stream` of [`Rng::for_entity`]).
