@@ -35,6 +35,7 @@ mod build;
 mod collector;
 mod error;
 mod expand;
+mod expansion_cache;
 mod fields;
 mod name_index;
 mod names;

@@ -22,6 +22,7 @@ use super::collector::{Candidate, TopCandidates};
 use super::error::TextError;
 use super::fields::{tantivy_dir, Fields};
 use super::names::{NamesStore, FILE_NAME};
+use super::expansion_cache::ExpansionCache;
 use super::plan::candidate_query;
 use super::similarity::{ScoringQuery, MIN_SCORE};
 
@@ -44,6 +45,7 @@ pub struct NameIndex {
     fields: Fields,
     names: NamesStore,
     analyzer: TextAnalyzer,
+    expansions: ExpansionCache,
 }
 
 impl NameIndex {
@@ -57,7 +59,7 @@ impl NameIndex {
         let fields = Fields::of(&index.schema())?;
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
         let names = NamesStore::open(&dir.join(FILE_NAME))?;
-        Ok(NameIndex { reader, fields, names, analyzer: name_analyzer() })
+        Ok(NameIndex { reader, fields, names, analyzer: name_analyzer(), expansions: ExpansionCache::default() })
     }
 
     /// Fuzzy search; see the module docs. An empty or punctuation-only query
@@ -69,7 +71,7 @@ impl NameIndex {
         }
         let scoring = ScoringQuery::new(tokens);
         let searcher = self.reader.searcher();
-        let Some(plan) = candidate_query(&searcher, self.fields, &scoring)? else {
+        let Some(plan) = candidate_query(&searcher, self.fields, &scoring, &self.expansions)? else {
             return Ok(Vec::new());
         };
         let limit = limit.min(MAX_HITS);

@@ -31,6 +31,7 @@ use tantivy::{Searcher, Term};
 
 use super::error::TextError;
 use super::expand::{expand_concatenation, expand_split, expand_token, Expansion};
+use super::expansion_cache::ExpansionCache;
 use super::fields::Fields;
 use super::similarity::ScoringQuery;
 
@@ -69,11 +70,13 @@ pub(crate) fn candidate_query(
     searcher: &Searcher,
     fields: Fields,
     query: &ScoringQuery,
+    cache: &ExpansionCache,
 ) -> Result<Option<Box<dyn Query>>, TextError> {
     let docs = searcher.num_docs().max(1);
     let mut tokens = Vec::with_capacity(2 * query.len());
     for qi in 0..query.len() {
-        let expansions = expand_token(searcher, fields, query, qi)?;
+        let cached = cache.get_or_compute(query.token(qi), query.prefix_ok(qi), || expand_token(searcher, fields, query, qi))?;
+        let expansions: Vec<Expansion> = cached.as_ref().clone();
         if !expansions.first().is_some_and(|e| e.weight >= 1.0) {
             let splits = expand_split(searcher, fields, query.token(qi))?;
             tokens.extend(splits.into_iter().map(|pair| TokenTerms::new(pair.into(), docs)));
