@@ -87,15 +87,9 @@ pub fn write_companies(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     let mut out = BundleWriter::create(path, COMPANY_TAG)?;
     write_ids(&mut out, &order.row_of_doc.iter().map(|&r| facts.companies[r as usize].id).collect::<Vec<_>>())?;
 
-    let mut location = FacetBuilder::default();
-    let mut industry = FacetBuilder::default();
-    let mut super_category = FacetBuilder::default();
-    let mut headcount = FacetBuilder::default();
-    let mut ipo = FacetBuilder::default();
+    let mut company_facets = CompanyFacets::new();
     let mut latest_round = FacetBuilder::default();
     let mut latest_investor_location = FacetBuilder::default();
-    declare_all(&mut headcount, Headcount::ALL.iter().map(|h| h.as_str()));
-    declare_all(&mut ipo, IpoStatus::ALL.iter().map(|h| h.as_str()));
     let (mut total_raised, mut latest_size, mut latest_created, mut valuation) =
         (vec![NULL_I64; n], vec![NULL_I64; n], vec![NULL_I64; n], vec![NULL_I64; n]);
     let (mut latest_date, mut founded, mut rounds, mut investors, mut latest_deal) =
@@ -110,16 +104,7 @@ pub fn write_companies(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
         let c = &facts.companies[row as usize];
         let agg = &derived.companies[row as usize];
         let d = doc as usize;
-        place_closure(&c.places, facts).iter().for_each(|&l| location.add(&facts.catalog.locations[l as usize].permalink, doc));
-        let (inds, supers) = industry_closure(&c.industries, facts);
-        inds.iter().for_each(|&i| industry.add(&facts.catalog.industries[i as usize].permalink, doc));
-        supers.iter().for_each(|&i| super_category.add(&facts.catalog.industries[i as usize].permalink, doc));
-        if let Some(h) = c.headcount {
-            headcount.add(h.as_str(), doc);
-        }
-        if let Some(s) = c.ipo_status {
-            ipo.add(s.as_str(), doc);
-        }
+        company_facets.add(facts, c, doc);
         total_raised[d] = money(agg.total_raised);
         valuation[d] = money(agg.latest_valuation.map(|v| v.0));
         founded[d] = day(c.founded_on);
@@ -147,11 +132,7 @@ pub fn write_companies(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
         c.crunchbase_key.iter().for_each(|k| crunchbases.push((k.to_string(), doc)));
         permalinks.push((c.permalink.to_string(), doc));
     }
-    location.write(&mut out, "location")?;
-    industry.write(&mut out, "industry")?;
-    super_category.write(&mut out, "super_category")?;
-    headcount.write(&mut out, "employee_count")?;
-    ipo.write(&mut out, "ipo_status")?;
+    company_facets.write(&mut out, "")?;
     latest_round.write(&mut out, "latest_round")?;
     latest_investor_location.write(&mut out, "latest_investor_location")?;
     write_sorted_column(&mut out, "total_raised", &total_raised)?;
@@ -203,8 +184,8 @@ pub fn write_deals(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     let n = order.len();
     let mut out = BundleWriter::create(path, DEAL_TAG)?;
     write_ids(&mut out, &order.row_of_doc.iter().map(|&r| facts.deals[r as usize].id).collect::<Vec<_>>())?;
-    let [mut round, mut location, mut industry, mut super_category, mut headcount, mut ipo]: [FacetBuilder; 6] =
-        Default::default();
+    let mut round = FacetBuilder::default();
+    let mut company_facets = CompanyFacets::new();
     let (mut size, mut created, mut company_raised) = (vec![NULL_I64; n], vec![NULL_I64; n], vec![NULL_I64; n]);
     let (mut date, mut company) = (vec![NULL_I32; n], vec![NULL_I32; n]);
     let mut firms = RelationBuilder::new(n, true);
@@ -215,7 +196,7 @@ pub fn write_deals(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
         let c = &facts.companies[deal.company as usize];
         let d = doc as usize;
         round.add(&deal.round.facet_value(), doc);
-        add_company_facets(facts, c, doc, [&mut location, &mut industry, &mut super_category, &mut headcount, &mut ipo]);
+        company_facets.add(facts, c, doc);
         size[d] = money(deal.size);
         created[d] = instant(deal.created_at);
         date[d] = day(deal.date);
@@ -232,11 +213,7 @@ pub fn write_deals(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
         deal.angels.iter().for_each(|&(p, ft)| angels.add(doc, orders.people.doc(p), financing_code(ft)));
     }
     round.write(&mut out, "round")?;
-    location.write(&mut out, "company_location")?;
-    industry.write(&mut out, "company_industry")?;
-    super_category.write(&mut out, "company_super_category")?;
-    headcount.write(&mut out, "company_employee_count")?;
-    ipo.write(&mut out, "company_ipo_status")?;
+    company_facets.write(&mut out, "company_")?;
     write_sorted_column(&mut out, "size", &size)?;
     write_sorted_column(&mut out, "date", &date)?;
     write_sorted_column(&mut out, "created_at", &created)?;
@@ -248,19 +225,52 @@ pub fn write_deals(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     out.finish()
 }
 
-/// Adds a company's location, industry, super category, headcount and ipo
-/// facets to `doc` (used by deals, which filter on their company).
-fn add_company_facets(facts: &Facts, c: &crate::ingest::facts::CompanyFacts, doc: u32, f: [&mut FacetBuilder; 5]) {
-    let [location, industry, super_category, headcount, ipo] = f;
-    place_closure(&c.places, facts).iter().for_each(|&l| location.add(&facts.catalog.locations[l as usize].permalink, doc));
-    let (inds, supers) = industry_closure(&c.industries, facts);
-    inds.iter().for_each(|&i| industry.add(&facts.catalog.industries[i as usize].permalink, doc));
-    supers.iter().for_each(|&i| super_category.add(&facts.catalog.industries[i as usize].permalink, doc));
-    if let Some(h) = c.headcount {
-        headcount.add(h.as_str(), doc);
+/// A company's location (every level and ancestor), industry, super
+/// category, headcount and ipo facets: on companies themselves and, with
+/// the `company_` prefix, on their deals.
+struct CompanyFacets {
+    location: FacetBuilder,
+    industry: FacetBuilder,
+    super_category: FacetBuilder,
+    headcount: FacetBuilder,
+    ipo: FacetBuilder,
+}
+
+impl CompanyFacets {
+    fn new() -> CompanyFacets {
+        let mut facets = CompanyFacets {
+            location: FacetBuilder::default(),
+            industry: FacetBuilder::default(),
+            super_category: FacetBuilder::default(),
+            headcount: FacetBuilder::default(),
+            ipo: FacetBuilder::default(),
+        };
+        declare_all(&mut facets.headcount, Headcount::ALL.iter().map(|h| h.as_str()));
+        declare_all(&mut facets.ipo, IpoStatus::ALL.iter().map(|h| h.as_str()));
+        facets
     }
-    if let Some(s) = c.ipo_status {
-        ipo.add(s.as_str(), doc);
+
+    fn add(&mut self, facts: &Facts, c: &crate::ingest::facts::CompanyFacts, doc: u32) {
+        for l in place_closure(&c.places, facts) {
+            self.location.add(&facts.catalog.locations[l as usize].permalink, doc);
+        }
+        let (inds, supers) = industry_closure(&c.industries, facts);
+        inds.iter().for_each(|&i| self.industry.add(&facts.catalog.industries[i as usize].permalink, doc));
+        supers.iter().for_each(|&i| self.super_category.add(&facts.catalog.industries[i as usize].permalink, doc));
+        if let Some(h) = c.headcount {
+            self.headcount.add(h.as_str(), doc);
+        }
+        if let Some(s) = c.ipo_status {
+            self.ipo.add(s.as_str(), doc);
+        }
+    }
+
+    fn write(self, out: &mut BundleWriter, prefix: &str) -> io::Result<()> {
+        self.location.write(out, &format!("{prefix}location"))?;
+        self.industry.write(out, &format!("{prefix}industry"))?;
+        self.super_category.write(out, &format!("{prefix}super_category"))?;
+        self.headcount.write(out, &format!("{prefix}employee_count"))?;
+        self.ipo.write(out, &format!("{prefix}ipo_status"))
     }
 }
 

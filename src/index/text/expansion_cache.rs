@@ -48,6 +48,7 @@ impl ExpansionCache {
         Ok(computed)
     }
 
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.map.read().unwrap_or_else(|p| p.into_inner()).len()
     }
