@@ -274,6 +274,36 @@ impl CompanyFacets {
     }
 }
 
+/// The sortable investor-activity columns shared by firms and people.
+struct StatColumns {
+    counts: [Vec<i32>; 4],
+    most_recent: Vec<i32>,
+}
+
+impl StatColumns {
+    const COUNT_NAMES: [&'static str; 4] =
+        ["total_deal_count", "lead_deal_count", "deal_count_last_12_months", "lead_deal_count_last_12_months"];
+
+    fn new(docs: usize) -> StatColumns {
+        StatColumns { counts: std::array::from_fn(|_| vec![0; docs]), most_recent: vec![NULL_I32; docs] }
+    }
+
+    fn set(&mut self, doc: usize, s: &crate::ingest::derive::InvestorStats) {
+        let values = [s.total_deal_count, s.lead_deal_count, s.deal_count_last_12_months, s.lead_deal_count_last_12_months];
+        for (column, value) in self.counts.iter_mut().zip(values) {
+            column[doc] = value as i32;
+        }
+        self.most_recent[doc] = day(s.most_recent_deal_date);
+    }
+
+    fn write(&self, out: &mut BundleWriter) -> io::Result<()> {
+        for (name, values) in Self::COUNT_NAMES.iter().zip(&self.counts) {
+            write_sorted_column(out, name, values)?;
+        }
+        write_sorted_column(out, "most_recent_deal_date", &self.most_recent)
+    }
+}
+
 pub fn write_firms(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     let (facts, derived, orders) = (inp.facts, inp.derived, inp.orders);
     let order = &orders.firms;
@@ -281,8 +311,7 @@ pub fn write_firms(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     let mut out = BundleWriter::create(path, FIRM_TAG)?;
     write_ids(&mut out, &order.row_of_doc.iter().map(|&r| facts.firms[r as usize].id).collect::<Vec<_>>())?;
     let (mut location, mut headcount) = (FacetBuilder::default(), FacetBuilder::default());
-    let mut counts = [vec![0i32; n], vec![0i32; n], vec![0i32; n], vec![0i32; n]];
-    let mut recent = vec![NULL_I32; n];
+    let mut stats = StatColumns::new(n);
     let mut deals = RelationBuilder::new(n, true);
     let mut people = RelationBuilder::new(n, false);
     let (mut domains, mut linkedins, mut crunchbases, mut permalinks) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -295,11 +324,7 @@ pub fn write_firms(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
             headcount.add(h.as_str(), doc);
         }
         let s = &agg.stats;
-        counts[0][d] = s.total_deal_count as i32;
-        counts[1][d] = s.lead_deal_count as i32;
-        counts[2][d] = s.deal_count_last_12_months as i32;
-        counts[3][d] = s.lead_deal_count_last_12_months as i32;
-        recent[d] = day(s.most_recent_deal_date);
+        stats.set(d, s);
         agg.deals.iter().for_each(|&(r, lead)| deals.add(doc, orders.deals.doc(r), lead as u8));
         agg.partners.iter().for_each(|&p| people.add(doc, orders.people.doc(p), 0));
         f.domain_key.iter().for_each(|k| domains.push((k.to_string(), doc)));
@@ -310,13 +335,7 @@ pub fn write_firms(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     declare_all(&mut headcount, Headcount::ALL.iter().map(|h| h.as_str()));
     location.write(&mut out, "location")?;
     headcount.write(&mut out, "employee_count")?;
-    for (name, values) in ["total_deal_count", "lead_deal_count", "deal_count_last_12_months", "lead_deal_count_last_12_months"]
-        .iter()
-        .zip(&counts)
-    {
-        write_sorted_column(&mut out, name, values)?;
-    }
-    write_sorted_column(&mut out, "most_recent_deal_date", &recent)?;
+    stats.write(&mut out)?;
     deals.write(&mut out, "deals")?;
     people.write(&mut out, "people")?;
     write_keymap(&mut out, "domain", domains)?;
@@ -335,8 +354,8 @@ pub fn write_people(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     let mut f: [FacetBuilder; 10] = Default::default();
     declare_all(&mut f[0], PersonRole::ALL.iter().map(|r| r.as_str()));
     declare_all(&mut f[1], ["linkedin", "email", "phone", "twitter"].into_iter());
-    let mut counts = [vec![0i32; n], vec![0i32; n], vec![0i32; n], vec![0i32; n]];
-    let (mut recent, mut employer, mut employer_firm) = (vec![NULL_I32; n], vec![NULL_I32; n], vec![NULL_I32; n]);
+    let mut stats = StatColumns::new(n);
+    let (mut employer, mut employer_firm) = (vec![NULL_I32; n], vec![NULL_I32; n]);
     let (mut employer_raised, mut employer_latest_size) = (vec![NULL_I64; n], vec![NULL_I64; n]);
     let mut angel_deals = RelationBuilder::new(n, false);
     let mut partner_deals = RelationBuilder::new(n, true);
@@ -355,11 +374,7 @@ pub fn write_people(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
         flags.iter().filter(|(_, on)| *on).for_each(|&(i, _)| f[i].add("true", doc));
         f[9].add(if agg.is_investor() { "investor" } else { "company" }, doc);
         let s = &agg.stats;
-        counts[0][d] = s.total_deal_count as i32;
-        counts[1][d] = s.lead_deal_count as i32;
-        counts[2][d] = s.deal_count_last_12_months as i32;
-        counts[3][d] = s.lead_deal_count_last_12_months as i32;
-        recent[d] = day(s.most_recent_deal_date);
+        stats.set(d, s);
         match p.employer {
             Some(Employer::Company(c)) => {
                 employer[d] = orders.companies.doc(c) as i32;
@@ -384,13 +399,7 @@ pub fn write_people(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     for (facet, name) in f.into_iter().zip(names) {
         facet.write(&mut out, name)?;
     }
-    for (name, values) in ["total_deal_count", "lead_deal_count", "deal_count_last_12_months", "lead_deal_count_last_12_months"]
-        .iter()
-        .zip(&counts)
-    {
-        write_sorted_column(&mut out, name, values)?;
-    }
-    write_sorted_column(&mut out, "most_recent_deal_date", &recent)?;
+    stats.write(&mut out)?;
     write_column(&mut out, "employer", &employer)?;
     write_column(&mut out, "employer_firm", &employer_firm)?;
     write_sorted_column(&mut out, "employer_total_raised", &employer_raised)?;
