@@ -2,6 +2,10 @@
 //! lookups, and the collection searches. Plain data in and out; nothing here
 //! knows HTTP.
 
+pub mod exec;
+pub mod filter;
 pub mod lookup;
+pub mod plan;
 pub mod request;
 pub mod resolve;
+pub mod sort;

@@ -1,0 +1,78 @@
+//! Doc sets computed through the relation arrays and key maps: the joins
+//! the plans of every endpoint share.
+
+use roaring::RoaringBitmap;
+use uuid::Uuid;
+
+use crate::index::open::Kind;
+use crate::index::{Index, IndexError};
+use crate::query::request::OrgIdentifiers;
+
+/// A bitmap of doc ids in any order, duplicates allowed.
+pub fn bitmap_of(mut docs: Vec<u32>) -> RoaringBitmap {
+    docs.sort_unstable();
+    docs.dedup();
+    RoaringBitmap::from_sorted_iter(docs).unwrap_or_default()
+}
+
+/// Doc ids of the entities with these UUIDs (unknown ones dropped).
+pub fn docs_of_ids(kind: &Kind, ids: &[Uuid]) -> RoaringBitmap {
+    bitmap_of(ids.iter().filter_map(|id| kind.ids.docid(id)).collect())
+}
+
+/// Targets of relation `name` over every source in `sources`.
+pub fn targets_of(kind: &Kind, name: &str, sources: impl IntoIterator<Item = u32>) -> Result<RoaringBitmap, IndexError> {
+    let rel = kind.relation(name)?;
+    let mut all = Vec::new();
+    for s in sources {
+        all.extend_from_slice(rel.targets(s));
+    }
+    Ok(bitmap_of(all))
+}
+
+/// Doc ids of the organisations answering to any of `keys` (one union).
+pub fn docs_of_org_identifiers(kind: &Kind, keys: &OrgIdentifiers) -> Result<RoaringBitmap, IndexError> {
+    let mut docs: Vec<u32> = keys.ids.iter().filter_map(|id| kind.ids.docid(id)).collect();
+    for (map, values) in
+        [("domain", &keys.domains), ("linkedin", &keys.linkedin), ("crunchbase", &keys.crunchbase), ("permalink", &keys.permalinks)]
+    {
+        if values.is_empty() {
+            continue;
+        }
+        let keymap = kind.keymap(map)?;
+        values.iter().for_each(|v| docs.extend(keymap.get(v)));
+    }
+    Ok(bitmap_of(docs))
+}
+
+/// Deals in which one of these firms took part.
+pub fn deals_of_firms(index: &Index, firm_ids: &[Uuid]) -> Result<RoaringBitmap, IndexError> {
+    let firms = docs_of_ids(&index.firms, firm_ids);
+    targets_of(&index.firms, "deals", firms)
+}
+
+/// Deals in which one of these people was an angel or a partner of a participating firm.
+pub fn deals_of_people(index: &Index, people_ids: &[Uuid]) -> Result<RoaringBitmap, IndexError> {
+    let people = docs_of_ids(&index.people, people_ids);
+    let mut deals = targets_of(&index.people, "angel_deals", people.iter())?;
+    deals |= targets_of(&index.people, "partner_deals", people.iter())?;
+    Ok(deals)
+}
+
+/// Companies of these deals.
+pub fn companies_of_deals(index: &Index, deals: &RoaringBitmap) -> Result<RoaringBitmap, IndexError> {
+    let company = index.deals.column_i32("company")?;
+    Ok(bitmap_of(deals.iter().filter_map(|d| company.get(d)).map(|c| c as u32).collect()))
+}
+
+/// Companies whose latest deal is one of these deals.
+pub fn companies_with_latest_deal_in(index: &Index, deals: &RoaringBitmap) -> Result<RoaringBitmap, IndexError> {
+    let company = index.deals.column_i32("company")?;
+    let latest = index.companies.column_i32("latest_deal")?;
+    let hits = deals
+        .iter()
+        .filter_map(|d| company.get(d).map(|c| (d, c as u32)))
+        .filter(|&(d, c)| latest.get(c) == Some(d as i32))
+        .map(|(_, c)| c);
+    Ok(bitmap_of(hits.collect()))
+}

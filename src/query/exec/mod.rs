@@ -1,0 +1,82 @@
+//! Executes the collection searches: a typed request becomes a [`Plan`]
+//! per kind (joins resolved to doc sets through the relation arrays), the
+//! plan is evaluated to the exact set of matches (`query::filter`), and one
+//! page is picked in sort order (`query::sort`). Records are hydrated by the
+//! caller, for the returned page only.
+//!
+//! [`Plan`]: crate::query::plan::Plan
+
+mod blocks;
+mod companies;
+mod deals;
+mod investors;
+mod joins;
+mod people;
+mod tally;
+
+use std::fmt;
+
+use roaring::RoaringBitmap;
+
+pub use companies::{companies_plan, search_companies};
+pub use deals::{deals_plan, search_deals};
+pub use investors::search_investors;
+pub use people::search_people;
+
+use crate::index::open::Kind;
+use crate::index::IndexError;
+use crate::query::request::{PageRequest, ResultPage, Semantic};
+use crate::query::sort::{page_by_column, page_by_keys, page_in_doc_order, Direction};
+
+/// Why a search could not be answered.
+#[derive(Debug)]
+pub enum QueryError {
+    Index(IndexError),
+    /// A `search_query` was sent; semantic search is not available on this
+    /// server. `block` is the request block that carried it.
+    SemanticUnavailable { block: &'static str },
+}
+
+impl From<IndexError> for QueryError {
+    fn from(e: IndexError) -> Self {
+        QueryError::Index(e)
+    }
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QueryError::Index(e) => write!(f, "{e}"),
+            QueryError::SemanticUnavailable { block } => write!(f, "semantic search ({block}.search_query) is not available"),
+        }
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+fn reject_semantic(semantic: &Option<Semantic>, block: &'static str) -> Result<(), QueryError> {
+    match semantic {
+        Some(_) => Err(QueryError::SemanticUnavailable { block }),
+        None => Ok(()),
+    }
+}
+
+/// How the matches of a search are ordered.
+enum Order {
+    DocOrder,
+    I32(&'static str, Direction),
+    I64(&'static str, Direction),
+    /// A key computed by the query for every match.
+    Keys(Vec<(Option<i64>, u32)>, Direction),
+}
+
+/// One page of `matches` in `order`.
+fn page_of(kind: &Kind, matches: &RoaringBitmap, order: Order, page: PageRequest) -> Result<ResultPage, QueryError> {
+    let docs = match order {
+        Order::DocOrder => page_in_doc_order(matches, page),
+        Order::I32(name, dir) => page_by_column(matches, &*kind.column_i32(name)?, &*kind.sort_order(name)?, dir, page),
+        Order::I64(name, dir) => page_by_column(matches, &*kind.column_i64(name)?, &*kind.sort_order(name)?, dir, page),
+        Order::Keys(keyed, dir) => page_by_keys(keyed, dir, page),
+    };
+    Ok(ResultPage { total_count: matches.len(), docs, filtered: Vec::new() })
+}

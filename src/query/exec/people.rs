@@ -1,0 +1,259 @@
+//! `POST /people`: people by their own facets, their current employer
+//! (company mode) and their investing (investor mode).
+//!
+//! - Company filters select employer companies (a companies plan), then
+//!   their people through `companies.people`.
+//! - Firm filters select firms (a firms plan), then keep investors with a
+//!   firm in that set (`people.firms`).
+//! - `investor.deals` selects the qualifying deals D (a deals plan), then
+//!   counts each candidate's distinct deals in D, either from the people
+//!   side (their `angel_deals` / `partner_deals`, when the candidates are
+//!   few) or from the deal side (each deal's `angels` / `partners`).
+
+use roaring::RoaringBitmap;
+
+use crate::index::{Index, IndexError};
+use crate::query::filter::evaluate;
+use crate::query::plan::Plan;
+use crate::query::request::{
+    EmployerFilter, FilteredCounts, InvestmentType, InvestorPersonFilter, PeopleQuery, PersonDealsFilter, PersonFilter,
+    PersonIdentifiers, PersonSort, PersonType, ResultPage,
+};
+use crate::query::sort::Direction::{Ascending, Descending};
+
+use super::blocks::{company_on_companies, company_on_deals, deal_on_deals, latest_deal_on_companies};
+use super::joins::{bitmap_of, companies_of_deals, deals_of_people, docs_of_ids, docs_of_org_identifiers, targets_of};
+use super::tally::{Acc, Tally};
+use super::{page_of, reject_semantic, Order, QueryError};
+
+const TRUE: &[&str] = &["true"];
+const LEAD_BIT: u8 = 0x80;
+
+fn strings<T>(list: &Option<Vec<T>>, f: impl Fn(&T) -> &str) -> Option<Vec<String>> {
+    list.as_ref().map(|l| l.iter().map(|v| f(v).to_string()).collect())
+}
+
+fn person_facets(plan: &mut Plan, p: &PersonFilter) {
+    plan.facet("role", strings(&p.roles, |r| r.as_str()).as_deref());
+    plan.facet("contact_type", p.contact_types.as_deref());
+    plan.facet("job_title", p.job_titles.as_deref());
+    plan.facet("school", p.education_schools.as_deref());
+    plan.facet("linkedin_company", p.linkedin_companies.as_deref());
+}
+
+fn docs_of_person_identifiers(index: &Index, keys: &PersonIdentifiers) -> Result<RoaringBitmap, IndexError> {
+    let people = &index.people;
+    let mut docs = docs_of_ids(people, &keys.ids);
+    for (map, values) in [("linkedin", &keys.linkedin), ("crunchbase", &keys.crunchbase), ("twitter", &keys.twitter)] {
+        if !values.is_empty() {
+            let keymap = people.keymap(map)?;
+            docs |= bitmap_of(values.iter().flat_map(|v| keymap.get(v)).collect());
+        }
+    }
+    Ok(docs)
+}
+
+/// Employer companies matching the `company` block.
+fn employers(index: &Index, c: &EmployerFilter) -> Result<RoaringBitmap, IndexError> {
+    let mut plan = Plan::default();
+    company_on_companies(&mut plan, index, &c.company);
+    latest_deal_on_companies(&mut plan, index, &c.latest_deal)?;
+    if let Some(ids) = &c.investor_people_ids {
+        plan.docs(companies_of_deals(index, &deals_of_people(index, ids)?)?);
+    }
+    evaluate(&index.companies, &plan)
+}
+
+/// Firms matching the firm keys of the `investor` block; `None` when it has none.
+fn firm_set(index: &Index, inv: &InvestorPersonFilter) -> Result<Option<RoaringBitmap>, IndexError> {
+    let mut plan = Plan::default();
+    if let Some(keys) = &inv.firms {
+        plan.docs(docs_of_org_identifiers(&index.firms, keys)?);
+    }
+    plan.facet("location", inv.locations.as_deref());
+    plan.facet("employee_count", strings(&inv.employee_count, |h| h.as_str()).as_deref());
+    if plan.is_empty() {
+        return Ok(None);
+    }
+    evaluate(&index.firms, &plan).map(Some)
+}
+
+/// Candidates with at least one firm in `firms`.
+fn with_firm_in(index: &Index, candidates: &RoaringBitmap, firms: &RoaringBitmap) -> Result<RoaringBitmap, IndexError> {
+    let rel = index.people.relation("firms")?;
+    let keep = candidates.iter().filter(|&p| rel.targets(p).iter().any(|&f| firms.contains(f)));
+    Ok(RoaringBitmap::from_sorted_iter(keep).unwrap_or_default())
+}
+
+/// Which participations of a person count, and which count as led.
+struct DealRules {
+    angel: bool,
+    institutional: bool,
+    only_lead: bool,
+}
+
+impl DealRules {
+    fn of(f: &PersonDealsFilter) -> DealRules {
+        DealRules {
+            angel: f.investment_type != InvestmentType::Institutional,
+            institutional: f.investment_type != InvestmentType::Angel,
+            only_lead: f.only_lead_deals,
+        }
+    }
+}
+
+/// The qualifying deals of `investor.deals`.
+fn qualifying_deals(index: &Index, f: &PersonDealsFilter) -> Result<RoaringBitmap, IndexError> {
+    let mut plan = Plan::default();
+    deal_on_deals(&mut plan, &f.deal);
+    company_on_deals(&mut plan, index, &f.portfolio)?;
+    evaluate(&index.deals, &plan)
+}
+
+/// Counts each candidate's distinct deals in `deals`.
+fn count_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, candidates: &RoaringBitmap) -> Result<Tally, IndexError> {
+    let people = &index.people;
+    let angel_deals = people.relation("angel_deals")?;
+    let partner_deals = people.relation("partner_deals")?;
+    let people_side: usize = if candidates.len() < deals.len() {
+        candidates.iter().map(|p| angel_deals.degree(p) + partner_deals.degree(p)).sum()
+    } else {
+        usize::MAX
+    };
+    if people_side <= deals.len() as usize {
+        count_from_people(index, rules, deals, candidates)
+    } else {
+        count_from_deals(index, rules, deals, candidates)
+    }
+}
+
+fn count_from_people(index: &Index, rules: &DealRules, deals: &RoaringBitmap, candidates: &RoaringBitmap) -> Result<Tally, IndexError> {
+    let angel_deals = index.people.relation("angel_deals")?;
+    let partner_deals = index.people.relation("partner_deals")?;
+    let date = index.deals.column_i32("date")?;
+    let mut tally = Tally::new(index.people.docs, candidates.len() as usize);
+    let mut mine: Vec<(u32, bool)> = Vec::new();
+    for p in candidates {
+        mine.clear();
+        if rules.angel {
+            mine.extend(angel_deals.targets(p).iter().map(|&d| (d, false)));
+        }
+        if rules.institutional {
+            let edges = partner_deals.targets(p).iter().zip(partner_deals.payload(p));
+            mine.extend(edges.map(|(&d, &lead)| (d, lead != 0)));
+        }
+        for (d, lead) in distinct_deals(&mut mine) {
+            if deals.contains(d) && (lead || !rules.only_lead) {
+                tally.entry(p).add(lead, date.get(d));
+            }
+        }
+    }
+    Ok(tally)
+}
+
+fn count_from_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, candidates: &RoaringBitmap) -> Result<Tally, IndexError> {
+    let angels = index.deals.relation("angels")?;
+    let partners = index.deals.relation("partners")?;
+    let firms = index.deals.relation("firms")?;
+    let date = index.deals.column_i32("date")?;
+    let mut tally = Tally::new(index.people.docs, deals.len() as usize);
+    let mut on_deal: Vec<(u32, bool)> = Vec::new();
+    for d in deals {
+        on_deal.clear();
+        if rules.angel {
+            on_deal.extend(angels.targets(d).iter().map(|&p| (p, false)));
+        }
+        if rules.institutional {
+            let firm_payload = firms.payload(d);
+            let edges = partners.targets(d).iter().zip(partners.payload(d));
+            on_deal.extend(edges.map(|(&p, &slot)| (p, firm_payload.get(slot as usize).is_some_and(|b| b & LEAD_BIT != 0))));
+        }
+        for (p, lead) in distinct_deals(&mut on_deal) {
+            if candidates.contains(p) && (lead || !rules.only_lead) {
+                tally.entry(p).add(lead, date.get(d));
+            }
+        }
+    }
+    Ok(tally)
+}
+
+/// Sorts `(id, lead)` pairs and merges equal ids (led if any pair is).
+fn distinct_deals(pairs: &mut Vec<(u32, bool)>) -> impl Iterator<Item = (u32, bool)> + '_ {
+    pairs.sort_unstable();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let (id, mut lead) = *pairs.get(i)?;
+        while i < pairs.len() && pairs[i].0 == id {
+            lead |= pairs[i].1;
+            i += 1;
+        }
+        Some((id, lead))
+    })
+}
+
+fn filtered(acc: Acc) -> FilteredCounts {
+    let most_recent_date = (acc.latest != i32::MIN).then_some(crate::schema::Date(acc.latest));
+    FilteredCounts { deal_count: acc.deals, lead_count: acc.leads, most_recent_date }
+}
+
+/// People matching every block but `investor.deals`.
+fn base_matches(index: &Index, q: &PeopleQuery) -> Result<RoaringBitmap, QueryError> {
+    let mut plan = Plan::default();
+    match q.person_type {
+        PersonType::Any => {}
+        PersonType::Company => plan.facet("person_type", Some(&["company"])),
+        PersonType::Investor => plan.facet("is_investor", Some(TRUE)),
+    }
+    if let Some(keys) = &q.identifiers {
+        plan.docs(docs_of_person_identifiers(index, keys)?);
+    }
+    person_facets(&mut plan, &q.person);
+    if let Some(c) = &q.company {
+        reject_semantic(&c.semantic, "company")?;
+        plan.docs(targets_of(&index.companies, "people", employers(index, c)?)?);
+    }
+    let Some(inv) = &q.investor else {
+        return Ok(evaluate(&index.people, &plan)?);
+    };
+    if let Some(deals) = &inv.deals {
+        reject_semantic(&deals.semantic, "investor.deals")?;
+    }
+    plan.facet("is_investor", Some(TRUE));
+    let matches = evaluate(&index.people, &plan)?;
+    match firm_set(index, inv)? {
+        Some(firms) => Ok(with_firm_in(index, &matches, &firms)?),
+        None => Ok(matches),
+    }
+}
+
+pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, QueryError> {
+    let mut matches = base_matches(index, q)?;
+    let deals_filter = q.investor.as_ref().and_then(|i| i.deals.as_ref());
+    let tally = match deals_filter {
+        Some(f) => {
+            let tally = count_deals(index, &DealRules::of(f), &qualifying_deals(index, f)?, &matches)?;
+            let min = f.min_matching_deals.unwrap_or(1).max(1);
+            matches = bitmap_of(tally.touched().into_iter().filter(|&p| tally.get(p).deals >= min).collect());
+            Some(tally)
+        }
+        None => None,
+    };
+    let order = match (q.sort, &tally) {
+        (PersonSort::MostRecentDealDate, _) | (PersonSort::FilteredDealCount, None) => Order::DocOrder,
+        (PersonSort::TotalRaised, _) => Order::I64("employer_total_raised", Descending),
+        (PersonSort::LatestDealSize, _) => Order::I64("employer_latest_deal_size", Descending),
+        (PersonSort::Name, _) => Order::I32("name_rank", Ascending),
+        (PersonSort::TotalDealCount, _) => Order::I32("total_deal_count", Descending),
+        (PersonSort::DealCountLast12Months, _) => Order::I32("deal_count_last_12_months", Descending),
+        (PersonSort::LeadDealCount, _) => Order::I32("lead_deal_count", Descending),
+        (PersonSort::LeadDealCountLast12Months, _) => Order::I32("lead_deal_count_last_12_months", Descending),
+        (PersonSort::FilteredDealCount, Some(t)) => {
+            Order::Keys(matches.iter().map(|p| (Some(t.get(p).deals as i64), p)).collect(), Descending)
+        }
+    };
+    let mut page = page_of(&index.people, &matches, order, q.page)?;
+    if let Some(t) = &tally {
+        page.filtered = page.docs.iter().map(|&p| filtered(t.get(p))).collect();
+    }
+    Ok(page)
+}

@@ -1,0 +1,143 @@
+//! Evaluates a [`Plan`] against one kind of an opened index.
+//!
+//! 1. Facet and doc-set clauses become bitmaps, intersected smallest first
+//!    (an empty one ends the evaluation).
+//! 2. Each range clause is located in its column's sort order by binary
+//!    search, which gives the number of docs in range, `k`, for free. With
+//!    `c` candidates so far, a range is *probed* (one column read per
+//!    candidate) when `c ≤ k`, otherwise the `k` doc ids of the range are
+//!    turned into a bitmap and intersected. Without any bitmap clause the
+//!    narrowest range seeds the candidates.
+//! 3. No clause at all means every doc.
+
+use roaring::RoaringBitmap;
+
+use super::plan::{Clause, Plan, Width};
+use crate::index::column::{Column, ColumnValue, SortOrder};
+use crate::index::open::Kind;
+use crate::index::IndexError;
+
+/// Doc ids of `kind` matching every clause of `plan`.
+pub fn evaluate(kind: &Kind, plan: &Plan) -> Result<RoaringBitmap, IndexError> {
+    let mut sets = Vec::new();
+    let mut ranges = Vec::new();
+    for clause in &plan.clauses {
+        match clause {
+            Clause::Facet { field, values } => sets.push(kind.facet(field)?.union_of(values.iter().map(String::as_str))?),
+            Clause::Docs(docs) => sets.push(docs.clone()),
+            Clause::Range { column, width, min, max } => ranges.push(RangeProbe::locate(kind, column, *width, *min, *max)?),
+        }
+    }
+    sets.sort_by_key(|s| s.len());
+    let mut candidates = intersect_all(sets);
+    ranges.sort_by_key(|r| r.len());
+    for range in ranges {
+        candidates = Some(match candidates {
+            None => range.bitmap(),
+            Some(c) if c.is_empty() => return Ok(c),
+            Some(c) if c.len() <= range.len() as u64 => range.probe(&c),
+            Some(c) => c & range.bitmap(),
+        });
+    }
+    Ok(candidates.unwrap_or_else(|| every_doc(kind.docs)))
+}
+
+/// All doc ids `0..docs`.
+pub fn every_doc(docs: usize) -> RoaringBitmap {
+    let mut all = RoaringBitmap::new();
+    all.insert_range(0..docs as u32);
+    all
+}
+
+fn intersect_all(sets: Vec<RoaringBitmap>) -> Option<RoaringBitmap> {
+    let mut it = sets.into_iter();
+    let mut acc = it.next()?;
+    for s in it {
+        if acc.is_empty() {
+            break;
+        }
+        acc &= s;
+    }
+    Some(acc)
+}
+
+/// A range clause located in its column's sort order.
+struct RangeProbe {
+    column: RangeColumn,
+    /// Doc ids in range (in value order).
+    slice: std::ops::Range<usize>,
+    order: std::sync::Arc<SortOrder>,
+    min: i64,
+    max: i64,
+}
+
+enum RangeColumn {
+    I32(std::sync::Arc<Column<i32>>),
+    I64(std::sync::Arc<Column<i64>>),
+}
+
+impl RangeProbe {
+    fn locate(kind: &Kind, name: &str, width: Width, min: i64, max: i64) -> Result<RangeProbe, IndexError> {
+        let order = kind.sort_order(name)?;
+        let (column, slice) = match width {
+            Width::I32 => {
+                let col = kind.column_i32(name)?;
+                let slice = value_range(col.values(), order.non_null(), min, max);
+                (RangeColumn::I32(col), slice)
+            }
+            Width::I64 => {
+                let col = kind.column_i64(name)?;
+                let slice = value_range(col.values(), order.non_null(), min, max);
+                (RangeColumn::I64(col), slice)
+            }
+        };
+        Ok(RangeProbe { column, slice, order, min, max })
+    }
+
+    fn len(&self) -> usize {
+        self.slice.len()
+    }
+
+    fn bitmap(&self) -> RoaringBitmap {
+        let mut docs = self.order.non_null()[self.slice.clone()].to_vec();
+        docs.sort_unstable();
+        RoaringBitmap::from_sorted_iter(docs).unwrap_or_default()
+    }
+
+    fn probe(&self, candidates: &RoaringBitmap) -> RoaringBitmap {
+        let keep = |d: u32| match &self.column {
+            RangeColumn::I32(c) => c.get(d).is_some_and(|v| (self.min..=self.max).contains(&(v as i64))),
+            RangeColumn::I64(c) => c.get(d).is_some_and(|v| (self.min..=self.max).contains(&v)),
+        };
+        RoaringBitmap::from_sorted_iter(candidates.iter().filter(|&d| keep(d))).unwrap_or_default()
+    }
+}
+
+/// Positions in `order` (ascending by value) of the docs with a value in `[min, max]`.
+fn value_range<T: ColumnValue>(values: &[T], order: &[u32], min: i64, max: i64) -> std::ops::Range<usize> {
+    let start = order.partition_point(|&d| values[d as usize].to_i64() < min);
+    let end = order.partition_point(|&d| values[d as usize].to_i64() <= max);
+    start..end.max(start)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn value_range_is_inclusive() {
+        let values = [5i64, 1, 3, 3, 9];
+        let order = [1u32, 2, 3, 0, 4];
+        assert_eq!(value_range(&values, &order, 3, 5), 1..4);
+        assert_eq!(value_range(&values, &order, 10, 20), 5..5);
+        assert_eq!(value_range(&values, &order, 6, 2), 4..4);
+    }
+
+    #[test]
+    fn intersection_stops_at_empty() {
+        let a: RoaringBitmap = (0..10).collect();
+        let b: RoaringBitmap = (5..20).collect();
+        assert_eq!(intersect_all(vec![a, b]).unwrap(), (5..10).collect());
+        assert_eq!(intersect_all(vec![]), None);
+    }
+}

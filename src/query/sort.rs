@@ -1,0 +1,159 @@
+//! Picks one page of the matching doc ids in sort order, without sorting
+//! every match.
+//!
+//! Every order is (key, direction), nulls last, then doc id ascending (doc
+//! ids follow each kind's default order). Three ways to get the first
+//! `offset + size` docs:
+//!
+//! - **doc order**: the candidate bitmap's own iteration order;
+//! - **walk** the column's sort order (ascending, or descending run by run,
+//!   each run of equal values read forwards so ties stay doc-id ascending),
+//!   keeping candidates, until enough are found; expected cost
+//!   `need × docs / candidates` membership tests;
+//! - **gather** `(value, doc)` of every candidate and select the top
+//!   `need` (cost `candidates`), used when that is cheaper than walking and
+//!   for per-query computed keys.
+
+use std::cmp::Ordering;
+
+use roaring::RoaringBitmap;
+
+use super::request::PageRequest;
+use crate::index::column::{Column, ColumnValue, SortOrder};
+
+/// Direction of a sort key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Ascending,
+    Descending,
+}
+
+/// The range of sorted positions a page covers.
+fn page_bounds(page: PageRequest) -> (usize, usize) {
+    let offset = page.page.saturating_mul(page.page_size);
+    (offset, offset.saturating_add(page.page_size))
+}
+
+/// A page in doc id order.
+pub fn page_in_doc_order(candidates: &RoaringBitmap, page: PageRequest) -> Vec<u32> {
+    let (offset, end) = page_bounds(page);
+    if offset as u64 >= candidates.len() {
+        return Vec::new();
+    }
+    let first = candidates.select(offset as u32).unwrap_or(u32::MAX);
+    candidates.range(first..).take(end - offset).collect()
+}
+
+/// A page ordered by a stored column.
+pub fn page_by_column<T: ColumnValue>(
+    candidates: &RoaringBitmap,
+    column: &Column<T>,
+    order: &SortOrder,
+    direction: Direction,
+    page: PageRequest,
+) -> Vec<u32> {
+    let (offset, need) = page_bounds(page);
+    let count = candidates.len() as usize;
+    if offset >= count {
+        return Vec::new();
+    }
+    let need = need.min(count);
+    let docs = column.values().len().max(1);
+    let walk_cost = need.saturating_mul(docs) / count.max(1);
+    let top = if walk_cost < count {
+        walk(candidates, column.values(), order, direction, need)
+    } else {
+        let keyed = candidates.iter().map(|d| (column.get(d).map(ColumnValue::to_i64), d)).collect();
+        gather(keyed, direction, need)
+    };
+    top.into_iter().skip(offset).collect()
+}
+
+/// A page ordered by per-query keys (`(key, doc)` for every candidate).
+pub fn page_by_keys(keyed: Vec<(Option<i64>, u32)>, direction: Direction, page: PageRequest) -> Vec<u32> {
+    let (offset, need) = page_bounds(page);
+    if offset >= keyed.len() {
+        return Vec::new();
+    }
+    let need = need.min(keyed.len());
+    gather(keyed, direction, need).into_iter().skip(offset).collect()
+}
+
+fn compare(a: &(Option<i64>, u32), b: &(Option<i64>, u32), direction: Direction) -> Ordering {
+    let by_key = match (a.0, b.0) {
+        (Some(x), Some(y)) if direction == Direction::Ascending => x.cmp(&y),
+        (Some(x), Some(y)) => y.cmp(&x),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    };
+    by_key.then(a.1.cmp(&b.1))
+}
+
+/// The first `need` docs of `keyed` in order.
+fn gather(mut keyed: Vec<(Option<i64>, u32)>, direction: Direction, need: usize) -> Vec<u32> {
+    let cmp = |a: &(Option<i64>, u32), b: &(Option<i64>, u32)| compare(a, b, direction);
+    if need < keyed.len() {
+        keyed.select_nth_unstable_by(need, cmp);
+        keyed.truncate(need);
+    }
+    keyed.sort_unstable_by(cmp);
+    keyed.into_iter().map(|(_, d)| d).collect()
+}
+
+/// The first `need` candidates along the sort order.
+fn walk<T: ColumnValue>(
+    candidates: &RoaringBitmap,
+    values: &[T],
+    order: &SortOrder,
+    direction: Direction,
+    need: usize,
+) -> Vec<u32> {
+    let mut out = Vec::with_capacity(need);
+    let take = |docs: &[u32], out: &mut Vec<u32>| {
+        for &d in docs {
+            if out.len() == need {
+                return;
+            }
+            if candidates.contains(d) {
+                out.push(d);
+            }
+        }
+    };
+    let sorted = order.non_null();
+    match direction {
+        Direction::Ascending => take(sorted, &mut out),
+        Direction::Descending => {
+            let mut end = sorted.len();
+            while end > 0 && out.len() < need {
+                let v = values[sorted[end - 1] as usize];
+                let start = sorted[..end].partition_point(|&d| values[d as usize] < v);
+                take(&sorted[start..end], &mut out);
+                end = start;
+            }
+        }
+    }
+    take(order.nulls(), &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gather_orders_nulls_last_and_ties_by_doc() {
+        let keyed = vec![(Some(5), 3), (None, 0), (Some(7), 4), (Some(5), 1), (Some(1), 2)];
+        assert_eq!(gather(keyed.clone(), Direction::Descending, 5), vec![4, 1, 3, 2, 0]);
+        assert_eq!(gather(keyed.clone(), Direction::Ascending, 5), vec![2, 1, 3, 4, 0]);
+        assert_eq!(gather(keyed, Direction::Descending, 2), vec![4, 1]);
+    }
+
+    #[test]
+    fn doc_order_pages() {
+        let c: RoaringBitmap = [2u32, 4, 6, 8, 10].into_iter().collect();
+        assert_eq!(page_in_doc_order(&c, PageRequest { page: 1, page_size: 2 }), vec![6, 8]);
+        assert_eq!(page_in_doc_order(&c, PageRequest { page: 2, page_size: 2 }), vec![10]);
+        assert!(page_in_doc_order(&c, PageRequest { page: 3, page_size: 2 }).is_empty());
+    }
+}
