@@ -6,3 +6,4 @@ mod api;
 mod cli;
 mod index_cycle;
 mod real_data;
+mod oracle;
