@@ -142,6 +142,37 @@ impl ApiError {
         ApiError::new(400, code, message, json!({ "help": help.into() }))
     }
 
+    /// 400 `INVALID_JSON`: a request body that does not parse; `position`
+    /// is the parser's 1-based line and column.
+    pub fn invalid_json(position: Option<(usize, usize)>) -> ApiError {
+        let mut details = json!({ "help": "Send a JSON object, for example {\"page_size\": 10}" });
+        if let Some((line, column)) = position {
+            details["position"] = json!({ "line": line, "column": column });
+        }
+        ApiError::new(400, "INVALID_JSON", "Request body is not valid JSON", details)
+    }
+
+    /// The ValidationError body (reference §1.6): every problem as
+    /// `{field, value, message, code, validOptions}` in `details.errors`.
+    pub fn validation(status: u16, code: &'static str, errors: Vec<Value>) -> ApiError {
+        ApiError::new(
+            status,
+            code,
+            "Invalid request parameters",
+            json!({ "errors": errors, "help": "Please check your request parameters and ensure they meet the required format and constraints." }),
+        )
+    }
+
+    /// 422 `UNKNOWN_PARAMETER` in the POST `/people` form (UnknownParamError).
+    pub fn unknown_parameters(unknown: Vec<String>, allowed: Vec<String>) -> ApiError {
+        ApiError::new(
+            422,
+            "UNKNOWN_PARAMETER",
+            format!("Unknown parameter(s): {}", unknown.join(", ")),
+            json!({ "unknownParameters": unknown, "allowedParameters": allowed }),
+        )
+    }
+
     /// A 404 with `details.help`.
     pub fn not_found(code: &'static str, message: impl Into<String>, help: impl Into<String>) -> ApiError {
         ApiError::new(404, code, message, json!({ "help": help.into() }))

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod app;
+pub mod body;
 pub mod envelope;
 pub mod errors;
 pub mod params;

@@ -1,0 +1,742 @@
+//! The object walker the four body parsers are written with.
+//!
+//! An [`Obj`] is one JSON object of the body together with its dotted path
+//! and the keys it allows. Opening it records every key outside that list as
+//! `UNKNOWN_PARAMETER`; its typed getters read one key each and record what
+//! is wrong with it (reference §1.6). `null` is the same as an absent key.
+//! A getter that finds a problem returns `None`: the body is refused anyway
+//! once the walk ends, so the value is never used, and the walk goes on so
+//! that every problem is reported at once.
+//!
+//! Array rules, for every array key: a JSON array (a comma-joined string is
+//! a type error), not empty (`EMPTY_ARRAY_PARAMETER`), at most 100 items
+//! (`TOO_MANY_ITEMS`). A bad item is reported on the array's path with the
+//! item as `value`.
+
+use serde_json::{Number, Value};
+use uuid::Uuid;
+
+use super::json::Json;
+use super::problems::*;
+use crate::query::request::Range;
+use crate::query::resolve::parse_uuid;
+use crate::schema::{Date, RoundKey, RoundType};
+
+/// Longest array accepted anywhere in a body.
+pub const MAX_ITEMS: usize = 100;
+
+/// Keys of one financing type object.
+const FINANCING_KEYS: &[&str] = &["type", "pre", "extension"];
+
+/// `(wire spelling, value)` pairs of a closed enum.
+pub type Choices<T> = [(&'static str, T)];
+
+/// The choices of a `wire_enum!` type: `spellings(Headcount::ALL, Headcount::as_str)`.
+pub fn spellings<T: Copy>(all: &[T], spell: fn(T) -> &'static str) -> Vec<(&'static str, T)> {
+    all.iter().map(|v| (spell(*v), *v)).collect()
+}
+
+fn options<T>(choices: &Choices<T>) -> Vec<String> {
+    choices.iter().map(|(s, _)| s.to_string()).collect()
+}
+
+/// One JSON object of the body.
+pub struct Obj<'a> {
+    problems: &'a Problems,
+    path: String,
+    order: Order,
+    entries: &'a [(String, Json)],
+    allowed: &'static [&'static str],
+}
+
+/// One present (non-null) value of the body, with its place.
+pub struct Slot<'a> {
+    problems: &'a Problems,
+    /// Dotted path reported as `field`.
+    pub path: String,
+    order: Order,
+    pub value: &'a Json,
+}
+
+impl<'a> Obj<'a> {
+    /// The whole body; a body that is not an object is one problem (`body`).
+    pub fn root(problems: &'a Problems, body: &'a Json, allowed: &'static [&'static str]) -> Obj<'a> {
+        let entries: &[(String, Json)] = match body {
+            Json::Object(entries) => entries,
+            _ => {
+                let slot = Slot { problems, path: "body".into(), order: Vec::new(), value: body };
+                slot.fail::<()>(INVALID_TYPE, "The request body must be a JSON object".into());
+                &[]
+            }
+        };
+        Obj::open(problems, String::new(), Vec::new(), entries, allowed)
+    }
+
+    fn open(
+        problems: &'a Problems,
+        path: String,
+        order: Order,
+        entries: &'a [(String, Json)],
+        allowed: &'static [&'static str],
+    ) -> Obj<'a> {
+        let obj = Obj { problems, path, order, entries, allowed };
+        for (i, (key, value)) in entries.iter().enumerate() {
+            if !allowed.contains(&key.as_str()) {
+                let field = obj.child_path(key);
+                problems.push(Problem {
+                    message: format!("Unknown parameter: {field}. Allowed parameters: {}", allowed.join(", ")),
+                    field,
+                    value: value.to_value(),
+                    code: UNKNOWN_PARAMETER,
+                    valid_options: allowed.iter().map(|k| k.to_string()).collect(),
+                    order: obj.child_order(i),
+                });
+            }
+        }
+        obj
+    }
+
+    fn child_path(&self, key: &str) -> String {
+        if self.path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{}.{key}", self.path)
+        }
+    }
+
+    fn child_order(&self, index: usize) -> Order {
+        let mut order = self.order.clone();
+        order.push(index as u32);
+        order
+    }
+
+    /// Whether any key has a non-null value.
+    pub fn has_keys(&self) -> bool {
+        self.entries.iter().any(|(_, v)| !v.is_null())
+    }
+
+    /// The value of an allowed `key`, unless absent or null.
+    pub fn get(&self, key: &str) -> Option<Slot<'a>> {
+        debug_assert!(self.allowed.contains(&key), "{key} is not an allowed key of {}", self.path);
+        let (i, (_, value)) = self.entries.iter().enumerate().find(|(_, (k, _))| k == key)?;
+        (!value.is_null()).then(|| Slot {
+            problems: self.problems,
+            path: self.child_path(key),
+            order: self.child_order(i),
+            value,
+        })
+    }
+
+    /// A nested object with its own allowed keys.
+    pub fn object(&self, key: &str, allowed: &'static [&'static str]) -> Option<Obj<'a>> {
+        self.get(key)?.object(allowed)
+    }
+
+    /// A money amount: a JSON number ≥ 0 (whole USD).
+    pub fn money(&self, key: &str) -> Option<f64> {
+        let slot = self.get(key)?;
+        let message = format!("{} must be a number >= 0", slot.path);
+        match slot.number() {
+            None => slot.fail(INVALID_TYPE, message),
+            Some(n) if n < 0.0 || !n.is_finite() => slot.fail(OUT_OF_RANGE, message),
+            Some(n) => Some(n),
+        }
+    }
+
+    /// `min_key`/`max_key` money bounds; `min > max` is `INVALID_RANGE` on `min_key`.
+    pub fn money_range(&self, min_key: &str, max_key: &str) -> Range<f64> {
+        let range = Range { min: self.money(min_key), max: self.money(max_key) };
+        self.check_range(range, min_key, max_key)
+    }
+
+    /// A day, `YYYY-MM-DD`.
+    pub fn date(&self, key: &str) -> Option<Date> {
+        let slot = self.get(key)?;
+        let message = format!("{} must be a date in YYYY-MM-DD format", slot.path);
+        match slot.value {
+            Json::String(text) => Date::parse(text).or_else(|| slot.fail(INVALID_DATE, message)),
+            _ => slot.fail(INVALID_TYPE, message),
+        }
+    }
+
+    /// `start_key`/`end_key` date bounds; start after end is `INVALID_RANGE` on `start_key`.
+    pub fn date_range(&self, start_key: &str, end_key: &str) -> Range<Date> {
+        let range = Range { min: self.date(start_key), max: self.date(end_key) };
+        self.check_range(range, start_key, end_key)
+    }
+
+    /// `range` unless its bounds are crossed, which is reported on `min_key`.
+    fn check_range<T: PartialOrd + Copy>(&self, range: Range<T>, min_key: &str, max_key: &str) -> Range<T> {
+        let crossed = matches!((range.min, range.max), (Some(min), Some(max)) if min > max);
+        match self.get(min_key).filter(|_| crossed) {
+            Some(slot) => {
+                let message = format!("{} must not be greater than {}", slot.path, self.child_path(max_key));
+                slot.fail(INVALID_RANGE, message).unwrap_or_default()
+            }
+            None => range,
+        }
+    }
+
+    /// An array of hyphenated UUIDs.
+    pub fn uuids(&self, key: &str) -> Option<Vec<Uuid>> {
+        let items = self.get(key)?.array()?;
+        let parsed: Vec<Option<Uuid>> = items
+            .iter()
+            .map(|item| match item.value {
+                Json::String(text) => parse_uuid(text)
+                    .or_else(|| item.fail(INVALID_UUID, format!("{} contains an invalid UUID: '{text}'", item.path))),
+                _ => item.fail(INVALID_TYPE, format!("{} must contain only UUID strings", item.path)),
+            })
+            .collect();
+        parsed.into_iter().collect()
+    }
+
+    /// An array of strings, kept as given (permalinks, job titles…).
+    pub fn strings(&self, key: &str) -> Option<Vec<String>> {
+        let items = self.get(key)?.array()?;
+        let parsed: Vec<Option<String>> = items.iter().map(|item| item.item_string().map(str::to_string)).collect();
+        parsed.into_iter().collect()
+    }
+
+    /// An array of identifier strings: blank ones are `EMPTY_STRING`, the
+    /// others go through `normalise`, and those it refuses are dropped.
+    pub fn identifiers(&self, key: &str, normalise: fn(&str) -> Option<String>) -> Option<Vec<String>> {
+        let items = self.get(key)?.array()?;
+        let parsed: Vec<Option<Option<String>>> = items
+            .iter()
+            .map(|item| {
+                let text = item.item_string()?;
+                if text.trim().is_empty() {
+                    return item.fail(EMPTY_STRING, format!("{} must not contain blank strings", item.path));
+                }
+                Some(normalise(text))
+            })
+            .collect();
+        parsed.into_iter().collect::<Option<Vec<_>>>().map(|keys| keys.into_iter().flatten().collect())
+    }
+
+    /// An array of exact enum spellings.
+    pub fn enums<T: Copy>(&self, key: &str, choices: &Choices<T>) -> Option<Vec<T>> {
+        let items = self.get(key)?.array()?;
+        let parsed: Vec<Option<T>> = items
+            .iter()
+            .map(|item| {
+                let text = item.item_string()?;
+                let found = choices.iter().find(|(s, _)| *s == text).map(|(_, v)| *v);
+                found.or_else(|| {
+                    let message = format!("{} contains an invalid value: '{text}'", item.path);
+                    item.fail_with(INVALID_ENUM_VALUE, message, options(choices))
+                })
+            })
+            .collect();
+        parsed.into_iter().collect()
+    }
+
+    /// One exact enum spelling.
+    pub fn choice<T: Copy>(&self, key: &str, choices: &Choices<T>) -> Option<T> {
+        let slot = self.get(key)?;
+        let Json::String(text) = slot.value else {
+            return slot.fail_with(INVALID_TYPE, format!("{} must be a string", slot.path), options(choices));
+        };
+        let found = choices.iter().find(|(s, _)| s == text).map(|(_, v)| *v);
+        found.or_else(|| {
+            let message =
+                format!("Invalid {}: '{text}'. Valid options are: {}", slot.path, options(choices).join(", "));
+            slot.fail_with(INVALID_ENUM_VALUE, message, options(choices))
+        })
+    }
+
+    /// An array of financing type objects `{type, pre?, extension?}`.
+    /// Every item that is not one (a string, an unknown or missing `type`)
+    /// is gathered into one `INVALID_FINANCING_TYPE` problem on the array:
+    /// its `value` is the item, or the list of items when several are bad.
+    pub fn financing_types(&self, key: &str) -> Option<Vec<RoundKey>> {
+        let slot = self.get(key)?;
+        let items = slot.array()?;
+        let mut keys = Vec::new();
+        let mut bad: Vec<(&Json, String)> = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            match self.financing_type(item, i) {
+                Ok(round) => keys.push(round),
+                Err(shown) => bad.push((item.value, shown)),
+            }
+        }
+        if bad.is_empty() {
+            return Some(keys);
+        }
+        let all: Vec<String> = RoundType::ALL.iter().map(|t| t.as_str().to_string()).collect();
+        let shown: Vec<&str> = bad.iter().map(|(_, s)| s.as_str()).collect();
+        let message = format!("Invalid financing type(s): {}. Valid options are: {}", shown.join(", "), all.join(", "));
+        let value = match bad.as_slice() {
+            [(one, _)] => one.to_value(),
+            many => Value::Array(many.iter().map(|(v, _)| v.to_value()).collect()),
+        };
+        slot.problems.push(Problem {
+            field: slot.path.clone(),
+            value,
+            message,
+            code: INVALID_FINANCING_TYPE,
+            valid_options: all,
+            order: slot.order.clone(),
+        });
+        None
+    }
+
+    /// One financing type item; `Err` carries how the bad item is shown in the message.
+    fn financing_type(&self, item: &Slot<'a>, index: usize) -> Result<RoundKey, String> {
+        let Json::Object(entries) = item.value else {
+            return Err(shown(item.value));
+        };
+        let path = format!("{}[{index}]", item.path);
+        let obj = Obj::open(self.problems, path, item.order.clone(), entries, FINANCING_KEYS);
+        let pre = obj.bool("pre").unwrap_or(false);
+        let extension = obj.bool("extension").unwrap_or(false);
+        let round_type = match obj.get("type").map(|t| t.value) {
+            Some(Json::String(text)) => RoundType::parse(text).ok_or_else(|| text.clone())?,
+            Some(other) => return Err(shown(other)),
+            None => return Err(shown(item.value)),
+        };
+        Ok(RoundKey { round_type, pre, extension })
+    }
+
+    /// An integer in `min..=max`.
+    pub fn int_between(&self, key: &str, min: u64, max: u64) -> Option<u64> {
+        let slot = self.get(key)?;
+        slot.integer(min, max, format!("{} must be an integer between {min} and {max}", slot.path))
+    }
+
+    /// An integer ≥ `min` (and within `u32`).
+    pub fn int_at_least(&self, key: &str, min: u32) -> Option<u32> {
+        let slot = self.get(key)?;
+        let n = slot.integer(min as u64, u32::MAX as u64, format!("{} must be an integer >= {min}", slot.path))?;
+        Some(n as u32)
+    }
+
+    /// A JSON boolean.
+    pub fn bool(&self, key: &str) -> Option<bool> {
+        let slot = self.get(key)?;
+        match slot.value {
+            Json::Bool(b) => Some(*b),
+            _ => slot.fail(INVALID_TYPE, format!("{} must be a boolean", slot.path)),
+        }
+    }
+
+    /// A non-blank string, trimmed.
+    pub fn text(&self, key: &str) -> Option<String> {
+        let slot = self.get(key)?;
+        let text = slot.string()?;
+        if text.trim().is_empty() {
+            return slot.fail(EMPTY_STRING, format!("{} must not be blank", slot.path));
+        }
+        Some(text.trim().to_string())
+    }
+
+    /// A number in `0..=1`.
+    pub fn fraction(&self, key: &str) -> Option<f64> {
+        let slot = self.get(key)?;
+        let message = format!("{} must be a number between 0 and 1", slot.path);
+        match slot.number() {
+            None => slot.fail(INVALID_TYPE, message),
+            Some(n) if !(0.0..=1.0).contains(&n) => slot.fail(OUT_OF_RANGE, message),
+            Some(n) => Some(n),
+        }
+    }
+}
+
+/// How a bad financing type item reads in the message.
+fn shown(value: &Json) -> String {
+    match value {
+        Json::String(text) => text.clone(),
+        other => other.to_value().to_string(),
+    }
+}
+
+impl<'a> Slot<'a> {
+    /// Records a problem with this value; always `None`.
+    pub fn fail<T>(&self, code: &'static str, message: String) -> Option<T> {
+        self.fail_with(code, message, Vec::new())
+    }
+
+    pub fn fail_with<T>(&self, code: &'static str, message: String, valid_options: Vec<String>) -> Option<T> {
+        self.problems.push(Problem {
+            field: self.path.clone(),
+            value: self.value.to_value(),
+            message,
+            code,
+            valid_options,
+            order: self.order.clone(),
+        });
+        None
+    }
+
+    fn object(&self, allowed: &'static [&'static str]) -> Option<Obj<'a>> {
+        match self.value {
+            Json::Object(entries) => {
+                Some(Obj::open(self.problems, self.path.clone(), self.order.clone(), entries, allowed))
+            }
+            _ => self.fail(INVALID_TYPE, format!("{} must be an object", self.path)),
+        }
+    }
+
+    /// The items of an array that follows the array rules; items share the array's path.
+    fn array(&self) -> Option<Vec<Slot<'a>>> {
+        let Json::Array(items) = self.value else {
+            return self.fail(INVALID_TYPE, format!("{} must be an array", self.path));
+        };
+        if items.is_empty() {
+            return self.fail(
+                EMPTY_ARRAY_PARAMETER,
+                format!("{} must not be an empty array; omit the key instead", self.path),
+            );
+        }
+        if items.len() > MAX_ITEMS {
+            return self.fail(
+                TOO_MANY_ITEMS,
+                format!("{} must have at most {MAX_ITEMS} items (got {})", self.path, items.len()),
+            );
+        }
+        let slot = |(i, value)| {
+            let mut order = self.order.clone();
+            order.push(i as u32);
+            Slot { problems: self.problems, path: self.path.clone(), order, value }
+        };
+        Some(items.iter().enumerate().map(slot).collect())
+    }
+
+    /// A string value.
+    fn string(&self) -> Option<&'a str> {
+        match self.value {
+            Json::String(text) => Some(text),
+            _ => self.fail(INVALID_TYPE, format!("{} must be a string", self.path)),
+        }
+    }
+
+    /// A string item of an array.
+    fn item_string(&self) -> Option<&'a str> {
+        match self.value {
+            Json::String(text) => Some(text),
+            _ => self.fail(INVALID_TYPE, format!("{} must contain only strings", self.path)),
+        }
+    }
+
+    /// A JSON number as `f64`.
+    fn number(&self) -> Option<f64> {
+        match self.value {
+            Json::Number(n) => n.as_f64(),
+            _ => None,
+        }
+    }
+
+    /// A whole JSON number (`2.0` counts) in `min..=max`; a fraction or a
+    /// non-number is `INVALID_TYPE`, an integer out of bounds `OUT_OF_RANGE`.
+    fn integer(&self, min: u64, max: u64, message: String) -> Option<u64> {
+        match self.value {
+            Json::Number(n) => match whole(n) {
+                Some(v) if v >= min as i128 && v <= max as i128 => Some(v as u64),
+                Some(_) => self.fail(OUT_OF_RANGE, message),
+                None => self.fail(INVALID_TYPE, message),
+            },
+            _ => self.fail(INVALID_TYPE, message),
+        }
+    }
+}
+
+/// The integer value of a JSON number, unless it has a fraction.
+fn whole(n: &Number) -> Option<i128> {
+    if let Some(u) = n.as_u64() {
+        return Some(u as i128);
+    }
+    if let Some(i) = n.as_i64() {
+        return Some(i as i128);
+    }
+    let f = n.as_f64()?;
+    (f.fract() == 0.0).then_some(f as i128)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::json::parse_body;
+    use super::*;
+    use crate::schema::Headcount;
+    use serde_json::json;
+
+    const KEYS: &[&str] = &["a", "b", "inner"];
+
+    /// Runs `read` on `body`; returns its value and the `details.errors` items.
+    fn read<T>(body: &str, read: impl Fn(&Obj) -> T) -> (T, Vec<Value>) {
+        let json = parse_body(body.as_bytes()).unwrap();
+        let problems = Problems::default();
+        let value = read(&Obj::root(&problems, &json, KEYS));
+        let errors = match problems.finish(ErrorForm::Validation) {
+            Ok(()) => Vec::new(),
+            Err(e) => e.details["errors"].as_array().unwrap().clone(),
+        };
+        (value, errors)
+    }
+
+    /// `(field, code)` of each problem.
+    fn codes(errors: &[Value]) -> Vec<(String, String)> {
+        errors
+            .iter()
+            .map(|e| (e["field"].as_str().unwrap().to_string(), e["code"].as_str().unwrap().to_string()))
+            .collect()
+    }
+
+    fn one(errors: &[Value], field: &str, code: &str) {
+        assert_eq!(codes(errors), [(field.to_string(), code.to_string())], "{errors:?}");
+    }
+
+    #[test]
+    fn null_is_absent_and_absent_is_none() {
+        let (v, errors) = read(r#"{"a": null}"#, |o| (o.money("a"), o.uuids("b"), o.has_keys()));
+        assert_eq!(v, (None, None, false));
+        assert!(errors.is_empty());
+    }
+
+    #[test]
+    fn unknown_keys_are_reported_with_their_dotted_path_and_the_allowed_keys() {
+        let (_, errors) =
+            read(r#"{"zz": 1, "inner": {"a": 1, "deep": {"x": 1}}}"#, |o| o.object("inner", &["a"]).is_some());
+        assert_eq!(
+            codes(&errors),
+            [("zz".into(), "UNKNOWN_PARAMETER".into()), ("inner.deep".into(), "UNKNOWN_PARAMETER".into())]
+        );
+        assert_eq!(errors[0]["validOptions"], json!(["a", "b", "inner"]));
+        assert_eq!(errors[0]["message"], "Unknown parameter: zz. Allowed parameters: a, b, inner");
+        assert_eq!(errors[1]["value"], json!({"x": 1}));
+        assert_eq!(errors[1]["validOptions"], json!(["a"]));
+    }
+
+    #[test]
+    fn a_body_that_is_not_an_object_is_one_body_problem() {
+        for body in ["[1]", "\"x\"", "3", "null"] {
+            let (_, errors) = read(body, |o| o.money("a"));
+            one(&errors, "body", "INVALID_TYPE");
+        }
+    }
+
+    #[test]
+    fn nested_values_must_be_objects() {
+        let (v, errors) = read(r#"{"inner": [1]}"#, |o| o.object("inner", &["a"]).is_some());
+        assert!(!v);
+        one(&errors, "inner", "INVALID_TYPE");
+        assert_eq!(errors[0]["message"], "inner must be an object");
+    }
+
+    #[test]
+    fn money_is_a_non_negative_json_number() {
+        assert_eq!(read(r#"{"a": 1.5}"#, |o| o.money("a")), (Some(1.5), vec![]));
+        assert_eq!(read(r#"{"a": 0}"#, |o| o.money("a")).0, Some(0.0));
+        one(&read(r#"{"a": "5"}"#, |o| o.money("a")).1, "a", "INVALID_TYPE");
+        let (_, errors) = read(r#"{"a": -1}"#, |o| o.money("a"));
+        one(&errors, "a", "OUT_OF_RANGE");
+        assert_eq!(errors[0]["value"], json!(-1));
+    }
+
+    #[test]
+    fn bounds_in_the_wrong_order_are_invalid_range_on_the_min() {
+        let (range, errors) = read(r#"{"a": 10, "b": 5}"#, |o| o.money_range("a", "b"));
+        assert!(!range.is_set());
+        one(&errors, "a", "INVALID_RANGE");
+        assert_eq!(errors[0]["message"], "a must not be greater than b");
+        assert_eq!(errors[0]["value"], json!(10));
+        let (range, errors) = read(r#"{"a": 5, "b": 5}"#, |o| o.money_range("a", "b"));
+        assert_eq!((range.min, range.max), (Some(5.0), Some(5.0)));
+        assert!(errors.is_empty());
+        let (_, errors) = read(r#"{"a": "2024-02-01", "b": "2024-01-31"}"#, |o| o.date_range("a", "b"));
+        one(&errors, "a", "INVALID_RANGE");
+    }
+
+    #[test]
+    fn dates_are_iso_days() {
+        let (d, errors) = read(r#"{"a": "2024-01-15"}"#, |o| o.date("a"));
+        assert_eq!((d, errors.len()), (Date::parse("2024-01-15"), 0));
+        for bad in [r#""2024-1-15""#, r#""2024-02-30""#, r#""2024-01-15T00:00:00Z""#, r#""yesterday""#] {
+            one(&read(&format!(r#"{{"a": {bad}}}"#), |o| o.date("a")).1, "a", "INVALID_DATE");
+        }
+        one(&read(r#"{"a": 20240115}"#, |o| o.date("a")).1, "a", "INVALID_TYPE");
+    }
+
+    #[test]
+    fn arrays_must_be_non_empty_arrays_of_at_most_100_items() {
+        one(&read(r#"{"a": "x,y"}"#, |o| o.strings("a")).1, "a", "INVALID_TYPE");
+        let (_, errors) = read(r#"{"a": []}"#, |o| o.uuids("a"));
+        one(&errors, "a", "EMPTY_ARRAY_PARAMETER");
+        assert_eq!(errors[0]["message"], "a must not be an empty array; omit the key instead");
+        let many = format!(r#"{{"a": [{}]}}"#, vec!["\"x\""; 101].join(","));
+        one(&read(&many, |o| o.strings("a")).1, "a", "TOO_MANY_ITEMS");
+        let hundred = format!(r#"{{"a": [{}]}}"#, vec!["\"x\""; 100].join(","));
+        assert_eq!(read(&hundred, |o| o.strings("a").map(|v| v.len())), (Some(100), vec![]));
+    }
+
+    #[test]
+    fn uuid_items_are_strict_and_each_bad_one_is_reported() {
+        let good = "550e8400-e29b-41d4-a716-446655440000";
+        let (ids, errors) = read(&format!(r#"{{"a": ["{good}"]}}"#), |o| o.uuids("a"));
+        assert_eq!((ids, errors.len()), (Some(vec![Uuid::parse_str(good).unwrap()]), 0));
+        let (_, errors) = read(r#"{"a": ["550e8400e29b41d4a716446655440000", 7, "x"]}"#, |o| o.uuids("a"));
+        assert_eq!(
+            codes(&errors),
+            [
+                ("a".into(), "INVALID_UUID".into()),
+                ("a".into(), "INVALID_TYPE".into()),
+                ("a".into(), "INVALID_UUID".into())
+            ]
+        );
+        assert_eq!(errors[0]["value"], "550e8400e29b41d4a716446655440000");
+        assert_eq!(errors[1]["value"], 7);
+    }
+
+    #[test]
+    fn string_items_keep_their_value_and_refuse_other_types() {
+        assert_eq!(
+            read(r#"{"a": ["Fintech-e067 ", ""]}"#, |o| o.strings("a")).0,
+            Some(vec!["Fintech-e067 ".to_string(), String::new()])
+        );
+        let (_, errors) = read(r#"{"a": ["x", 1]}"#, |o| o.strings("a"));
+        one(&errors, "a", "INVALID_TYPE");
+        assert_eq!(
+            (errors[0]["value"].clone(), errors[0]["message"].clone()),
+            (json!(1), json!("a must contain only strings"))
+        );
+    }
+
+    #[test]
+    fn identifiers_refuse_blanks_and_drop_what_does_not_normalise() {
+        fn upper(text: &str) -> Option<String> {
+            (text != "bad").then(|| text.to_uppercase())
+        }
+        assert_eq!(
+            read(r#"{"a": ["x", "bad", "y"]}"#, |o| o.identifiers("a", upper)),
+            (Some(vec!["X".into(), "Y".into()]), vec![])
+        );
+        assert_eq!(read(r#"{"a": ["bad"]}"#, |o| o.identifiers("a", upper)), (Some(vec![]), vec![]));
+        one(&read(r#"{"a": ["x", "  "]}"#, |o| o.identifiers("a", upper)).1, "a", "EMPTY_STRING");
+    }
+
+    #[test]
+    fn enum_items_are_exact_spellings() {
+        let choices = spellings(Headcount::ALL, Headcount::as_str);
+        assert_eq!(
+            read(r#"{"a": ["1-10", "10001+"]}"#, |o| o.enums("a", &choices)).0,
+            Some(vec![Headcount::H1To10, Headcount::H10001Plus])
+        );
+        let (_, errors) = read(r#"{"a": ["5-10", "11-50", "1-10 "]}"#, |o| o.enums("a", &choices));
+        assert_eq!(errors.len(), 2);
+        one(&errors[..1], "a", "INVALID_ENUM_VALUE");
+        assert_eq!(errors[0]["message"], "a contains an invalid value: '5-10'");
+        assert_eq!(errors[0]["value"], "5-10");
+        assert_eq!(errors[0]["validOptions"].as_array().unwrap().len(), 9);
+    }
+
+    #[test]
+    fn a_choice_is_one_exact_spelling() {
+        let choices: &Choices<u8> = &[("x", 1), ("y", 2)];
+        assert_eq!(read(r#"{"a": "y"}"#, |o| o.choice("a", choices)), (Some(2), vec![]));
+        let (_, errors) = read(r#"{"a": "Y"}"#, |o| o.choice("a", choices));
+        one(&errors, "a", "INVALID_ENUM_VALUE");
+        assert_eq!(errors[0]["validOptions"], json!(["x", "y"]));
+        assert_eq!(errors[0]["message"], "Invalid a: 'Y'. Valid options are: x, y");
+        one(&read(r#"{"a": ["x"]}"#, |o| o.choice("a", choices)).1, "a", "INVALID_TYPE");
+    }
+
+    #[test]
+    fn financing_types_are_type_objects_with_flags() {
+        let (keys, errors) =
+            read(r#"{"a": [{"type": "SEED", "pre": true}, {"type": "SERIES_A", "extension": true}]}"#, |o| {
+                o.financing_types("a")
+            });
+        assert!(errors.is_empty());
+        let seed = RoundKey { round_type: RoundType::Seed, pre: true, extension: false };
+        let a_ext = RoundKey { round_type: RoundType::SeriesA, pre: false, extension: true };
+        assert_eq!(keys, Some(vec![seed, a_ext]));
+    }
+
+    #[test]
+    fn a_bad_financing_type_is_one_problem_naming_it() {
+        let (_, errors) = read(r#"{"a": ["series-a"]}"#, |o| o.financing_types("a"));
+        one(&errors, "a", "INVALID_FINANCING_TYPE");
+        assert_eq!(errors[0]["value"], "series-a");
+        let message = errors[0]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("Invalid financing type(s): series-a. Valid options are: SERIES_A, SERIES_B, SERIES_C"),
+            "{message}"
+        );
+        assert!(message.ends_with("INITIAL_COIN_OFFERING, FUNDING_ROUND"), "{message}");
+        assert_eq!(errors[0]["validOptions"].as_array().unwrap().len(), 25);
+    }
+
+    #[test]
+    fn several_bad_financing_types_are_listed_together() {
+        let (_, errors) =
+            read(r#"{"a": [{"type": "SERIES_A"}, "SERIES_B", {"type": "Series C"}, {"pre": true}, 4]}"#, |o| {
+                o.financing_types("a")
+            });
+        one(&errors, "a", "INVALID_FINANCING_TYPE");
+        assert_eq!(errors[0]["value"], json!(["SERIES_B", {"type": "Series C"}, {"pre": true}, 4]));
+        let message = errors[0]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with(r#"Invalid financing type(s): SERIES_B, Series C, {"pre":true}, 4. Valid"#),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn financing_type_items_have_their_own_keys() {
+        let (_, errors) = read(r#"{"a": [{"type": "SEED"}, {"type": "SEED", "pre": "yes", "stage": 1}]}"#, |o| {
+            o.financing_types("a")
+        });
+        assert_eq!(
+            codes(&errors),
+            [("a[1].pre".into(), "INVALID_TYPE".into()), ("a[1].stage".into(), "UNKNOWN_PARAMETER".into())]
+        );
+        assert_eq!(errors[1]["validOptions"], json!(["type", "pre", "extension"]));
+        one(&read(r#"{"a": []}"#, |o| o.financing_types("a")).1, "a", "EMPTY_ARRAY_PARAMETER");
+    }
+
+    #[test]
+    fn integers_are_whole_json_numbers_in_bounds() {
+        assert_eq!(read(r#"{"a": 2}"#, |o| o.int_between("a", 1, 500)), (Some(2), vec![]));
+        assert_eq!(read(r#"{"a": 2.0}"#, |o| o.int_between("a", 1, 500)), (Some(2), vec![]));
+        let (_, errors) = read(r#"{"a": "2"}"#, |o| o.int_between("a", 1, 500));
+        one(&errors, "a", "INVALID_TYPE");
+        assert_eq!(errors[0]["message"], "a must be an integer between 1 and 500");
+        one(&read(r#"{"a": 2.5}"#, |o| o.int_between("a", 1, 500)).1, "a", "INVALID_TYPE");
+        one(&read(r#"{"a": 501}"#, |o| o.int_between("a", 1, 500)).1, "a", "OUT_OF_RANGE");
+        one(&read(r#"{"a": -3}"#, |o| o.int_between("a", 0, 500)).1, "a", "OUT_OF_RANGE");
+        one(&read(r#"{"a": 1e300}"#, |o| o.int_between("a", 0, 500)).1, "a", "OUT_OF_RANGE");
+        let (_, errors) = read(r#"{"a": 0}"#, |o| o.int_at_least("a", 1));
+        one(&errors, "a", "OUT_OF_RANGE");
+        assert_eq!(errors[0]["message"], "a must be an integer >= 1");
+        one(&read(r#"{"a": 4294967296}"#, |o| o.int_at_least("a", 1)).1, "a", "OUT_OF_RANGE");
+    }
+
+    #[test]
+    fn booleans_strings_and_fractions() {
+        assert_eq!(read(r#"{"a": true}"#, |o| o.bool("a")).0, Some(true));
+        one(&read(r#"{"a": "true"}"#, |o| o.bool("a")).1, "a", "INVALID_TYPE");
+        assert_eq!(read(r#"{"a": " ai tools "}"#, |o| o.text("a")).0.as_deref(), Some("ai tools"));
+        one(&read(r#"{"a": " "}"#, |o| o.text("a")).1, "a", "EMPTY_STRING");
+        one(&read(r#"{"a": 3}"#, |o| o.text("a")).1, "a", "INVALID_TYPE");
+        assert_eq!(read(r#"{"a": 0.3}"#, |o| o.fraction("a")).0, Some(0.3));
+        one(&read(r#"{"a": 1.5}"#, |o| o.fraction("a")).1, "a", "OUT_OF_RANGE");
+        one(&read(r#"{"a": "0.5"}"#, |o| o.fraction("a")).1, "a", "INVALID_TYPE");
+    }
+
+    #[test]
+    fn every_problem_is_reported_in_document_order() {
+        let body = r#"{"inner": {"a": "x", "b": -1}, "b": [], "zz": 0, "a": 2.5}"#;
+        let (_, errors) = read(body, |o| {
+            let inner = o.object("inner", &["a", "b"]);
+            (o.int_between("a", 0, 9), o.uuids("b"), inner.map(|i| (i.money("b"), i.date("a"))))
+        });
+        let expected = [
+            ("inner.a", "INVALID_DATE"),
+            ("inner.b", "OUT_OF_RANGE"),
+            ("b", "EMPTY_ARRAY_PARAMETER"),
+            ("zz", "UNKNOWN_PARAMETER"),
+            ("a", "INVALID_TYPE"),
+        ];
+        assert_eq!(codes(&errors), expected.map(|(f, c)| (f.to_string(), c.to_string())));
+    }
+}
