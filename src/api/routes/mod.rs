@@ -2,6 +2,7 @@
 //! handler. The dispatcher (`api::app`) applies auth, rate limit and
 //! charging uniformly; handlers only answer.
 
+pub mod collections;
 pub mod detail;
 pub mod history;
 pub mod lookup;
@@ -44,6 +45,10 @@ pub static ROUTES: &[Route] = &[
     Route { method: "GET", path: "/v1/company/deals", cost: Cost::PerRow, handler: history::company_deals },
     Route { method: "GET", path: "/v1/investor/deals", cost: Cost::PerRow, handler: history::investor_deals },
     Route { method: "GET", path: "/v1/person/deals", cost: Cost::PerRow, handler: history::person_deals },
+    Route { method: "POST", path: "/v1/companies", cost: Cost::PerRow, handler: collections::companies },
+    Route { method: "POST", path: "/v1/deals", cost: Cost::PerRow, handler: collections::deals },
+    Route { method: "POST", path: "/v1/investors", cost: Cost::PerRow, handler: collections::investors },
+    Route { method: "POST", path: "/v1/people", cost: Cost::PerRow, handler: collections::people },
 ];
 
 pub struct RouteMatch<'p> {

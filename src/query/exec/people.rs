@@ -208,21 +208,41 @@ fn base_matches(index: &Index, q: &PeopleQuery) -> Result<RoaringBitmap, QueryEr
         plan.docs(docs_of_person_identifiers(index, keys)?);
     }
     person_facets(&mut plan, &q.person);
-    if let Some(c) = &q.company {
-        reject_semantic(&c.semantic, "company")?;
-        plan.docs(targets_of(&index.companies, "people", employers(index, c)?)?);
+    if let Some(inv) = &q.investor {
+        if let Some(deals) = &inv.deals {
+            reject_semantic(&deals.semantic, "investor.deals")?;
+        }
+        plan.facet("is_investor", Some(TRUE));
     }
-    let Some(inv) = &q.investor else {
-        return Ok(evaluate(&index.people, &plan)?);
+    let employer_set = match &q.company {
+        Some(c) => {
+            reject_semantic(&c.semantic, "company")?;
+            Some(employers(index, c)?)
+        }
+        None => None,
     };
-    if let Some(deals) = &inv.deals {
-        reject_semantic(&deals.semantic, "investor.deals")?;
+    let mut matches = evaluate(&index.people, &plan)?;
+    if let Some(companies) = employer_set {
+        matches = employed_by(index, matches, &companies)?;
     }
-    plan.facet("is_investor", Some(TRUE));
-    let matches = evaluate(&index.people, &plan)?;
-    match firm_set(index, inv)? {
-        Some(firms) => Ok(with_firm_in(index, &matches, &firms)?),
-        None => Ok(matches),
+    if let Some(firms) = q.investor.as_ref().map(|inv| firm_set(index, inv)).transpose()?.flatten() {
+        matches = with_firm_in(index, &matches, &firms)?;
+    }
+    Ok(matches)
+}
+
+/// Candidates whose current employer is one of `companies`: probing each
+/// candidate's `employer` when the candidates are fewer than the employees
+/// of those companies, else the union of `companies.people`.
+fn employed_by(index: &Index, candidates: RoaringBitmap, companies: &RoaringBitmap) -> Result<RoaringBitmap, IndexError> {
+    let staff = index.companies.relation("people")?;
+    let employees: usize = companies.iter().map(|c| staff.degree(c)).sum();
+    if (candidates.len() as usize) < employees {
+        let employer = index.people.column_i32("employer")?;
+        let keep = candidates.iter().filter(|&p| employer.get(p).is_some_and(|c| companies.contains(c as u32)));
+        Ok(RoaringBitmap::from_sorted_iter(keep).unwrap_or_default())
+    } else {
+        Ok(candidates & targets_of(&index.companies, "people", companies.iter())?)
     }
 }
 
