@@ -6,4 +6,5 @@ mod api;
 mod cli;
 mod index_cycle;
 mod real_data;
+mod search_api;
 mod oracle;
