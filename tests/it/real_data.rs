@@ -12,12 +12,14 @@ use serde_json::Value;
 
 use crate::common::*;
 
-struct Real {
-    index: Index,
+pub(crate) struct Real {
+    pub(crate) index: Index,
     report: fundsearch::ingest::import::ImportReport,
+    /// The imported dump (the oracle tests load it again).
+    pub(crate) dump: std::path::PathBuf,
 }
 
-fn real() -> &'static Real {
+pub(crate) fn real() -> &'static Real {
     static REAL: OnceLock<Real> = OnceLock::new();
     REAL.get_or_init(|| {
         let dir = scratch("real-data");
@@ -31,7 +33,7 @@ fn real() -> &'static Real {
         let built = build(&dir.join("dump"), &dir.join("index"), "2014-09-05");
         assert_eq!(built.ingest.total_rejected(), 0, "{}", built.ingest);
         verify_index(&dir.join("index")).expect("the real index verifies");
-        Real { index: Index::open(&dir.join("index")).unwrap(), report }
+        Real { index: Index::open(&dir.join("index")).unwrap(), report, dump: dir.join("dump") }
     })
 }
 

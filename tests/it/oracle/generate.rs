@@ -145,19 +145,26 @@ impl<'w> Gen<'w> {
         q
     }
 
+    /// Investor mode (an investor anchor, mostly an `investor` block) or
+    /// company mode (anyone, mostly person facets and a `company` block).
     pub fn people_query(&mut self) -> PeopleQuery {
-        let p = self.person_anchor();
-        let sorts = PEOPLE_SORTS;
-        let mut q = PeopleQuery { sort: self.pick_of(sorts), page: self.page(), ..Default::default() };
-        q.person_type = self.pick_of(&[PersonType::Any, PersonType::Any, PersonType::Investor, PersonType::Company]);
+        let investor_mode = self.rng.chance(0.5);
+        let p = if investor_mode { self.investor_anchor() } else { self.pick_row(self.w.facts.people.len()) };
+        let mut q = PeopleQuery { sort: self.pick_of(PEOPLE_SORTS), page: self.page(), ..Default::default() };
+        q.person_type = match investor_mode {
+            true => self.pick_of(&[PersonType::Any, PersonType::Investor, PersonType::Investor, PersonType::Company]),
+            false => self.pick_of(&[PersonType::Any, PersonType::Any, PersonType::Investor, PersonType::Company]),
+        };
         if self.rng.chance(0.1) {
             q.identifiers = Some(self.person_identifiers(p));
         }
-        q.person = self.person_filter(p);
-        if self.rng.chance(0.3) {
+        if self.rng.chance(if investor_mode { 0.25 } else { 0.5 }) {
+            q.person = self.person_filter(p);
+        }
+        if self.rng.chance(if investor_mode { 0.1 } else { 0.5 }) {
             q.company = Some(self.employer_filter(p));
         }
-        if self.rng.chance(0.4) {
+        if self.rng.chance(if investor_mode { 0.8 } else { 0.1 }) {
             q.investor = Some(self.investor_person_filter(p));
         }
         q
@@ -168,8 +175,9 @@ impl<'w> Gen<'w> {
     fn deal_filter(&mut self, d: Option<u32>, with_created: bool) -> DealFilter {
         let deal = d.map(|d| self.w.facts.deals[d as usize].clone());
         let mut f = DealFilter::default();
-        let keys = if with_created { 4 } else { 3 };
-        for key in self.keys(keys) {
+        let has =
+            deal.as_ref().map_or([true; 4], |d| [true, d.size.is_some(), d.date.is_some(), d.created_at.is_some()]);
+        for key in self.anchored_keys(&has[..if with_created { 4 } else { 3 }]) {
             match key {
                 0 => f.financing_types = Some(self.round_keys(deal.as_ref().map(|d| d.round))),
                 1 => f.size = self.money_range(deal.as_ref().and_then(|d| d.size), true),
@@ -184,7 +192,22 @@ impl<'w> Gen<'w> {
     fn company_filter(&mut self, c: Option<u32>, with_ids: bool) -> CompanyFilter {
         let company = c.map(|c| self.w.facts.companies[c as usize].clone());
         let mut f = CompanyFilter::default();
-        let keys: Vec<usize> = self.keys(7).into_iter().filter(|&k| with_ids || k != 0).collect();
+        let supers = &self.w.facts.catalog.industry_supers;
+        let has = company.as_ref().map_or([true; 7], |x| {
+            let total = self.w.derived.companies[c.unwrap_or_default() as usize].total_raised;
+            let has_super = x.industries.iter().any(|&i| !supers[i as usize].is_empty());
+            let places = x.places.iter().any(Option::is_some);
+            [
+                true,
+                places,
+                !x.industries.is_empty(),
+                has_super,
+                x.headcount.is_some(),
+                x.ipo_status.is_some(),
+                total.is_some(),
+            ]
+        });
+        let keys: Vec<usize> = self.anchored_keys(&has).into_iter().filter(|&k| with_ids || k != 0).collect();
         for key in keys {
             match key {
                 0 => {
@@ -221,7 +244,7 @@ impl<'w> Gen<'w> {
         }
         let people: Vec<Uuid> = people.iter().map(|&p| self.w.facts.people[p as usize].id).collect();
         let mut f = InvestorsFilter::default();
-        for key in self.keys(2) {
+        for key in self.anchored_keys(&[!firms.is_empty(), !people.is_empty()]) {
             let anchor = if key == 0 { self.pick(&firms) } else { self.pick(&people) };
             if key == 0 {
                 f.investor_ids = Some(self.uuids(anchor, |w| w.facts.firms.iter().map(|f| f.id).collect()));
@@ -262,8 +285,7 @@ impl<'w> Gen<'w> {
     fn person_filter(&mut self, p: Option<u32>) -> PersonFilter {
         let person = p.map(|p| self.w.facts.people[p as usize].clone());
         let mut f = PersonFilter::default();
-        let keys = if self.rng.chance(0.5) { Vec::new() } else { self.keys(5) };
-        for key in keys {
+        for key in self.keys(5) {
             match key {
                 0 => {
                     f.roles = Some(
@@ -316,6 +338,8 @@ impl<'w> Gen<'w> {
     }
 
     fn investor_person_filter(&mut self, p: Option<u32>) -> InvestorPersonFilter {
+        let investor = p.is_some_and(|p| self.w.derived.people[p as usize].is_investor());
+        let p = if investor || self.rng.chance(0.1) { p } else { self.investor_anchor().or(p) };
         let agg = p.map_or_else(PersonAgg::default, |p| self.w.derived.people[p as usize].clone());
         let mut firms: Vec<u32> = agg.partner_deals.iter().map(|x| x.1).collect();
         if let Some(Employer::Firm(f)) = p.and_then(|p| self.w.facts.people[p as usize].employer) {
@@ -323,7 +347,8 @@ impl<'w> Gen<'w> {
         }
         let firm = self.pick(&firms);
         let mut f = InvestorPersonFilter::default();
-        for key in self.keys(3) {
+        let firm_keys = if self.rng.chance(0.5) { Vec::new() } else { self.keys(3) };
+        for key in firm_keys {
             match key {
                 0 => f.firms = Some(self.firm_identifiers(firm)),
                 1 => f.locations = Some(self.locations(firm.map(|x| self.w.facts.firms[x as usize].places).as_ref())),
@@ -333,13 +358,18 @@ impl<'w> Gen<'w> {
                 }
             }
         }
-        if self.rng.chance(0.6) {
-            let mut deals: Vec<u32> = agg.angel_deals.clone();
-            deals.extend(agg.partner_deals.iter().map(|x| x.0));
-            let deal = self.pick(&deals);
-            let company = deal.map(|d| self.w.facts.deals[d as usize].company);
+        if self.rng.chance(0.85) {
             let investment_type =
                 self.pick_of(&[InvestmentType::All, InvestmentType::Angel, InvestmentType::Institutional]);
+            let mut deals: Vec<u32> = Vec::new();
+            if investment_type != InvestmentType::Institutional {
+                deals.extend(&agg.angel_deals);
+            }
+            if investment_type != InvestmentType::Angel {
+                deals.extend(agg.partner_deals.iter().map(|x| x.0));
+            }
+            let deal = self.pick(&deals);
+            let company = deal.map(|d| self.w.facts.deals[d as usize].company);
             f.deals = Some(PersonDealsFilter {
                 semantic: None,
                 investment_type,
@@ -356,7 +386,7 @@ impl<'w> Gen<'w> {
         let companies = &self.w.facts.companies;
         let company = c.map(|c| companies[c as usize].clone());
         let mut ids = OrgIdentifiers::default();
-        for key in self.keys(4) {
+        for key in self.some_keys(4) {
             let other = self.pick_row(companies.len()).map(|o| companies[o as usize].clone());
             let both = [company.as_ref(), other.as_ref()];
             match key {
@@ -376,7 +406,7 @@ impl<'w> Gen<'w> {
         let firms = &self.w.facts.firms;
         let firm = f.map(|f| firms[f as usize].clone());
         let mut ids = OrgIdentifiers::default();
-        for key in self.keys(5) {
+        for key in self.some_keys(5) {
             let other = self.pick_row(firms.len()).map(|o| firms[o as usize].clone());
             let both = [firm.as_ref(), other.as_ref()];
             match key {
@@ -396,7 +426,7 @@ impl<'w> Gen<'w> {
         let people = &self.w.facts.people;
         let person = p.map(|p| people[p as usize].clone());
         let mut ids = PersonIdentifiers::default();
-        for key in self.keys(4) {
+        for key in self.some_keys(4) {
             let other = self.pick_row(people.len()).map(|o| people[o as usize].clone());
             let both = [person.as_ref(), other.as_ref()];
             match key {
@@ -453,6 +483,23 @@ impl<'w> Gen<'w> {
         }
         all.truncate(k);
         all
+    }
+
+    /// Like [`Gen::keys`], but rarely none: for identifier blocks, where no
+    /// key at all is an empty union that matches nothing.
+    fn some_keys(&mut self, n: usize) -> Vec<usize> {
+        let keys = self.keys(n);
+        match keys.is_empty() && self.rng.chance(0.9) {
+            true => vec![self.rng.index(n)],
+            false => keys,
+        }
+    }
+
+    /// 0–4 keys out of `has.len()`; keys the anchor has no value for are mostly left out.
+    fn anchored_keys(&mut self, has: &[bool]) -> Vec<usize> {
+        let mut keys = self.keys(has.len());
+        keys.retain(|&k| has[k] || self.rng.chance(0.2));
+        keys
     }
 
     /// An id list: the anchor, real ids of the kind, random UUIDs; rarely empty.
@@ -632,13 +679,10 @@ impl<'w> Gen<'w> {
         }
     }
 
-    fn person_anchor(&mut self) -> Option<u32> {
+    fn investor_anchor(&mut self) -> Option<u32> {
         let people = &self.w.derived.people;
         let investors: Vec<u32> = (0..people.len() as u32).filter(|&p| people[p as usize].is_investor()).collect();
-        match self.rng.chance(0.5) && !investors.is_empty() {
-            true => self.pick(&investors),
-            false => self.pick_row(people.len()),
-        }
+        self.pick(&investors)
     }
 
     fn pick_row(&mut self, len: usize) -> Option<u32> {

@@ -15,6 +15,7 @@
 //! `generate.rs` draws random requests from the data, `tests.rs` checks the
 //! oracle itself on the hand-written fixture.
 
+mod compare;
 pub mod datasets;
 pub mod generate;
 mod tests;

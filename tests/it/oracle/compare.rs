@@ -1,0 +1,179 @@
+//! The engine (`query::exec`) against the oracle: for each data set and
+//! each collection search, a few hundred generated requests must give the
+//! same page (UUIDs in order), the same `total_count` and the same filtered
+//! counts. Every mismatch is collected and grouped by kind, and the first
+//! few of each kind are printed with the request, so one run shows the whole
+//! picture. `ORACLE_SCALE=10` runs ten times more requests.
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+
+use fundsearch::index::keymap::IdMap;
+use fundsearch::index::Index;
+use fundsearch::query::exec::{search_companies, search_deals, search_investors, search_people, QueryError};
+use fundsearch::query::request::*;
+use uuid::Uuid;
+
+use super::datasets::{fixture, real, synthetic, Dataset};
+use super::generate::Gen;
+use super::*;
+
+/// One collection search: how to draw, answer naively, and ask the engine.
+struct Endpoint<Q> {
+    name: &'static str,
+    draw: fn(&mut Gen) -> Q,
+    expect: fn(&World, &Q) -> Expected,
+    search: fn(&Index, &Q) -> Result<ResultPage, QueryError>,
+    ids: fn(&Index) -> &IdMap,
+}
+
+const DEALS: Endpoint<DealsQuery> = Endpoint {
+    name: "/deals",
+    draw: |g| g.deals_query(),
+    expect: expect_deals,
+    search: search_deals,
+    ids: |i| &i.deals.ids,
+};
+const COMPANIES: Endpoint<CompaniesQuery> = Endpoint {
+    name: "/companies",
+    draw: |g| g.companies_query(),
+    expect: expect_companies,
+    search: search_companies,
+    ids: |i| &i.companies.ids,
+};
+const INVESTORS: Endpoint<InvestorsQuery> = Endpoint {
+    name: "/investors",
+    draw: |g| g.investors_query(),
+    expect: expect_investors,
+    search: search_investors,
+    ids: |i| &i.firms.ids,
+};
+const PEOPLE: Endpoint<PeopleQuery> = Endpoint {
+    name: "/people",
+    draw: |g| g.people_query(),
+    expect: expect_people,
+    search: search_people,
+    ids: |i| &i.people.ids,
+};
+
+/// Examples printed per kind of mismatch (all are counted).
+const SHOWN: usize = 2;
+
+/// `ORACLE_SCALE=k` runs k times more requests (default 1).
+fn scaled(requests: usize) -> usize {
+    let scale = std::env::var("ORACLE_SCALE").ok().and_then(|s| s.parse::<usize>().ok());
+    requests * scale.unwrap_or(1).max(1)
+}
+
+fn compare<Q: Debug>(data: Dataset, endpoint: Endpoint<Q>, requests: usize, seed: u64) {
+    let requests = scaled(requests);
+    let mut gen = Gen::new(data.world, seed);
+    let mut kinds: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for n in 0..requests {
+        let q = (endpoint.draw)(&mut gen);
+        let expected = (endpoint.expect)(data.world, &q);
+        if let Some((kind, diff)) = difference(&expected, (endpoint.search)(data.index, &q), (endpoint.ids)(data.index))
+        {
+            kinds.entry(kind).or_default().push(format!("request #{n}: {q:?}\n{diff}"));
+        }
+    }
+    let total: usize = kinds.values().map(Vec::len).sum();
+    let report: Vec<String> = kinds
+        .iter()
+        .map(|(kind, cases)| format!("== {} × {kind}\n{}", cases.len(), cases[..SHOWN.min(cases.len())].join("\n")))
+        .collect();
+    assert!(
+        total == 0,
+        "{total} of {requests} {} requests on the {} data differ from the oracle:\n\n{}",
+        endpoint.name,
+        data.name,
+        report.join("\n\n")
+    );
+}
+
+/// `None` when the engine's answer is the oracle's; otherwise the kind of
+/// difference (error, total, page, filtered counts) and both answers.
+fn difference(expected: &Expected, got: Result<ResultPage, QueryError>, ids: &IdMap) -> Option<(String, String)> {
+    let got = match got {
+        Ok(page) => page,
+        Err(e) => return Some((format!("error: {e}"), format!("  expected total {}", expected.total))),
+    };
+    if let Some(&bad) = got.docs.iter().find(|&&d| d as usize >= ids.len()) {
+        return Some(("doc id out of range".into(), format!("  doc id {bad}, beyond the {} docs", ids.len())));
+    }
+    let got_ids: Vec<Uuid> = got.docs.iter().map(|&d| ids.uuid(d)).collect();
+    let kind = if got.total_count != expected.total {
+        "total_count differs"
+    } else if got_ids != expected.ids {
+        "same total, page differs"
+    } else if got.filtered != expected.filtered {
+        "same page, filtered counts differ"
+    } else {
+        return None;
+    };
+    let both = format!(
+        "  expected: total {}, ids {:?}, filtered {:?}\n  got:      total {}, ids {:?}, filtered {:?}",
+        expected.total, expected.ids, expected.filtered, got.total_count, got_ids, got.filtered
+    );
+    Some((kind.to_string(), both))
+}
+
+#[test]
+fn fixture_deals() {
+    compare(fixture(), DEALS, 300, 1);
+}
+
+#[test]
+fn fixture_companies() {
+    compare(fixture(), COMPANIES, 300, 2);
+}
+
+#[test]
+fn fixture_investors() {
+    compare(fixture(), INVESTORS, 300, 3);
+}
+
+#[test]
+fn fixture_people() {
+    compare(fixture(), PEOPLE, 500, 4);
+}
+
+#[test]
+fn synthetic_deals() {
+    compare(synthetic(), DEALS, 300, 11);
+}
+
+#[test]
+fn synthetic_companies() {
+    compare(synthetic(), COMPANIES, 300, 12);
+}
+
+#[test]
+fn synthetic_investors() {
+    compare(synthetic(), INVESTORS, 300, 13);
+}
+
+#[test]
+fn synthetic_people() {
+    compare(synthetic(), PEOPLE, 500, 14);
+}
+
+#[test]
+fn real_deals() {
+    compare(real(), DEALS, 200, 21);
+}
+
+#[test]
+fn real_companies() {
+    compare(real(), COMPANIES, 200, 22);
+}
+
+#[test]
+fn real_investors() {
+    compare(real(), INVESTORS, 200, 23);
+}
+
+#[test]
+fn real_people() {
+    compare(real(), PEOPLE, 300, 24);
+}
