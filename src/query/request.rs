@@ -36,6 +36,10 @@
 //!
 //! # Joins, per endpoint
 //!
+//! A deal's "partner" of a firm is a person the dump names for that firm on
+//! that deal (the reference's "lead partner" of an investing firm); the
+//! firm "led" the deal when its participation is marked lead.
+//!
 //! - `/deals`: `company` filters look at the deal's company; `investors.
 //!   investor_ids` keeps deals in which one of the firms took part;
 //!   `investors.people_ids` keeps deals in which one of the people was an

@@ -218,7 +218,7 @@ pub fn write_deals(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     write_sorted_column(&mut out, "date", &date)?;
     write_sorted_column(&mut out, "created_at", &created)?;
     write_column(&mut out, "company", &company)?;
-    write_column(&mut out, "company_total_raised", &company_raised)?;
+    write_sorted_column(&mut out, "company_total_raised", &company_raised)?;
     firms.write(&mut out, "firms")?;
     angels.write(&mut out, "angels")?;
     partners.write(&mut out, "partners")?;
