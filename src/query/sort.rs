@@ -140,6 +140,56 @@ fn walk<T: ColumnValue>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::index::column::{write_sorted_column, NULL_I64};
+    use crate::index::format::{Bundle, BundleWriter};
+    use proptest::prelude::*;
+
+    /// The first `need` of `candidates` by (value in `direction`, nulls last, doc).
+    fn naive(values: &[Option<i64>], candidates: &RoaringBitmap, direction: Direction, need: usize) -> Vec<u32> {
+        let keyed: Vec<(Option<i64>, u32)> = candidates.iter().map(|d| (values[d as usize], d)).collect();
+        let mut all = keyed;
+        all.sort_by(|a, b| compare(a, b, direction));
+        all.into_iter().take(need).map(|(_, d)| d).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Walking the stored sort order (both directions, long runs of
+        /// ties, nulls) gives exactly the naive order; so does gathering.
+        #[test]
+        fn walk_and_gather_match_a_full_sort(
+            values in prop::collection::vec(prop::option::of(0i64..6), 1..200),
+            picks in prop::collection::vec(any::<bool>(), 200),
+            need in 1usize..40,
+            descending in any::<bool>(),
+        ) {
+            let direction = if descending { Direction::Descending } else { Direction::Ascending };
+            let candidates: RoaringBitmap = (0..values.len() as u32).filter(|&d| picks[d as usize]).collect();
+            let raw: Vec<i64> = values.iter().map(|v| v.unwrap_or(NULL_I64)).collect();
+            let path = std::env::temp_dir().join(format!("fundsearch-sort-{}-{}.bin", std::process::id(), rand_suffix()));
+            let mut w = BundleWriter::create(&path, *b"PROP").unwrap();
+            write_sorted_column(&mut w, "c", &raw).unwrap();
+            w.finish().unwrap();
+            let bundle = Bundle::open(&path, *b"PROP", true).unwrap();
+            let column = Column::<i64>::open(&bundle, "c", raw.len()).unwrap();
+            let order = SortOrder::open(&bundle, "c", raw.len()).unwrap();
+            let expected = naive(&values, &candidates, direction, need);
+            prop_assert_eq!(&walk(&candidates, column.values(), &order, direction, need), &expected);
+            let keyed = candidates.iter().map(|d| (values[d as usize], d)).collect();
+            prop_assert_eq!(&gather(keyed, direction, need.min(candidates.len() as usize)), &expected);
+            let page = PageRequest { page: 1, page_size: need };
+            let second: Vec<u32> = naive(&values, &candidates, direction, 2 * need).into_iter().skip(need).collect();
+            prop_assert_eq!(page_by_column(&candidates, &column, &order, direction, page), second);
+            std::fs::remove_file(path).unwrap();
+        }
+    }
+
+    fn rand_suffix() -> u64 {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    }
 
     #[test]
     fn gather_orders_nulls_last_and_ties_by_doc() {
