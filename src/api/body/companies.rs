@@ -10,9 +10,8 @@ use crate::query::request::{CompaniesQuery, CompanySort, LatestDealFilter};
 
 use super::blocks::{company_filter, deal_filter, investors_filter, paging, semantic, CompanyKeys, DEAL_KEYS};
 use super::identifiers::org_identifiers;
-use super::json::parse_body;
-use super::problems::{ErrorForm, Problems};
-use super::reader::Obj;
+use super::problems::ErrorForm;
+use super::reader::{parse_object, Obj};
 
 const TOP: &[&str] = &["identifiers", "company", "latest_deal", "investors", "page", "page_size", "sort_by"];
 const IDENTIFIERS: &[&str] = &["ids", "domains", "linkedin_urls", "crunchbase_urls"];
@@ -53,21 +52,18 @@ const SORTS: &[(&str, CompanySort)] = &[
 ];
 
 pub fn parse_companies(body: &[u8]) -> Result<CompaniesQuery, ApiError> {
-    let json = parse_body(body)?;
-    let problems = Problems::default();
-    let top = Obj::root(&problems, &json, TOP);
-    let company = top.object("company", COMPANY);
-    let query = CompaniesQuery {
-        identifiers: top.object("identifiers", IDENTIFIERS).and_then(|o| org_identifiers(&o, false)),
-        company: company.as_ref().map(|o| company_filter(o, &CompanyKeys::plain(None))).unwrap_or_default(),
-        semantic: company.as_ref().and_then(semantic),
-        latest_deal: top.object("latest_deal", LATEST_DEAL).map(|o| latest_deal(&o)).unwrap_or_default(),
-        investors: top.object("investors", INVESTORS).map(|o| investors_filter(&o)).unwrap_or_default(),
-        sort: top.choice("sort_by", SORTS).unwrap_or_default(),
-        page: paging(&top),
-    };
-    problems.finish(ErrorForm::Validation)?;
-    Ok(query)
+    parse_object(body, TOP, ErrorForm::Validation, |top| {
+        let company = top.object("company", COMPANY);
+        CompaniesQuery {
+            identifiers: top.object("identifiers", IDENTIFIERS).and_then(|o| org_identifiers(&o, false)),
+            company: company.as_ref().map(|o| company_filter(o, &CompanyKeys::plain(None))).unwrap_or_default(),
+            semantic: company.as_ref().and_then(semantic),
+            latest_deal: top.object("latest_deal", LATEST_DEAL).map(|o| latest_deal(&o)).unwrap_or_default(),
+            investors: top.object("investors", INVESTORS).map(|o| investors_filter(&o)).unwrap_or_default(),
+            sort: top.choice("sort_by", SORTS).unwrap_or_default(),
+            page: paging(&top),
+        }
+    })
 }
 
 fn latest_deal(obj: &Obj) -> LatestDealFilter {

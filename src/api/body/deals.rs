@@ -8,9 +8,8 @@ use crate::api::errors::ApiError;
 use crate::query::request::{DealSort, DealsQuery};
 
 use super::blocks::{company_filter, deal_filter, investors_filter, paging, CompanyKeys, DEAL_KEYS};
-use super::json::parse_body;
-use super::problems::{ErrorForm, Problems};
-use super::reader::Obj;
+use super::problems::ErrorForm;
+use super::reader::parse_object;
 
 const TOP: &[&str] = &["identifiers", "deal", "company", "investors", "page", "page_size", "sort_by"];
 const IDENTIFIERS: &[&str] = &["deal_ids"];
@@ -36,22 +35,19 @@ const SORTS: &[(&str, DealSort)] = &[
 ];
 
 pub fn parse_deals(body: &[u8]) -> Result<DealsQuery, ApiError> {
-    let json = parse_body(body)?;
-    let problems = Problems::default();
-    let top = Obj::root(&problems, &json, TOP);
-    let query = DealsQuery {
-        deal_ids: top.object("identifiers", IDENTIFIERS).and_then(|o| o.uuids("deal_ids")),
-        deal: top.object("deal", DEAL).map(|o| deal_filter(&o, &DEAL_KEYS)).unwrap_or_default(),
-        company: top
-            .object("company", COMPANY)
-            .map(|o| company_filter(&o, &CompanyKeys::plain(Some("company_ids"))))
-            .unwrap_or_default(),
-        investors: top.object("investors", INVESTORS).map(|o| investors_filter(&o)).unwrap_or_default(),
-        sort: top.choice("sort_by", SORTS).unwrap_or_default(),
-        page: paging(&top),
-    };
-    problems.finish(ErrorForm::Validation)?;
-    Ok(query)
+    parse_object(body, TOP, ErrorForm::Validation, |top| {
+        DealsQuery {
+            deal_ids: top.object("identifiers", IDENTIFIERS).and_then(|o| o.uuids("deal_ids")),
+            deal: top.object("deal", DEAL).map(|o| deal_filter(&o, &DEAL_KEYS)).unwrap_or_default(),
+            company: top
+                .object("company", COMPANY)
+                .map(|o| company_filter(&o, &CompanyKeys::plain(Some("company_ids"))))
+                .unwrap_or_default(),
+            investors: top.object("investors", INVESTORS).map(|o| investors_filter(&o)).unwrap_or_default(),
+            sort: top.choice("sort_by", SORTS).unwrap_or_default(),
+            page: paging(&top),
+        }
+    })
 }
 
 #[cfg(test)]

@@ -11,9 +11,8 @@ use crate::query::request::{InvestorSort, InvestorsQuery, PortfolioFilter};
 
 use super::blocks::{company_filter, deal_filter, headcounts, paging, semantic, CompanyKeys, DealKeys};
 use super::identifiers::org_identifiers;
-use super::json::parse_body;
-use super::problems::{ErrorForm, Problems};
-use super::reader::Obj;
+use super::problems::ErrorForm;
+use super::reader::{parse_object, Obj};
 
 const TOP: &[&str] = &["identifiers", "investor", "company_investments", "page", "page_size", "sort_by"];
 const IDENTIFIERS: &[&str] = &["ids", "domains", "linkedin_urls", "crunchbase_urls", "permalinks"];
@@ -50,20 +49,17 @@ const SORTS: &[(&str, InvestorSort)] = &[
 ];
 
 pub fn parse_investors(body: &[u8]) -> Result<InvestorsQuery, ApiError> {
-    let json = parse_body(body)?;
-    let problems = Problems::default();
-    let top = Obj::root(&problems, &json, TOP);
-    let investor = top.object("investor", INVESTOR);
-    let query = InvestorsQuery {
-        identifiers: top.object("identifiers", IDENTIFIERS).and_then(|o| org_identifiers(&o, true)),
-        locations: investor.as_ref().and_then(|o| o.strings("locations")),
-        employee_count: investor.as_ref().and_then(|o| headcounts(o, "employee_count")),
-        portfolio: top.object("company_investments", COMPANY_INVESTMENTS).and_then(|o| portfolio(&o)),
-        sort: top.choice("sort_by", SORTS).unwrap_or_default(),
-        page: paging(&top),
-    };
-    problems.finish(ErrorForm::Validation)?;
-    Ok(query)
+    parse_object(body, TOP, ErrorForm::Validation, |top| {
+        let investor = top.object("investor", INVESTOR);
+        InvestorsQuery {
+            identifiers: top.object("identifiers", IDENTIFIERS).and_then(|o| org_identifiers(&o, true)),
+            locations: investor.as_ref().and_then(|o| o.strings("locations")),
+            employee_count: investor.as_ref().and_then(|o| headcounts(o, "employee_count")),
+            portfolio: top.object("company_investments", COMPANY_INVESTMENTS).and_then(|o| portfolio(&o)),
+            sort: top.choice("sort_by", SORTS).unwrap_or_default(),
+            page: paging(&top),
+        }
+    })
 }
 
 fn portfolio(obj: &Obj) -> Option<PortfolioFilter> {

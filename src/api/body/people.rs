@@ -22,9 +22,8 @@ use super::blocks::{
     company_filter, deal_filter, headcounts, paging, semantic, CompanyKeys, IpoChoices, DEAL_KEYS_NO_CREATED,
 };
 use super::identifiers::{org_identifiers, person_identifiers};
-use super::json::parse_body;
-use super::problems::{ErrorForm, Problems};
-use super::reader::{spellings, Obj};
+use super::problems::ErrorForm;
+use super::reader::{parse_object, spellings, Obj};
 
 const TOP: &[&str] = &["person_type", "identifiers", "person", "company", "investor", "page", "page_size", "sort_by"];
 const IDENTIFIERS: &[&str] = &["ids", "linkedin_urls", "crunchbase_urls", "twitter_urls"];
@@ -92,20 +91,17 @@ const SORTS: &[(&str, PersonSort)] = &[
 ];
 
 pub fn parse_people(body: &[u8]) -> Result<PeopleQuery, ApiError> {
-    let json = parse_body(body)?;
-    let problems = Problems::default();
-    let top = Obj::root(&problems, &json, TOP);
-    let query = PeopleQuery {
-        person_type: top.choice("person_type", PERSON_TYPES).unwrap_or_default(),
-        identifiers: top.object("identifiers", IDENTIFIERS).and_then(|o| person_identifiers(&o)),
-        person: top.object("person", PERSON).map(|o| person(&o)).unwrap_or_default(),
-        company: top.object("company", COMPANY).and_then(|o| employer(&o)),
-        investor: top.object("investor", INVESTOR).and_then(|o| investor(&o)),
-        sort: top.choice("sort_by", SORTS).unwrap_or_default(),
-        page: paging(&top),
-    };
-    problems.finish(ErrorForm::People)?;
-    Ok(query)
+    parse_object(body, TOP, ErrorForm::People, |top| {
+        PeopleQuery {
+            person_type: top.choice("person_type", PERSON_TYPES).unwrap_or_default(),
+            identifiers: top.object("identifiers", IDENTIFIERS).and_then(|o| person_identifiers(&o)),
+            person: top.object("person", PERSON).map(|o| person(&o)).unwrap_or_default(),
+            company: top.object("company", COMPANY).and_then(|o| employer(&o)),
+            investor: top.object("investor", INVESTOR).and_then(|o| investor(&o)),
+            sort: top.choice("sort_by", SORTS).unwrap_or_default(),
+            page: paging(&top),
+        }
+    })
 }
 
 fn person(obj: &Obj) -> PersonFilter {

@@ -453,6 +453,21 @@ fn whole(n: &Number) -> Option<i128> {
     (f.fract() == 0.0).then_some(f as i128)
 }
 
+/// Parses `body` as the top-level object allowing `keys`, reads it with
+/// `read`, and fails with every problem found (in `form`) if there is any.
+pub fn parse_object<T>(
+    body: &[u8],
+    keys: &'static [&'static str],
+    form: super::problems::ErrorForm,
+    read: impl FnOnce(&Obj) -> T,
+) -> Result<T, crate::api::errors::ApiError> {
+    let json = super::json::parse_body(body)?;
+    let problems = Problems::default();
+    let value = read(&Obj::root(&problems, &json, keys));
+    problems.finish(form)?;
+    Ok(value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::json::parse_body;
