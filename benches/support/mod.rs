@@ -9,4 +9,5 @@ pub mod dataset;
 pub mod entity;
 pub mod queries;
 pub mod requests;
+pub mod searches;
 pub mod stats;
