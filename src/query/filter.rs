@@ -5,9 +5,13 @@
 //! 2. Each range clause is located in its column's sort order by binary
 //!    search, which gives the number of docs in range, `k`, for free. With
 //!    `c` candidates so far, a range is *probed* (one column read per
-//!    candidate) when `c ≤ k`, otherwise the `k` doc ids of the range are
-//!    turned into a bitmap and intersected. Without any bitmap clause the
-//!    narrowest range seeds the candidates.
+//!    candidate) when `c` is well below `k`, otherwise the range becomes a
+//!    bitmap and is intersected. Without any bitmap clause the narrowest
+//!    range seeds the candidates. A range's bitmap is built the cheapest
+//!    way: one `insert_range` when its doc ids are one contiguous block
+//!    (dates of deals and latest-deal dates of companies, since doc ids
+//!    follow recency), a sequential scan of the column when it covers a
+//!    large share of the docs, else its doc ids sorted.
 //! 3. No clause at all means every doc.
 
 use roaring::RoaringBitmap;
@@ -16,6 +20,10 @@ use super::plan::{Clause, Plan, Width};
 use crate::index::column::{Column, ColumnValue, SortOrder};
 use crate::index::open::Kind;
 use crate::index::IndexError;
+
+/// Probe a range per candidate when the candidates are this many times
+/// fewer than the docs in range.
+const PROBE_FACTOR: u64 = 4;
 
 /// Doc ids of `kind` matching every clause of `plan`.
 pub fn evaluate(kind: &Kind, plan: &Plan) -> Result<RoaringBitmap, IndexError> {
@@ -35,7 +43,7 @@ pub fn evaluate(kind: &Kind, plan: &Plan) -> Result<RoaringBitmap, IndexError> {
         candidates = Some(match candidates {
             None => range.bitmap(),
             Some(c) if c.is_empty() => return Ok(c),
-            Some(c) if c.len() <= range.len() as u64 => range.probe(&c),
+            Some(c) if c.len().saturating_mul(PROBE_FACTOR) <= range.len() as u64 => range.probe(&c),
             Some(c) => c & range.bitmap(),
         });
     }
@@ -60,6 +68,10 @@ fn intersect_all(sets: Vec<RoaringBitmap>) -> Option<RoaringBitmap> {
     }
     Some(acc)
 }
+
+/// Scan the column instead of sorting a range's doc ids when the range
+/// holds at least one doc in this many.
+const SCAN_SHARE: usize = 8;
 
 /// A range clause located in its column's sort order.
 struct RangeProbe {
@@ -99,17 +111,41 @@ impl RangeProbe {
     }
 
     fn bitmap(&self) -> RoaringBitmap {
-        let mut docs = self.order.non_null()[self.slice.clone()].to_vec();
-        docs.sort_unstable();
-        RoaringBitmap::from_sorted_iter(docs).unwrap_or_default()
+        let slice = &self.order.non_null()[self.slice.clone()];
+        let (Some(&lo), Some(&hi)) = (slice.iter().min(), slice.iter().max()) else {
+            return RoaringBitmap::new();
+        };
+        if (hi - lo) as usize + 1 == slice.len() {
+            let mut block = RoaringBitmap::new();
+            block.insert_range(lo..=hi);
+            return block;
+        }
+        let docs = self.docs();
+        if slice.len().saturating_mul(SCAN_SHARE) >= docs {
+            let inside = (lo..=hi).filter(|&d| self.contains(d));
+            return RoaringBitmap::from_sorted_iter(inside).unwrap_or_default();
+        }
+        let mut sorted = slice.to_vec();
+        sorted.sort_unstable();
+        RoaringBitmap::from_sorted_iter(sorted).unwrap_or_default()
+    }
+
+    fn docs(&self) -> usize {
+        match &self.column {
+            RangeColumn::I32(c) => c.values().len(),
+            RangeColumn::I64(c) => c.values().len(),
+        }
+    }
+
+    fn contains(&self, d: u32) -> bool {
+        match &self.column {
+            RangeColumn::I32(c) => c.get(d).is_some_and(|v| (self.min..=self.max).contains(&(v as i64))),
+            RangeColumn::I64(c) => c.get(d).is_some_and(|v| (self.min..=self.max).contains(&v)),
+        }
     }
 
     fn probe(&self, candidates: &RoaringBitmap) -> RoaringBitmap {
-        let keep = |d: u32| match &self.column {
-            RangeColumn::I32(c) => c.get(d).is_some_and(|v| (self.min..=self.max).contains(&(v as i64))),
-            RangeColumn::I64(c) => c.get(d).is_some_and(|v| (self.min..=self.max).contains(&v)),
-        };
-        RoaringBitmap::from_sorted_iter(candidates.iter().filter(|&d| keep(d))).unwrap_or_default()
+        RoaringBitmap::from_sorted_iter(candidates.iter().filter(|&d| self.contains(d))).unwrap_or_default()
     }
 }
 

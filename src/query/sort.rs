@@ -59,13 +59,12 @@ pub fn page_by_column<T: ColumnValue>(
     }
     let need = need.min(count);
     let docs = column.values().len().max(1);
-    let walk_cost = need.saturating_mul(docs) / count.max(1);
-    let top = if walk_cost < count {
-        walk(candidates, column.values(), order, direction, need)
-    } else {
+    let expected_walk = need.saturating_mul(docs) / count.max(1);
+    let walked = if expected_walk < count { walk(candidates, column.values(), order, direction, need, count) } else { None };
+    let top = walked.unwrap_or_else(|| {
         let keyed = candidates.iter().map(|d| (column.get(d).map(ColumnValue::to_i64), d)).collect();
         gather(keyed, direction, need)
-    };
+    });
     top.into_iter().skip(offset).collect()
 }
 
@@ -101,40 +100,72 @@ fn gather(mut keyed: Vec<(Option<i64>, u32)>, direction: Direction, need: usize)
     keyed.into_iter().map(|(_, d)| d).collect()
 }
 
-/// The first `need` candidates along the sort order.
+/// The first `need` candidates along the sort order, or `None` once more
+/// than `budget` positions were read without finding them (the matches
+/// cluster far along the order: gathering is then cheaper).
 fn walk<T: ColumnValue>(
     candidates: &RoaringBitmap,
     values: &[T],
     order: &SortOrder,
     direction: Direction,
     need: usize,
-) -> Vec<u32> {
+    budget: usize,
+) -> Option<Vec<u32>> {
     let mut out = Vec::with_capacity(need);
-    let take = |docs: &[u32], out: &mut Vec<u32>| {
+    let mut read = 0usize;
+    let mut take = |docs: &[u32], out: &mut Vec<u32>| -> bool {
         for &d in docs {
             if out.len() == need {
-                return;
+                return true;
+            }
+            read += 1;
+            if read > budget {
+                return false;
             }
             if candidates.contains(d) {
                 out.push(d);
             }
         }
+        true
     };
     let sorted = order.non_null();
     match direction {
-        Direction::Ascending => take(sorted, &mut out),
+        Direction::Ascending => {
+            if !take(sorted, &mut out) {
+                return None;
+            }
+        }
         Direction::Descending => {
+            // Runs of equal values, last run first, each read forwards so
+            // ties stay in doc id order.
             let mut end = sorted.len();
             while end > 0 && out.len() < need {
                 let v = values[sorted[end - 1] as usize];
-                let start = sorted[..end].partition_point(|&d| values[d as usize] < v);
-                take(&sorted[start..end], &mut out);
+                let start = run_start(values, sorted, end - 1, v);
+                if !take(&sorted[start..end], &mut out) {
+                    return None;
+                }
                 end = start;
             }
         }
     }
-    take(order.nulls(), &mut out);
-    out
+    if !take(order.nulls(), &mut out) {
+        return None;
+    }
+    Some(out)
+}
+
+/// Where the run of value `v` ending at `last` starts: a few steps back
+/// (distinct values), else a binary search (long runs of ties).
+fn run_start<T: ColumnValue>(values: &[T], sorted: &[u32], last: usize, v: T) -> usize {
+    let mut start = last;
+    for _ in 0..16 {
+        if start == 0 || values[sorted[start - 1] as usize] != v {
+            return start;
+        }
+        start -= 1;
+    }
+    sorted[..start].partition_point(|&d| values[d as usize] < v)
 }
 
 #[cfg(test)]
@@ -175,7 +206,11 @@ mod tests {
             let column = Column::<i64>::open(&bundle, "c", raw.len()).unwrap();
             let order = SortOrder::open(&bundle, "c", raw.len()).unwrap();
             let expected = naive(&values, &candidates, direction, need);
-            prop_assert_eq!(&walk(&candidates, column.values(), &order, direction, need), &expected);
+            let unbounded = walk(&candidates, column.values(), &order, direction, need, usize::MAX);
+            prop_assert_eq!(unbounded.as_ref(), Some(&expected));
+            let budget = candidates.len() as usize;
+            let bounded = walk(&candidates, column.values(), &order, direction, need, budget);
+            prop_assert!(bounded.is_none() || bounded.as_ref() == Some(&expected));
             let keyed = candidates.iter().map(|d| (values[d as usize], d)).collect();
             prop_assert_eq!(&gather(keyed, direction, need.min(candidates.len() as usize)), &expected);
             let page = PageRequest { page: 1, page_size: need };

@@ -37,10 +37,10 @@ fn firm_counts(index: &Index, p: &PortfolioFilter) -> Result<FirmCounts, QueryEr
     company_on_deals(&mut plan, index, &p.company)?;
     let deals = evaluate(&index.deals, &plan)?;
     let firms = index.deals.relation("firms")?;
-    let mut tally = Tally::new(index.firms.docs, deals.len() as usize * 2);
+    let mut tally = Tally::new(index.firms.docs);
     for d in &deals {
         for (&f, &payload) in firms.targets(d).iter().zip(firms.payload(d)) {
-            tally.entry(f).add(payload & LEAD_BIT != 0, None);
+            tally.add(f, payload & LEAD_BIT != 0, None);
         }
     }
     Ok(FirmCounts { tally, only_lead: p.only_lead_deals })

@@ -127,11 +127,17 @@ fn count_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, candidat
     }
 }
 
+/// People with a dated deal: doc ids `0..n` (doc ids follow the most
+/// recent deal date, people without one last), the dense part of a tally.
+fn dated_investors(index: &Index) -> Result<usize, IndexError> {
+    Ok(index.people.sort_order("most_recent_deal_date")?.non_null().len())
+}
+
 fn count_from_people(index: &Index, rules: &DealRules, deals: &RoaringBitmap, candidates: &RoaringBitmap) -> Result<Tally, IndexError> {
     let angel_deals = index.people.relation("angel_deals")?;
     let partner_deals = index.people.relation("partner_deals")?;
     let date = index.deals.column_i32("date")?;
-    let mut tally = Tally::new(index.people.docs, candidates.len() as usize);
+    let mut tally = Tally::new(dated_investors(index)?);
     let mut mine: Vec<(u32, bool)> = Vec::new();
     for p in candidates {
         mine.clear();
@@ -144,7 +150,7 @@ fn count_from_people(index: &Index, rules: &DealRules, deals: &RoaringBitmap, ca
         }
         for (d, lead) in distinct_deals(&mut mine) {
             if deals.contains(d) && (lead || !rules.only_lead) {
-                tally.entry(p).add(lead, date.get(d));
+                tally.add(p, lead, date.get(d));
             }
         }
     }
@@ -156,7 +162,7 @@ fn count_from_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, can
     let partners = index.deals.relation("partners")?;
     let firms = index.deals.relation("firms")?;
     let date = index.deals.column_i32("date")?;
-    let mut tally = Tally::new(index.people.docs, deals.len() as usize);
+    let mut tally = Tally::new(dated_investors(index)?);
     let mut on_deal: Vec<(u32, bool)> = Vec::new();
     for d in deals {
         on_deal.clear();
@@ -170,7 +176,7 @@ fn count_from_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, can
         }
         for (p, lead) in distinct_deals(&mut on_deal) {
             if candidates.contains(p) && (lead || !rules.only_lead) {
-                tally.entry(p).add(lead, date.get(d));
+                tally.add(p, lead, date.get(d));
             }
         }
     }

@@ -1,6 +1,8 @@
-//! Per-entity counters filled while walking a set of deals: dense (a slot
-//! per doc id) when many entities will be touched, a hash map otherwise, so
-//! a selective query never pays for zeroing a counter per doc.
+//! Per-entity counters filled while walking a set of deals. Doc ids below
+//! `dense` get a slot in an array (for people: those with a dated deal,
+//! which doc ids put first; for firms: all), the others a hash map; the
+//! touched doc ids are listed as they come, so reading the result never
+//! scans the array.
 
 use std::collections::HashMap;
 
@@ -16,7 +18,7 @@ pub struct Acc {
 impl Acc {
     const EMPTY: Acc = Acc { deals: 0, leads: 0, latest: i32::MIN };
 
-    pub fn add(&mut self, lead: bool, date: Option<i32>) {
+    fn add(&mut self, lead: bool, date: Option<i32>) {
         self.deals += 1;
         self.leads += lead as u32;
         if let Some(d) = date {
@@ -25,45 +27,42 @@ impl Acc {
     }
 }
 
-pub enum Tally {
-    Dense(Vec<Acc>),
-    Sparse(HashMap<u32, Acc>),
+pub struct Tally {
+    dense: Vec<Acc>,
+    sparse: HashMap<u32, Acc>,
+    touched: Vec<u32>,
 }
 
 impl Tally {
-    /// A tally over `docs` entities expecting about `touches` updates.
-    pub fn new(docs: usize, touches: usize) -> Tally {
-        if touches.saturating_mul(8) >= docs {
-            Tally::Dense(vec![Acc::EMPTY; docs])
-        } else {
-            Tally::Sparse(HashMap::with_capacity(touches))
-        }
+    /// A tally with array slots for doc ids below `dense`.
+    pub fn new(dense: usize) -> Tally {
+        Tally { dense: vec![Acc::EMPTY; dense], sparse: HashMap::new(), touched: Vec::new() }
     }
 
-    pub fn entry(&mut self, doc: u32) -> &mut Acc {
-        match self {
-            Tally::Dense(v) => &mut v[doc as usize],
-            Tally::Sparse(m) => m.entry(doc).or_insert(Acc::EMPTY),
+    /// Counts one deal of `doc`.
+    pub fn add(&mut self, doc: u32, lead: bool, date: Option<i32>) {
+        let acc = match self.dense.get_mut(doc as usize) {
+            Some(slot) => slot,
+            None => self.sparse.entry(doc).or_insert(Acc::EMPTY),
+        };
+        if acc.deals == 0 {
+            self.touched.push(doc);
         }
+        acc.add(lead, date);
     }
 
     pub fn get(&self, doc: u32) -> Acc {
-        match self {
-            Tally::Dense(v) => v.get(doc as usize).copied().unwrap_or(Acc::EMPTY),
-            Tally::Sparse(m) => m.get(&doc).copied().unwrap_or(Acc::EMPTY),
+        match self.dense.get(doc as usize) {
+            Some(acc) => *acc,
+            None => self.sparse.get(&doc).copied().unwrap_or(Acc::EMPTY),
         }
     }
 
     /// Doc ids with at least one counted deal, ascending.
     pub fn touched(&self) -> Vec<u32> {
-        match self {
-            Tally::Dense(v) => (0..v.len() as u32).filter(|&d| v[d as usize].deals > 0).collect(),
-            Tally::Sparse(m) => {
-                let mut docs: Vec<u32> = m.iter().filter(|(_, a)| a.deals > 0).map(|(&d, _)| d).collect();
-                docs.sort_unstable();
-                docs
-            }
-        }
+        let mut docs = self.touched.clone();
+        docs.sort_unstable();
+        docs
     }
 }
 
@@ -72,11 +71,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dense_and_sparse_agree() {
-        for mut t in [Tally::new(10, 10), Tally::new(1000, 3)] {
-            t.entry(3).add(true, Some(5));
-            t.entry(3).add(false, Some(2));
-            t.entry(7).add(false, None);
+    fn dense_and_sparse_slots_agree() {
+        for dense in [0, 5, 10] {
+            let mut t = Tally::new(dense);
+            t.add(7, false, None);
+            t.add(3, true, Some(5));
+            t.add(3, false, Some(2));
             assert_eq!(t.get(3), Acc { deals: 2, leads: 1, latest: 5 });
             assert_eq!(t.get(7).latest, i32::MIN);
             assert_eq!(t.get(4).deals, 0);
