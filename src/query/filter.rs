@@ -120,14 +120,24 @@ impl RangeProbe {
             block.insert_range(lo..=hi);
             return block;
         }
-        let docs = self.docs();
-        if slice.len().saturating_mul(SCAN_SHARE) >= docs {
-            let inside = (lo..=hi).filter(|&d| self.contains(d));
-            return RoaringBitmap::from_sorted_iter(inside).unwrap_or_default();
+        if slice.len().saturating_mul(SCAN_SHARE) >= self.docs() {
+            return self.scan(lo, hi);
         }
         let mut sorted = slice.to_vec();
         sorted.sort_unstable();
         RoaringBitmap::from_sorted_iter(sorted).unwrap_or_default()
+    }
+
+    /// The docs in range among `lo..=hi`, by reading the column there into
+    /// a bit set (no per-doc insertion).
+    fn scan(&self, lo: u32, hi: u32) -> RoaringBitmap {
+        let from = (lo & !7) as usize;
+        let to = hi as usize + 1;
+        let bits = match &self.column {
+            RangeColumn::I32(c) => in_range_bits(&c.values()[from..to], self.min, self.max),
+            RangeColumn::I64(c) => in_range_bits(&c.values()[from..to], self.min, self.max),
+        };
+        RoaringBitmap::from_lsb0_bytes(from as u32, &bits)
     }
 
     fn docs(&self) -> usize {
@@ -149,6 +159,19 @@ impl RangeProbe {
     }
 }
 
+/// One bit per value (least significant first): whether it lies in `[min, max]`.
+fn in_range_bits<T: ColumnValue>(values: &[T], min: i64, max: i64) -> Vec<u8> {
+    values
+        .chunks(8)
+        .map(|chunk| {
+            chunk.iter().enumerate().fold(0u8, |byte, (i, &v)| {
+                let x = v.to_i64();
+                byte | (((v != T::NULL) & (x >= min) & (x <= max)) as u8) << i
+            })
+        })
+        .collect()
+}
+
 /// Positions in `order` (ascending by value) of the docs with a value in `[min, max]`.
 fn value_range<T: ColumnValue>(values: &[T], order: &[u32], min: i64, max: i64) -> std::ops::Range<usize> {
     let start = order.partition_point(|&d| values[d as usize].to_i64() < min);
@@ -167,6 +190,12 @@ mod tests {
         assert_eq!(value_range(&values, &order, 3, 5), 1..4);
         assert_eq!(value_range(&values, &order, 10, 20), 5..5);
         assert_eq!(value_range(&values, &order, 6, 2), 4..4);
+    }
+
+    #[test]
+    fn in_range_bits_are_least_significant_first() {
+        let values = [1i64, 5, crate::index::column::NULL_I64, 3, 9, 4, 0, 2, 3];
+        assert_eq!(in_range_bits(&values, 2, 4), vec![0b1010_1000, 0b0000_0001]);
     }
 
     #[test]

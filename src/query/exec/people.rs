@@ -113,19 +113,21 @@ fn qualifying_deals(index: &Index, f: &PersonDealsFilter) -> Result<RoaringBitma
 /// Counts each candidate's distinct deals in `deals`.
 fn count_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, candidates: &RoaringBitmap) -> Result<Tally, IndexError> {
     let people = &index.people;
-    let angel_deals = people.relation("angel_deals")?;
-    let partner_deals = people.relation("partner_deals")?;
-    let people_side: usize = if candidates.len() < deals.len() {
-        candidates.iter().map(|p| angel_deals.degree(p) + partner_deals.degree(p)).sum()
-    } else {
-        usize::MAX
-    };
-    if people_side <= deals.len() as usize {
+    let investors = people.facet("is_investor")?.docids("true")?.map_or(0, |b| b.len());
+    let edges = people.relation("angel_deals")?.total_edges() + people.relation("partner_deals")?.total_edges();
+    // Edges read from the people side, estimated from the candidates' share
+    // of all investors; a deal read from the deal side costs about four.
+    let people_side = edges as u64 * candidates.len() / investors.max(1);
+    if people_side <= deals.len().saturating_mul(DEAL_SIDE_COST) {
         count_from_people(index, rules, deals, candidates)
     } else {
-        count_from_deals(index, rules, deals, candidates)
+        let every_investor = candidates.len() >= investors;
+        count_from_deals(index, rules, deals, (!every_investor).then_some(candidates))
     }
 }
+
+/// Relative cost of reading one deal's participants versus one edge of a person.
+const DEAL_SIDE_COST: u64 = 4;
 
 /// People with a dated deal: doc ids `0..n` (doc ids follow the most
 /// recent deal date, people without one last), the dense part of a tally.
@@ -157,7 +159,8 @@ fn count_from_people(index: &Index, rules: &DealRules, deals: &RoaringBitmap, ca
     Ok(tally)
 }
 
-fn count_from_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, candidates: &RoaringBitmap) -> Result<Tally, IndexError> {
+/// Counts from the deal side; `candidates` is `None` when every investor is one.
+fn count_from_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, candidates: Option<&RoaringBitmap>) -> Result<Tally, IndexError> {
     let angels = index.deals.relation("angels")?;
     let partners = index.deals.relation("partners")?;
     let firms = index.deals.relation("firms")?;
@@ -174,9 +177,13 @@ fn count_from_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, can
             let edges = partners.targets(d).iter().zip(partners.payload(d));
             on_deal.extend(edges.map(|(&p, &slot)| (p, firm_payload.get(slot as usize).is_some_and(|b| b & LEAD_BIT != 0))));
         }
+        if on_deal.is_empty() {
+            continue;
+        }
+        let day = date.get(d);
         for (p, lead) in distinct_deals(&mut on_deal) {
-            if candidates.contains(p) && (lead || !rules.only_lead) {
-                tally.add(p, lead, date.get(d));
+            if (lead || !rules.only_lead) && candidates.is_none_or(|c| c.contains(p)) {
+                tally.add(p, lead, day);
             }
         }
     }
@@ -185,7 +192,9 @@ fn count_from_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, can
 
 /// Sorts `(id, lead)` pairs and merges equal ids (led if any pair is).
 fn distinct_deals(pairs: &mut Vec<(u32, bool)>) -> impl Iterator<Item = (u32, bool)> + '_ {
-    pairs.sort_unstable();
+    if pairs.len() > 1 {
+        pairs.sort_unstable();
+    }
     let mut i = 0;
     std::iter::from_fn(move || {
         let (id, mut lead) = *pairs.get(i)?;
