@@ -64,6 +64,37 @@ impl RelationBuilder {
     }
 }
 
+/// A relation's arrays as plain slices (see [`Relation::edges`]).
+#[derive(Clone, Copy)]
+pub struct Edges<'a> {
+    offsets: &'a [u32],
+    targets: &'a [u32],
+    payload: &'a [u8],
+}
+
+impl<'a> Edges<'a> {
+    fn bounds(&self, source: u32) -> (usize, usize) {
+        (self.offsets[source as usize] as usize, self.offsets[source as usize + 1] as usize)
+    }
+
+    /// Targets of `source`, ascending.
+    pub fn targets(&self, source: u32) -> &'a [u32] {
+        let (lo, hi) = self.bounds(source);
+        &self.targets[lo..hi]
+    }
+
+    /// Payload bytes parallel to the targets (empty when the relation has none).
+    pub fn payload(&self, source: u32) -> &'a [u8] {
+        let (lo, hi) = self.bounds(source);
+        self.payload.get(lo..hi).unwrap_or(&[])
+    }
+
+    pub fn degree(&self, source: u32) -> usize {
+        let (lo, hi) = self.bounds(source);
+        hi - lo
+    }
+}
+
 /// A relation read from a bundle.
 #[derive(Clone)]
 pub struct Relation {
@@ -111,6 +142,15 @@ impl Relation {
 
     pub fn total_edges(&self) -> usize {
         self.targets.len()
+    }
+
+    /// The arrays resolved once, for loops over many sources.
+    pub fn edges(&self) -> Edges<'_> {
+        Edges {
+            offsets: self.bundle.get(self.offsets),
+            targets: self.bundle.get(self.targets),
+            payload: self.payload.map_or(&[][..], |p| self.bundle.get(p)),
+        }
     }
 
     fn bounds(&self, source: u32) -> (usize, usize) {

@@ -36,7 +36,8 @@ fn firm_counts(index: &Index, p: &PortfolioFilter) -> Result<FirmCounts, QueryEr
     deal_on_deals(&mut plan, &p.deal);
     company_on_deals(&mut plan, index, &p.company)?;
     let deals = evaluate(&index.deals, &plan)?;
-    let firms = index.deals.relation("firms")?;
+    let firm_rel = index.deals.relation("firms")?;
+    let firms = firm_rel.edges();
     let mut tally = Tally::new(index.firms.docs);
     for d in &deals {
         for (&f, &payload) in firms.targets(d).iter().zip(firms.payload(d)) {

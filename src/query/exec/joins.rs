@@ -22,7 +22,8 @@ pub fn docs_of_ids(kind: &Kind, ids: &[Uuid]) -> RoaringBitmap {
 
 /// Targets of relation `name` over every source in `sources`.
 pub fn targets_of(kind: &Kind, name: &str, sources: impl IntoIterator<Item = u32>) -> Result<RoaringBitmap, IndexError> {
-    let rel = kind.relation(name)?;
+    let relation = kind.relation(name)?;
+    let rel = relation.edges();
     let mut all = Vec::new();
     for s in sources {
         all.extend_from_slice(rel.targets(s));

@@ -12,6 +12,7 @@
 
 use roaring::RoaringBitmap;
 
+use crate::index::column::NULL_I32;
 use crate::index::{Index, IndexError};
 use crate::query::filter::evaluate;
 use crate::query::plan::Plan;
@@ -136,8 +137,8 @@ fn dated_investors(index: &Index) -> Result<usize, IndexError> {
 }
 
 fn count_from_people(index: &Index, rules: &DealRules, deals: &RoaringBitmap, candidates: &RoaringBitmap) -> Result<Tally, IndexError> {
-    let angel_deals = index.people.relation("angel_deals")?;
-    let partner_deals = index.people.relation("partner_deals")?;
+    let (angel_rel, partner_rel) = (index.people.relation("angel_deals")?, index.people.relation("partner_deals")?);
+    let (angel_deals, partner_deals) = (angel_rel.edges(), partner_rel.edges());
     let date = index.deals.column_i32("date")?;
     let mut tally = Tally::new(dated_investors(index)?);
     let mut mine: Vec<(u32, bool)> = Vec::new();
@@ -161,10 +162,11 @@ fn count_from_people(index: &Index, rules: &DealRules, deals: &RoaringBitmap, ca
 
 /// Counts from the deal side; `candidates` is `None` when every investor is one.
 fn count_from_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, candidates: Option<&RoaringBitmap>) -> Result<Tally, IndexError> {
-    let angels = index.deals.relation("angels")?;
-    let partners = index.deals.relation("partners")?;
-    let firms = index.deals.relation("firms")?;
+    let (angel_rel, partner_rel, firm_rel) =
+        (index.deals.relation("angels")?, index.deals.relation("partners")?, index.deals.relation("firms")?);
+    let (angels, partners, firms) = (angel_rel.edges(), partner_rel.edges(), firm_rel.edges());
     let date = index.deals.column_i32("date")?;
+    let dates = date.values();
     let mut tally = Tally::new(dated_investors(index)?);
     let mut on_deal: Vec<(u32, bool)> = Vec::new();
     for d in deals {
@@ -180,7 +182,7 @@ fn count_from_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, can
         if on_deal.is_empty() {
             continue;
         }
-        let day = date.get(d);
+        let day = Some(dates[d as usize]).filter(|&v| v != NULL_I32);
         for (p, lead) in distinct_deals(&mut on_deal) {
             if (lead || !rules.only_lead) && candidates.is_none_or(|c| c.contains(p)) {
                 tally.add(p, lead, day);
