@@ -15,6 +15,7 @@ pub mod manifest;
 pub mod mmap;
 pub mod names;
 pub mod open;
+pub mod payload;
 #[cfg(test)]
 mod proptests;
 pub mod relation;

@@ -75,7 +75,7 @@ impl Docs {
         match name {
             "deals" | "angel_deals" | "partner_deals" | "latest_deal" => Some(self.deals),
             "firms" | "employer_firm" => Some(self.firms),
-            "people" | "investor_people" | "angels" | "partners" => Some(self.people),
+            "people" | "investor_people" | "angels" | "partners" | "participants" => Some(self.people),
             "company" | "employer" => Some(self.companies),
             _ => None,
         }

@@ -11,6 +11,7 @@ use crate::api::app::{Ctx, Reply};
 use crate::api::envelope::{Data, Meta, MetaShape, Raw};
 use crate::api::errors::ApiError;
 use crate::index::open::Kind;
+use crate::index::payload::FIRM_LED;
 use crate::query::resolve::{org_identifier, parse_uuid, person_identifier, resolve, IdentifierKind};
 use crate::schema::RoundType;
 
@@ -220,10 +221,10 @@ fn lineup(ctx: &Ctx, deal: u32) -> Result<(Vec<Raw>, Vec<Raw>), ApiError> {
                 personnel.push(person(p)?);
             }
         }
-        let lead = payload & 0x80 != 0;
+        let lead = payload & FIRM_LED != 0;
         rows.push((lead, firm, json!({
             "id": card["id"], "name": card["name"], "lead_investor": lead, "personnel": personnel,
-            "financing_type": financing_name(payload & 0x7f), "domain": card["domain"],
+            "financing_type": financing_name(payload & !FIRM_LED), "domain": card["domain"],
             "linkedin": card["linkedin"], "crunchbase": card["crunchbase"],
         })));
     }

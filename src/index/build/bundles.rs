@@ -12,6 +12,7 @@ use crate::index::facet::FacetBuilder;
 use crate::index::format::{BundleWriter, WrittenFile};
 use crate::index::keymap::{write_ids, write_keymap};
 use crate::index::names::*;
+use crate::index::payload::{FIRM_LED, PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
 use crate::index::relation::RelationBuilder;
 use crate::ingest::derive::Derived;
 use crate::ingest::facts::{Employer, Facts, Places};
@@ -168,9 +169,28 @@ fn employer_people(inp: &Inputs) -> RelationBuilder {
     rel
 }
 
+/// Every person of a deal (as angel, as partner of a firm) with their
+/// flags OR'ed, one entry per person.
+fn participant_flags(deal: &crate::ingest::facts::DealFacts) -> Vec<(u32, u8)> {
+    let mut all: Vec<(u32, u8)> = deal.angels.iter().map(|&(p, _)| (p, PARTICIPANT_ANGEL)).collect();
+    for f in &deal.firms {
+        let flags = PARTICIPANT_PARTNER | if f.lead { PARTICIPANT_LEAD } else { 0 };
+        all.extend(f.partners.iter().map(|&p| (p, flags)));
+    }
+    all.sort_unstable();
+    let mut merged: Vec<(u32, u8)> = Vec::with_capacity(all.len());
+    for (p, flags) in all {
+        match merged.last_mut() {
+            Some(last) if last.0 == p => last.1 |= flags,
+            _ => merged.push((p, flags)),
+        }
+    }
+    merged
+}
+
 /// Payload of a `deal.firms` edge: bit 7 = lead, low bits = financing type + 1 (0 = none).
 pub fn firm_edge_payload(lead: bool, financing: Option<RoundType>) -> u8 {
-    ((lead as u8) << 7) | financing_code(financing)
+    (if lead { FIRM_LED } else { 0 }) | financing_code(financing)
 }
 
 /// Financing type as a byte: its position in `RoundType::ALL` plus one, 0 for none.
@@ -191,6 +211,7 @@ pub fn write_deals(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     let mut firms = RelationBuilder::new(n, true);
     let mut angels = RelationBuilder::new(n, true);
     let mut partners = RelationBuilder::new(n, true);
+    let mut participants = RelationBuilder::new(n, true);
     for doc in 0..n as u32 {
         let deal = &facts.deals[order.row(doc) as usize];
         let c = &facts.companies[deal.company as usize];
@@ -211,6 +232,9 @@ pub fn write_deals(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
             f.partners.iter().for_each(|&p| partners.add(doc, orders.people.doc(p), slot));
         }
         deal.angels.iter().for_each(|&(p, ft)| angels.add(doc, orders.people.doc(p), financing_code(ft)));
+        for (person, flags) in participant_flags(deal) {
+            participants.add(doc, orders.people.doc(person), flags);
+        }
     }
     round.write(&mut out, "round")?;
     company_facets.write(&mut out, "company_")?;
@@ -222,6 +246,7 @@ pub fn write_deals(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     firms.write(&mut out, "firms")?;
     angels.write(&mut out, "angels")?;
     partners.write(&mut out, "partners")?;
+    participants.write(&mut out, "participants")?;
     out.finish()
 }
 

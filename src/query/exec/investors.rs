@@ -3,6 +3,7 @@
 //! companies); each deal's firm edges then count, per firm, the deals of D
 //! it took part in and those it led (edge payload bit 7).
 
+use crate::index::payload::FIRM_LED;
 use crate::index::Index;
 use crate::query::filter::evaluate;
 use crate::query::plan::Plan;
@@ -13,9 +14,6 @@ use super::blocks::{company_on_deals, deal_on_deals};
 use super::joins::{bitmap_of, docs_of_org_identifiers};
 use super::tally::Tally;
 use super::{page_of, reject_semantic, Order, QueryError};
-
-/// Bit of a `deals.firms` edge payload saying the firm led the round.
-const LEAD_BIT: u8 = 0x80;
 
 /// Per-firm counts over the qualifying deals.
 struct FirmCounts {
@@ -41,7 +39,7 @@ fn firm_counts(index: &Index, p: &PortfolioFilter) -> Result<FirmCounts, QueryEr
     let mut tally = Tally::new(index.firms.docs);
     for d in &deals {
         for (&f, &payload) in firms.targets(d).iter().zip(firms.payload(d)) {
-            tally.add(f, payload & LEAD_BIT != 0, None);
+            tally.add(f, payload & FIRM_LED != 0, None);
         }
     }
     Ok(FirmCounts { tally, only_lead: p.only_lead_deals })

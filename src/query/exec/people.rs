@@ -12,6 +12,7 @@
 
 use roaring::RoaringBitmap;
 
+use crate::index::payload::{PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
 use crate::index::column::NULL_I32;
 use crate::index::{Index, IndexError};
 use crate::query::filter::evaluate;
@@ -28,7 +29,6 @@ use super::tally::{Acc, Tally};
 use super::{page_of, reject_semantic, Order, QueryError};
 
 const TRUE: &[&str] = &["true"];
-const LEAD_BIT: u8 = 0x80;
 
 fn strings<T>(list: &Option<Vec<T>>, f: impl Fn(&T) -> &str) -> Option<Vec<String>> {
     list.as_ref().map(|l| l.iter().map(|v| f(v).to_string()).collect())
@@ -160,31 +160,25 @@ fn count_from_people(index: &Index, rules: &DealRules, deals: &RoaringBitmap, ca
     Ok(tally)
 }
 
-/// Counts from the deal side; `candidates` is `None` when every investor is one.
+/// Counts from the deal side (each deal's `participants`, one edge per
+/// person with angel / partner / led flags); `candidates` is `None` when
+/// every investor is one.
 fn count_from_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, candidates: Option<&RoaringBitmap>) -> Result<Tally, IndexError> {
-    let (angel_rel, partner_rel, firm_rel) =
-        (index.deals.relation("angels")?, index.deals.relation("partners")?, index.deals.relation("firms")?);
-    let (angels, partners, firms) = (angel_rel.edges(), partner_rel.edges(), firm_rel.edges());
-    let date = index.deals.column_i32("date")?;
-    let dates = date.values();
+    let relation = index.deals.relation("participants")?;
+    let participants = relation.edges();
+    let dates = index.deals.column_i32("date")?;
+    let dates = dates.values();
     let mut tally = Tally::new(dated_investors(index)?);
-    let mut on_deal: Vec<(u32, bool)> = Vec::new();
+    let counted = (if rules.angel { PARTICIPANT_ANGEL } else { 0 }) | (if rules.institutional { PARTICIPANT_PARTNER } else { 0 });
     for d in deals {
-        on_deal.clear();
-        if rules.angel {
-            on_deal.extend(angels.targets(d).iter().map(|&p| (p, false)));
-        }
-        if rules.institutional {
-            let firm_payload = firms.payload(d);
-            let edges = partners.targets(d).iter().zip(partners.payload(d));
-            on_deal.extend(edges.map(|(&p, &slot)| (p, firm_payload.get(slot as usize).is_some_and(|b| b & LEAD_BIT != 0))));
-        }
-        if on_deal.is_empty() {
+        let people = participants.targets(d);
+        if people.is_empty() {
             continue;
         }
         let day = Some(dates[d as usize]).filter(|&v| v != NULL_I32);
-        for (p, lead) in distinct_deals(&mut on_deal) {
-            if (lead || !rules.only_lead) && candidates.is_none_or(|c| c.contains(p)) {
+        for (&p, &flags) in people.iter().zip(participants.payload(d)) {
+            let lead = rules.institutional && flags & PARTICIPANT_LEAD != 0;
+            if flags & counted != 0 && (lead || !rules.only_lead) && candidates.is_none_or(|c| c.contains(p)) {
                 tally.add(p, lead, day);
             }
         }
@@ -293,4 +287,50 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
         page.filtered = page.docs.iter().map(|&p| filtered(t.get(p))).collect();
     }
     Ok(page)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::build::{build_index, BuildOptions};
+    use crate::query::filter::every_doc;
+
+    fn fixture() -> Index {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let out = std::env::temp_dir().join(format!("fundsearch-people-sides-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        let opts = BuildOptions { dump: root.join("fixtures/dump"), out: out.clone(), as_of: crate::schema::Date::parse("2026-11-01"), strict: true, quiet: true };
+        build_index(&opts).unwrap();
+        Index::open(&out).unwrap()
+    }
+
+    /// Counting from the people side and from the deal side agree, for
+    /// every investment type, with and without `only_lead_deals`, on all
+    /// deals and on a subset, with all investors or a few as candidates.
+    #[test]
+    fn both_counting_sides_agree() {
+        let index = fixture();
+        let all_people = every_doc(index.people.docs);
+        let investors: RoaringBitmap = (*index.people.facet("is_investor").unwrap().docids("true").unwrap().unwrap()).clone();
+        let few: RoaringBitmap = investors.iter().step_by(2).collect();
+        let all_deals = every_doc(index.deals.docs);
+        let some_deals: RoaringBitmap = all_deals.iter().filter(|d| d % 3 != 0).collect();
+        for investment_type in [InvestmentType::All, InvestmentType::Angel, InvestmentType::Institutional] {
+            for only_lead_deals in [false, true] {
+                let rules = DealRules::of(&PersonDealsFilter { investment_type, only_lead_deals, ..Default::default() });
+                for deals in [&all_deals, &some_deals] {
+                    for candidates in [&investors, &few] {
+                        let people = count_from_people(&index, &rules, deals, candidates).unwrap();
+                        let every = candidates.len() == investors.len();
+                        let from_deals = count_from_deals(&index, &rules, deals, (!every).then_some(candidates)).unwrap();
+                        for p in &all_people {
+                            assert_eq!(people.get(p), from_deals.get(p), "person {p}, {investment_type:?}, only lead {only_lead_deals}");
+                        }
+                        assert_eq!(people.touched(), from_deals.touched());
+                    }
+                }
+            }
+        }
+        assert!(investors.len() > 5, "the fixture has investors to count");
+    }
 }

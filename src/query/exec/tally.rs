@@ -2,9 +2,17 @@
 //! `dense` get a slot in an array (for people: those with a dated deal,
 //! which doc ids put first; for firms: all), the others a hash map; the
 //! touched doc ids are listed as they come, so reading the result never
-//! scans the array.
+//! scans the array. The array is borrowed from a per-thread scratch buffer
+//! and handed back clean (only touched slots are reset), so a query never
+//! pays for allocating and clearing a slot per doc.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+
+thread_local! {
+    /// Slots kept between the queries of one thread, all `Acc::EMPTY`.
+    static SCRATCH: RefCell<Vec<Acc>> = const { RefCell::new(Vec::new()) };
+}
 
 /// Counts of one entity over the qualifying deals.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -28,7 +36,9 @@ impl Acc {
 }
 
 pub struct Tally {
+    /// Slots for doc ids below `limit` (the buffer may be longer).
     dense: Vec<Acc>,
+    limit: usize,
     sparse: HashMap<u32, Acc>,
     touched: Vec<u32>,
 }
@@ -36,14 +46,16 @@ pub struct Tally {
 impl Tally {
     /// A tally with array slots for doc ids below `dense`.
     pub fn new(dense: usize) -> Tally {
-        Tally { dense: vec![Acc::EMPTY; dense], sparse: HashMap::new(), touched: Vec::new() }
+        let mut slots = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        slots.resize(slots.len().max(dense), Acc::EMPTY);
+        Tally { dense: slots, limit: dense, sparse: HashMap::new(), touched: Vec::new() }
     }
 
     /// Counts one deal of `doc`.
     pub fn add(&mut self, doc: u32, lead: bool, date: Option<i32>) {
-        let acc = match self.dense.get_mut(doc as usize) {
-            Some(slot) => slot,
-            None => self.sparse.entry(doc).or_insert(Acc::EMPTY),
+        let acc = match (doc as usize) < self.limit {
+            true => &mut self.dense[doc as usize],
+            false => self.sparse.entry(doc).or_insert(Acc::EMPTY),
         };
         if acc.deals == 0 {
             self.touched.push(doc);
@@ -52,9 +64,9 @@ impl Tally {
     }
 
     pub fn get(&self, doc: u32) -> Acc {
-        match self.dense.get(doc as usize) {
-            Some(acc) => *acc,
-            None => self.sparse.get(&doc).copied().unwrap_or(Acc::EMPTY),
+        match (doc as usize) < self.limit {
+            true => self.dense[doc as usize],
+            false => self.sparse.get(&doc).copied().unwrap_or(Acc::EMPTY),
         }
     }
 
@@ -63,6 +75,23 @@ impl Tally {
         let mut docs = self.touched.clone();
         docs.sort_unstable();
         docs
+    }
+}
+
+impl Drop for Tally {
+    fn drop(&mut self) {
+        let mut slots = std::mem::take(&mut self.dense);
+        for &doc in &self.touched {
+            if (doc as usize) < self.limit {
+                slots[doc as usize] = Acc::EMPTY;
+            }
+        }
+        SCRATCH.with(|s| {
+            let mut kept = s.borrow_mut();
+            if slots.len() >= kept.len() {
+                *kept = slots;
+            }
+        });
     }
 }
 
@@ -82,5 +111,17 @@ mod tests {
             assert_eq!(t.get(4).deals, 0);
             assert_eq!(t.touched(), vec![3, 7]);
         }
+    }
+
+    #[test]
+    fn scratch_slots_come_back_clean() {
+        {
+            let mut t = Tally::new(8);
+            t.add(2, true, Some(9));
+        }
+        let t = Tally::new(4);
+        assert_eq!(t.get(2), Acc::EMPTY);
+        assert_eq!(t.limit, 4);
+        assert!(t.dense.len() >= 8, "the longer buffer is kept");
     }
 }
