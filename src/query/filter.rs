@@ -147,16 +147,21 @@ impl RangeProbe {
         }
     }
 
-    fn contains(&self, d: u32) -> bool {
+    fn probe(&self, candidates: &RoaringBitmap) -> RoaringBitmap {
         match &self.column {
-            RangeColumn::I32(c) => c.get(d).is_some_and(|v| (self.min..=self.max).contains(&(v as i64))),
-            RangeColumn::I64(c) => c.get(d).is_some_and(|v| (self.min..=self.max).contains(&v)),
+            RangeColumn::I32(c) => probe_values(c.values(), candidates, self.min, self.max),
+            RangeColumn::I64(c) => probe_values(c.values(), candidates, self.min, self.max),
         }
     }
+}
 
-    fn probe(&self, candidates: &RoaringBitmap) -> RoaringBitmap {
-        RoaringBitmap::from_sorted_iter(candidates.iter().filter(|&d| self.contains(d))).unwrap_or_default()
-    }
+/// The candidates whose value (read from the resolved column slice) lies in `[min, max]`.
+fn probe_values<T: ColumnValue>(values: &[T], candidates: &RoaringBitmap, min: i64, max: i64) -> RoaringBitmap {
+    let inside = candidates.iter().filter(|&d| {
+        let v = values[d as usize];
+        v != T::NULL && (min..=max).contains(&v.to_i64())
+    });
+    RoaringBitmap::from_sorted_iter(inside).unwrap_or_default()
 }
 
 /// One bit per value (least significant first): whether it lies in `[min, max]`.
