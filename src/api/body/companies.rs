@@ -77,20 +77,14 @@ fn latest_deal(obj: &Obj) -> LatestDealFilter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::body::test_support::*;
     use crate::query::request::{OrgIdentifiers, PageRequest, Range, Semantic};
-    use crate::schema::{Date, IpoStatus, RoundKey, RoundType};
+    use crate::schema::{Date, IpoStatus, RoundType};
     use serde_json::json;
     use uuid::Uuid;
 
-    const U1: &str = "550e8400-e29b-41d4-a716-446655440000";
-    const U2: &str = "c5a3f6ac-f6c9-4686-aa6e-12aeb7419b82";
-
     fn parse(body: serde_json::Value) -> Result<CompaniesQuery, ApiError> {
         parse_companies(body.to_string().as_bytes())
-    }
-
-    fn plain(round_type: RoundType) -> RoundKey {
-        RoundKey { round_type, pre: false, extension: false }
     }
 
     #[test]

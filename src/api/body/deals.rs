@@ -53,20 +53,13 @@ pub fn parse_deals(body: &[u8]) -> Result<DealsQuery, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::body::test_support::*;
     use crate::query::request::{CompanyFilter, DealFilter, InvestorsFilter, PageRequest, Range};
     use crate::schema::{Date, Headcount, IpoStatus, RoundKey, RoundType};
     use serde_json::json;
-    use uuid::Uuid;
-
-    const U1: &str = "550e8400-e29b-41d4-a716-446655440000";
-    const U2: &str = "c5a3f6ac-f6c9-4686-aa6e-12aeb7419b82";
 
     fn parse(body: serde_json::Value) -> Result<DealsQuery, ApiError> {
         parse_deals(body.to_string().as_bytes())
-    }
-
-    fn uuid(text: &str) -> Uuid {
-        Uuid::parse_str(text).unwrap()
     }
 
     fn round(round_type: RoundType, pre: bool) -> RoundKey {

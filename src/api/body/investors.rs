@@ -76,19 +76,14 @@ fn portfolio(obj: &Obj) -> Option<PortfolioFilter> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::body::test_support::*;
     use crate::query::request::{OrgIdentifiers, PageRequest, Range, Semantic};
-    use crate::schema::{Date, Headcount, IpoStatus, RoundKey, RoundType};
+    use crate::schema::{Date, Headcount, IpoStatus, RoundType};
     use serde_json::json;
     use uuid::Uuid;
 
-    const U1: &str = "550e8400-e29b-41d4-a716-446655440000";
-
     fn parse(body: serde_json::Value) -> Result<InvestorsQuery, ApiError> {
         parse_investors(body.to_string().as_bytes())
-    }
-
-    fn plain(round_type: RoundType) -> RoundKey {
-        RoundKey { round_type, pre: false, extension: false }
     }
 
     #[test]

@@ -31,6 +31,8 @@ mod json;
 mod people;
 mod problems;
 mod reader;
+#[cfg(test)]
+mod test_support;
 
 pub use companies::parse_companies;
 pub use deals::parse_deals;

@@ -157,20 +157,13 @@ fn deals(obj: &Obj) -> PersonDealsFilter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::body::test_support::*;
     use crate::query::request::{CompanyFilter, OrgIdentifiers, PageRequest, PersonIdentifiers, Range, Semantic};
     use crate::schema::{Date, Headcount, IpoStatus, RoundKey, RoundType};
     use serde_json::json;
-    use uuid::Uuid;
-
-    const U1: &str = "550e8400-e29b-41d4-a716-446655440000";
-    const U2: &str = "c5a3f6ac-f6c9-4686-aa6e-12aeb7419b82";
 
     fn parse(body: serde_json::Value) -> Result<PeopleQuery, ApiError> {
         parse_people(body.to_string().as_bytes())
-    }
-
-    fn uuid(text: &str) -> Uuid {
-        Uuid::parse_str(text).unwrap()
     }
 
     #[test]

@@ -31,19 +31,24 @@ pub fn targets_of(kind: &Kind, name: &str, sources: impl IntoIterator<Item = u32
     Ok(bitmap_of(all))
 }
 
-/// Doc ids of the organisations answering to any of `keys` (one union).
-pub fn docs_of_org_identifiers(kind: &Kind, keys: &OrgIdentifiers) -> Result<RoaringBitmap, IndexError> {
-    let mut docs: Vec<u32> = keys.ids.iter().filter_map(|id| kind.ids.docid(id)).collect();
-    for (map, values) in
-        [("domain", &keys.domains), ("linkedin", &keys.linkedin), ("crunchbase", &keys.crunchbase), ("permalink", &keys.permalinks)]
-    {
-        if values.is_empty() {
-            continue;
+/// Doc ids of the entities with any of `ids`, or any key of `keys` in the
+/// key map named with it (one union; unknown ones dropped).
+pub fn docs_of_keys(kind: &Kind, ids: &[Uuid], keys: &[(&str, &[String])]) -> Result<RoaringBitmap, IndexError> {
+    let mut docs: Vec<u32> = ids.iter().filter_map(|id| kind.ids.docid(id)).collect();
+    for &(map, values) in keys {
+        if !values.is_empty() {
+            let keymap = kind.keymap(map)?;
+            values.iter().for_each(|v| docs.extend(keymap.get(v)));
         }
-        let keymap = kind.keymap(map)?;
-        values.iter().for_each(|v| docs.extend(keymap.get(v)));
     }
     Ok(bitmap_of(docs))
+}
+
+/// Doc ids of the organisations answering to any of `keys` (one union).
+pub fn docs_of_org_identifiers(kind: &Kind, keys: &OrgIdentifiers) -> Result<RoaringBitmap, IndexError> {
+    let maps: [(&str, &[String]); 4] =
+        [("domain", &keys.domains), ("linkedin", &keys.linkedin), ("crunchbase", &keys.crunchbase), ("permalink", &keys.permalinks)];
+    docs_of_keys(kind, &keys.ids, &maps)
 }
 
 /// Deals in which one of these firms took part.

@@ -24,7 +24,7 @@ use crate::query::request::{
 use crate::query::sort::Direction::{Ascending, Descending};
 
 use super::blocks::{company_on_companies, company_on_deals, deal_on_deals, latest_deal_on_companies};
-use super::joins::{bitmap_of, companies_of_deals, deals_of_people, docs_of_ids, docs_of_org_identifiers, targets_of};
+use super::joins::{bitmap_of, companies_of_deals, deals_of_people, docs_of_keys, docs_of_org_identifiers, targets_of};
 use super::tally::{Acc, Tally};
 use super::{page_of, reject_semantic, Order, QueryError};
 
@@ -43,15 +43,8 @@ fn person_facets(plan: &mut Plan, p: &PersonFilter) {
 }
 
 fn docs_of_person_identifiers(index: &Index, keys: &PersonIdentifiers) -> Result<RoaringBitmap, IndexError> {
-    let people = &index.people;
-    let mut docs = docs_of_ids(people, &keys.ids);
-    for (map, values) in [("linkedin", &keys.linkedin), ("crunchbase", &keys.crunchbase), ("twitter", &keys.twitter)] {
-        if !values.is_empty() {
-            let keymap = people.keymap(map)?;
-            docs |= bitmap_of(values.iter().flat_map(|v| keymap.get(v)).collect());
-        }
-    }
-    Ok(docs)
+    let maps: [(&str, &[String]); 3] = [("linkedin", &keys.linkedin), ("crunchbase", &keys.crunchbase), ("twitter", &keys.twitter)];
+    docs_of_keys(&index.people, &keys.ids, &maps)
 }
 
 /// Employer companies matching the `company` block.
@@ -139,7 +132,8 @@ fn dated_investors(index: &Index) -> Result<usize, IndexError> {
 fn count_from_people(index: &Index, rules: &DealRules, deals: &RoaringBitmap, candidates: &RoaringBitmap) -> Result<Tally, IndexError> {
     let (angel_rel, partner_rel) = (index.people.relation("angel_deals")?, index.people.relation("partner_deals")?);
     let (angel_deals, partner_deals) = (angel_rel.edges(), partner_rel.edges());
-    let date = index.deals.column_i32("date")?;
+    let dates = index.deals.column_i32("date")?;
+    let dates = dates.values();
     let mut tally = Tally::new(dated_investors(index)?);
     let mut mine: Vec<(u32, bool)> = Vec::new();
     for p in candidates {
@@ -153,7 +147,7 @@ fn count_from_people(index: &Index, rules: &DealRules, deals: &RoaringBitmap, ca
         }
         for (d, lead) in distinct_deals(&mut mine) {
             if deals.contains(d) && (lead || !rules.only_lead) {
-                tally.add(p, lead, date.get(d));
+                tally.add(p, lead, day_of(dates, d));
             }
         }
     }
@@ -175,7 +169,7 @@ fn count_from_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, can
         if people.is_empty() {
             continue;
         }
-        let day = Some(dates[d as usize]).filter(|&v| v != NULL_I32);
+        let day = day_of(dates, d);
         for (&p, &flags) in people.iter().zip(participants.payload(d)) {
             let lead = rules.institutional && flags & PARTICIPANT_LEAD != 0;
             if flags & counted != 0 && (lead || !rules.only_lead) && candidates.is_none_or(|c| c.contains(p)) {
@@ -184,6 +178,11 @@ fn count_from_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, can
         }
     }
     Ok(tally)
+}
+
+/// The date (days) of deal `d`, from the resolved `date` column.
+fn day_of(dates: &[i32], d: u32) -> Option<i32> {
+    Some(dates[d as usize]).filter(|&v| v != NULL_I32)
 }
 
 /// Sorts `(id, lead)` pairs and merges equal ids (led if any pair is).
