@@ -13,7 +13,10 @@ const CHARGES: usize = 8_000;
 
 fn main() {
     for threads in [1usize, 8] {
-        let dir = std::env::temp_dir().join(format!("fundsearch-bench-charges-{}-{threads}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!(
+            "fundsearch-bench-charges-{}-{threads}",
+            std::process::id()
+        ));
         let _ = std::fs::remove_dir_all(&dir);
         let accounts = Arc::new(Accounts::open(&dir, Allowances::default()).expect("state opens"));
         let key = accounts.create_key("bench", Plan::Api).expect("key");
@@ -25,14 +28,21 @@ fn main() {
             for _ in 0..threads {
                 s.spawn(|| {
                     for _ in 0..per_thread {
-                        accounts.charge(&principal, 1, now).expect("journal write").expect("api plan is never refused");
+                        accounts
+                            .charge(&principal, 1, now)
+                            .expect("journal write")
+                            .expect("api plan is never refused");
                     }
                 });
             }
         });
         let seconds = started.elapsed().as_secs_f64();
         let total = (per_thread * threads) as u64;
-        assert_eq!(accounts.usage("bench", now), Some(total), "every charge applied once");
+        assert_eq!(
+            accounts.usage("bench", now),
+            Some(total),
+            "every charge applied once"
+        );
         let stats = accounts.stats();
         println!(
             "{threads} thread(s): {total} charges in {seconds:.2} s = {:.0} charges/s, {} fsyncs ({:.0}/s), {:.1} charges per fsync",

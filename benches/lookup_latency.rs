@@ -59,11 +59,22 @@ struct Options {
 }
 
 fn parse_args() -> Result<Options, String> {
-    let mut o = Options { queries: 5_000, rounds: 3, seed: 42, only: None, write_paths: None, paths: 20_000, mix: "lookups".into() };
+    let mut o = Options {
+        queries: 5_000,
+        rounds: 3,
+        seed: 42,
+        only: None,
+        write_paths: None,
+        paths: 20_000,
+        mix: "lookups".into(),
+    };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
-        let number = |text: String, name: &str| text.parse::<usize>().map_err(|_| format!("{name}: '{text}' is not a number"));
+        let number = |text: String, name: &str| {
+            text.parse::<usize>()
+                .map_err(|_| format!("{name}: '{text}' is not a number"))
+        };
         match arg.as_str() {
             "--bench" => {}
             "--queries" => o.queries = number(value("--queries")?, "--queries")?.max(1),
@@ -90,15 +101,26 @@ struct Class<'a> {
     run: Box<dyn Fn(usize) -> bool + 'a>,
 }
 
-fn name_class<'a>(index: &'a Index, entity: Entity, variant: Variant, qs: Vec<Sampled>) -> Class<'a> {
+fn name_class<'a>(
+    index: &'a Index,
+    entity: Entity,
+    variant: Variant,
+    qs: Vec<Sampled>,
+) -> Class<'a> {
     let label = format!("name {:<8} {}", entity.label(), variant.label());
     let names = entity.names(index);
     let run = move |i: usize| {
         let q = &qs[i];
-        let hits = names.search(&q.text, MAX_NAME_RESULTS, None).unwrap_or_default();
+        let hits = names
+            .search(&q.text, MAX_NAME_RESULTS, None)
+            .unwrap_or_default();
         hits.iter().any(|h| h.docid == q.target)
     };
-    Class { label, n: 0, run: Box::new(run) }
+    Class {
+        label,
+        n: 0,
+        run: Box::new(run),
+    }
 }
 
 fn domain_class(index: &Index, qs: Vec<Sampled>) -> Class<'_> {
@@ -108,26 +130,49 @@ fn domain_class(index: &Index, qs: Vec<Sampled>) -> Class<'_> {
             .map(|id| resolve(&index.companies, &id).contains(&q.target))
             .unwrap_or(false)
     };
-    Class { label: "domain company".into(), n: 0, run: Box::new(run) }
+    Class {
+        label: "domain company".into(),
+        n: 0,
+        run: Box::new(run),
+    }
 }
 
 fn api_class(app: &BenchApp, route: Route, gets: Vec<Get>) -> Class<'_> {
     let run = move |i: usize| black_box(app.get(&gets[i])).status == 200;
-    Class { label: route.label(), n: 0, run: Box::new(run) }
+    Class {
+        label: route.label(),
+        n: 0,
+        run: Box::new(run),
+    }
 }
 
 fn handler_class(app: &BenchApp, route: Route, gets: Vec<Get>) -> Class<'_> {
     let run = move |i: usize| black_box(app.handler_only(&gets[i])).is_ok();
-    Class { label: route.label(), n: 0, run: Box::new(run) }
+    Class {
+        label: route.label(),
+        n: 0,
+        run: Box::new(run),
+    }
 }
 
 fn engine_classes(index: &Index, n: usize, seed: u64) -> Result<Vec<Class<'_>>, String> {
     let mut classes = Vec::new();
     for entity in Entity::ALL {
         for variant in Variant::ALL {
-            let skip = matches!((entity, variant), (Entity::Location, Variant::Typo) | (Entity::Industry, Variant::Prefix));
+            let skip = matches!(
+                (entity, variant),
+                (Entity::Location, Variant::Typo) | (Entity::Industry, Variant::Prefix)
+            );
             if !skip {
-                classes.push(with_n(name_class(index, entity, variant, names(index, entity, variant, n, seed)?), n));
+                classes.push(with_n(
+                    name_class(
+                        index,
+                        entity,
+                        variant,
+                        names(index, entity, variant, n, seed)?,
+                    ),
+                    n,
+                ));
             }
         }
     }
@@ -135,15 +180,33 @@ fn engine_classes(index: &Index, n: usize, seed: u64) -> Result<Vec<Class<'_>>, 
     Ok(classes)
 }
 
-fn api_classes<'a>(index: &Index, app: &'a BenchApp, n: usize, seed: u64) -> Result<Vec<Class<'a>>, String> {
-    Route::ALL.iter().map(|&r| Ok(with_n(api_class(app, r, r.requests(index, n, seed)?), n))).collect()
+fn api_classes<'a>(
+    index: &Index,
+    app: &'a BenchApp,
+    n: usize,
+    seed: u64,
+) -> Result<Vec<Class<'a>>, String> {
+    Route::ALL
+        .iter()
+        .map(|&r| Ok(with_n(api_class(app, r, r.requests(index, n, seed)?), n)))
+        .collect()
 }
 
 /// The charged routes, handler only (no auth, no durable charge).
-fn handler_classes<'a>(index: &Index, app: &'a BenchApp, n: usize, seed: u64) -> Result<Vec<Class<'a>>, String> {
+fn handler_classes<'a>(
+    index: &Index,
+    app: &'a BenchApp,
+    n: usize,
+    seed: u64,
+) -> Result<Vec<Class<'a>>, String> {
     [Route::Company, Route::CompanyDeals, Route::DealInvestors]
         .iter()
-        .map(|&r| Ok(with_n(handler_class(app, r, r.requests(index, n, seed)?), n)))
+        .map(|&r| {
+            Ok(with_n(
+                handler_class(app, r, r.requests(index, n, seed)?),
+                n,
+            ))
+        })
         .collect()
 }
 
@@ -180,9 +243,14 @@ fn measure(title: &str, warmup: &[Class], classes: &[Class], rounds: usize) {
         }
     }
     println!("\n{title}");
-    println!("{:<36} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7}  p50 per round", "class", "n", "p50", "p90", "p99", "max", "mean", "ok");
+    println!(
+        "{:<36} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7}  p50 per round",
+        "class", "n", "p50", "p90", "p99", "max", "mean", "ok"
+    );
     for (c, class) in classes.iter().enumerate() {
-        let Some(m) = Summary::median(&runs[c]) else { continue };
+        let Some(m) = Summary::median(&runs[c]) else {
+            continue;
+        };
         let per_round: Vec<String> = runs[c].iter().map(|s| fmt_us(s.p50)).collect();
         println!(
             "{:<36} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6.1}%  {}",
@@ -200,10 +268,15 @@ fn measure(title: &str, warmup: &[Class], classes: &[Class], rounds: usize) {
 }
 
 fn write_paths(index: &Index, o: &Options, path: &PathBuf) -> Result<(), String> {
-    let mix = mix_by_name(&o.mix).ok_or_else(|| format!("--mix takes lookups or domain, not '{}'", o.mix))?;
-    let lines: Vec<String> = mixed(index, mix, o.paths, o.seed)?.iter().map(Get::line).collect();
+    let mix = mix_by_name(&o.mix)
+        .ok_or_else(|| format!("--mix takes lookups or domain, not '{}'", o.mix))?;
+    let lines: Vec<String> = mixed(index, mix, o.paths, o.seed)?
+        .iter()
+        .map(Get::line)
+        .collect();
     let mut file = fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    file.write_all((lines.join("\n") + "\n").as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+    file.write_all((lines.join("\n") + "\n").as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     eprintln!("wrote {} lookup paths to {}", lines.len(), path.display());
     Ok(())
 }
@@ -222,13 +295,23 @@ fn run(o: &Options) -> Result<(), String> {
     if o.only.as_deref() != Some("api") {
         let warmup = engine_classes(&index, warm_n, o.seed + 1)?;
         let classes = engine_classes(&index, o.queries, o.seed)?;
-        measure("engine (NameIndex::search top 10, domain resolve); ok = source document in the hits", &warmup, &classes, o.rounds);
+        measure(
+            "engine (NameIndex::search top 10, domain resolve); ok = source document in the hits",
+            &warmup,
+            &classes,
+            o.rounds,
+        );
     }
     if o.only.as_deref() != Some("engine") {
         let app = BenchApp::new(index.clone())?;
         let warmup = api_classes(&index, &app, warm_n, o.seed + 1)?;
         let classes = api_classes(&index, &app, o.queries, o.seed)?;
-        measure("api (App::handle, api-plan key, rate limit off); ok = HTTP 200", &warmup, &classes, o.rounds);
+        measure(
+            "api (App::handle, api-plan key, rate limit off); ok = HTTP 200",
+            &warmup,
+            &classes,
+            o.rounds,
+        );
         let warmup = handler_classes(&index, &app, warm_n, o.seed + 1)?;
         let classes = handler_classes(&index, &app, o.queries, o.seed)?;
         measure("charged routes, handler + JSON only (no auth, no durable charge); ok = handler succeeded", &warmup, &classes, o.rounds);

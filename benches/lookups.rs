@@ -58,7 +58,11 @@ fn name_search(c: &mut Criterion, index: &Index) {
             group.bench_function(variant.label(), |b| {
                 b.iter(|| {
                     i += 1;
-                    black_box(searcher.search(&queries[i % queries.len()].text, MAX_NAME_RESULTS, None))
+                    black_box(searcher.search(
+                        &queries[i % queries.len()].text,
+                        MAX_NAME_RESULTS,
+                        None,
+                    ))
                 })
             });
         }
@@ -76,7 +80,10 @@ fn identifier(c: &mut Criterion, index: &Index) {
         b.iter(|| {
             i += 1;
             let q = &queries[i % queries.len()];
-            black_box(org_identifier(IdentifierKind::Domain, &q.text).map(|id| resolve(&index.companies, &id)))
+            black_box(
+                org_identifier(IdentifierKind::Domain, &q.text)
+                    .map(|id| resolve(&index.companies, &id)),
+            )
         })
     });
     let mut j = 0usize;
@@ -126,7 +133,10 @@ fn lookups(c: &mut Criterion) {
 }
 
 fn config() -> Criterion {
-    Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3)).sample_size(20)
+    Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .sample_size(20)
 }
 
 criterion_group! {

@@ -10,10 +10,16 @@ use clap::Parser;
 /// print and exit as usual, usage errors print one line and give exit code 2.
 pub fn parse_or_usage_error<C: Parser>(name: &str) -> Result<C, ExitCode> {
     C::try_parse().map_err(|e| match e.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
         _ => {
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments").trim_start_matches("error: ");
+            let first = text
+                .lines()
+                .next()
+                .unwrap_or("invalid arguments")
+                .trim_start_matches("error: ");
             eprintln!("{name}: {first} (see --help)");
             ExitCode::from(2)
         }

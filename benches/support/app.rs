@@ -32,11 +32,25 @@ impl BenchApp {
     pub fn new(index: Arc<Index>) -> Result<BenchApp, String> {
         let state = env::temp_dir().join(format!("fundsearch-bench-state-{}", process::id()));
         let _ = fs::remove_dir_all(&state);
-        let accounts = Accounts::open(&state, Allowances::default()).map_err(|e| format!("{}: {e}", state.display()))?;
-        let key = accounts.create_key("bench", Plan::Api).map_err(|e| format!("creating a key: {e}"))?;
-        let principal = accounts.authenticate(&key).map_err(|e| format!("authenticating the bench key: {e:?}"))?;
-        let app = App { index, accounts: Arc::new(accounts), limiter: RateLimiter::new(0) };
-        Ok(BenchApp { app, authorization: format!("Bearer {key}"), principal, state })
+        let accounts = Accounts::open(&state, Allowances::default())
+            .map_err(|e| format!("{}: {e}", state.display()))?;
+        let key = accounts
+            .create_key("bench", Plan::Api)
+            .map_err(|e| format!("creating a key: {e}"))?;
+        let principal = accounts
+            .authenticate(&key)
+            .map_err(|e| format!("authenticating the bench key: {e:?}"))?;
+        let app = App {
+            index,
+            accounts: Arc::new(accounts),
+            limiter: RateLimiter::new(0),
+        };
+        Ok(BenchApp {
+            app,
+            authorization: format!("Bearer {key}"),
+            principal,
+            state,
+        })
     }
 
     pub fn get(&self, get: &Get) -> Response {
@@ -57,10 +71,24 @@ impl BenchApp {
     pub fn handler_only(&self, get: &Get) -> Result<Vec<u8>, u16> {
         let RouteMatch { route, params } = match_route("GET", &get.path).map_err(|e| e.status)?;
         let query = Query::parse(get.query.as_deref()).map_err(|e| e.status)?;
-        let ctx = Ctx { app: &self.app, query, params, body: b"", principal: &self.principal };
+        let ctx = Ctx {
+            app: &self.app,
+            query,
+            params,
+            body: b"",
+            principal: &self.principal,
+        };
         let reply = (route.handler)(&ctx).map_err(|e| e.status)?;
-        let free = Charge { credits_used: 0, source: None, balance: None };
-        Ok(success_body(&reply.data, &reply.meta.to_value(&free), reply.message.as_deref()))
+        let free = Charge {
+            credits_used: 0,
+            source: None,
+            balance: None,
+        };
+        Ok(success_body(
+            &reply.data,
+            &reply.meta.to_value(&free),
+            reply.message.as_deref(),
+        ))
     }
 }
 

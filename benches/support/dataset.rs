@@ -49,7 +49,9 @@ pub fn open_index() -> Result<Arc<Index>, String> {
 
 fn open(dir: &Path) -> Result<Arc<Index>, String> {
     let index = Index::open(dir).map_err(|e| format!("opening {}: {e}", dir.display()))?;
-    index.warm().map_err(|e| format!("warming {}: {e}", dir.display()))?;
+    index
+        .warm()
+        .map_err(|e| format!("warming {}: {e}", dir.display()))?;
     Ok(Arc::new(index))
 }
 
@@ -57,12 +59,30 @@ fn open(dir: &Path) -> Result<Arc<Index>, String> {
 /// what is there).
 fn build_default(dump: &Path, index: &Path) -> Result<(), String> {
     let as_of = Date::parse(AS_OF).ok_or_else(|| format!("bad as-of date {AS_OF}"))?;
-    eprintln!("bench: generating {S_COMPANIES} companies (seed {S_SEED}) into {}", dump.display());
+    eprintln!(
+        "bench: generating {S_COMPANIES} companies (seed {S_SEED}) into {}",
+        dump.display()
+    );
     let started = Instant::now();
-    let opts = GenerateOptions { companies: S_COMPANIES, seed: S_SEED, out: dump.to_path_buf(), as_of };
+    let opts = GenerateOptions {
+        companies: S_COMPANIES,
+        seed: S_SEED,
+        out: dump.to_path_buf(),
+        as_of,
+    };
     generate(&opts).map_err(|e| format!("generating {}: {e}", dump.display()))?;
-    eprintln!("bench: building {} (dump took {:.1} s)", index.display(), started.elapsed().as_secs_f64());
-    let build = BuildOptions { dump: dump.to_path_buf(), out: index.to_path_buf(), as_of: Some(as_of), strict: true, quiet: true };
+    eprintln!(
+        "bench: building {} (dump took {:.1} s)",
+        index.display(),
+        started.elapsed().as_secs_f64()
+    );
+    let build = BuildOptions {
+        dump: dump.to_path_buf(),
+        out: index.to_path_buf(),
+        as_of: Some(as_of),
+        strict: true,
+        quiet: true,
+    };
     build_index(&build).map_err(|e| format!("building {}: {e}", index.display()))?;
     Ok(())
 }

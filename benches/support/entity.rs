@@ -25,7 +25,13 @@ pub struct CardFields {
 }
 
 impl Entity {
-    pub const ALL: [Entity; 5] = [Entity::Company, Entity::Investor, Entity::Person, Entity::Location, Entity::Industry];
+    pub const ALL: [Entity; 5] = [
+        Entity::Company,
+        Entity::Investor,
+        Entity::Person,
+        Entity::Location,
+        Entity::Industry,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -74,7 +80,9 @@ impl Entity {
         let bytes = match self {
             Entity::Location => index.catalog.location_cards.get(doc).to_vec(),
             Entity::Industry => index.catalog.industry_cards.get(doc).to_vec(),
-            Entity::Company | Entity::Investor | Entity::Person => card_store(index, self)?.get(doc).to_vec(),
+            Entity::Company | Entity::Investor | Entity::Person => {
+                card_store(index, self)?.get(doc).to_vec()
+            }
         };
         serde_json::from_slice(&bytes).map_err(|e| format!("{} card {doc}: {e}", self.label()))
     }
@@ -86,5 +94,6 @@ fn card_store(index: &Index, entity: Entity) -> Result<std::sync::Arc<Store>, St
         Entity::Investor => &index.firms,
         _ => &index.people,
     };
-    kind.records("card").map_err(|e| format!("{} cards: {e}", entity.label()))
+    kind.records("card")
+        .map_err(|e| format!("{} cards: {e}", entity.label()))
 }

@@ -48,7 +48,13 @@ pub struct Sampled {
 }
 
 /// `n` name queries of `entity`, all of one variant.
-pub fn names(index: &Index, entity: Entity, variant: Variant, n: usize, seed: u64) -> Result<Vec<Sampled>, String> {
+pub fn names(
+    index: &Index,
+    entity: Entity,
+    variant: Variant,
+    n: usize,
+    seed: u64,
+) -> Result<Vec<Sampled>, String> {
     let docs = entity.docs(index);
     if docs == 0 {
         return Err(format!("the index has no {} documents", entity.label()));
@@ -76,11 +82,17 @@ pub fn domains(index: &Index, n: usize, seed: u64) -> Result<Vec<Sampled>, Strin
     while out.len() < n {
         draws += 1;
         if draws > 100 * n.max(1) {
-            return Err(format!("found only {} companies with a domain in {draws} draws", out.len()));
+            return Err(format!(
+                "found only {} companies with a domain in {draws} draws",
+                out.len()
+            ));
         }
         let target = rng.below(docs.max(1)) as u32;
         if let Some(domain) = Entity::Company.card(index, target)?.domain {
-            out.push(Sampled { text: domain, target });
+            out.push(Sampled {
+                text: domain,
+                target,
+            });
         }
     }
     Ok(out)
@@ -98,7 +110,16 @@ pub fn typo(name: &str, rng: &mut Rng) -> String {
     let mut chars: Vec<char> = name.chars().collect();
     let words = word_spans(&chars);
     let long: Vec<(usize, usize)> = words.iter().copied().filter(|(s, e)| e - s >= 4).collect();
-    let pool = if long.is_empty() { words.iter().copied().max_by_key(|(s, e)| e - s).into_iter().collect() } else { long };
+    let pool = if long.is_empty() {
+        words
+            .iter()
+            .copied()
+            .max_by_key(|(s, e)| e - s)
+            .into_iter()
+            .collect()
+    } else {
+        long
+    };
     let Some(&(start, end)) = pool.get(rng.below(pool.len())) else {
         return name.to_string();
     };
@@ -107,7 +128,15 @@ pub fn typo(name: &str, rng: &mut Rng) -> String {
     match rng.below(4) {
         0 => {
             let current = chars[at].to_lowercase().next().unwrap_or(letter);
-            chars[at] = if letter == current { if letter == 'z' { 'a' } else { ((letter as u8) + 1) as char } } else { letter };
+            chars[at] = if letter == current {
+                if letter == 'z' {
+                    'a'
+                } else {
+                    ((letter as u8) + 1) as char
+                }
+            } else {
+                letter
+            };
         }
         1 if end - start > 1 => {
             chars.remove(at);
@@ -122,7 +151,11 @@ pub fn typo(name: &str, rng: &mut Rng) -> String {
 pub fn prefix(name: &str) -> String {
     let chars: Vec<char> = name.chars().collect();
     let keep = ((chars.len() * 6).div_ceil(10)).max(3).min(chars.len());
-    chars[..keep].iter().collect::<String>().trim_end().to_string()
+    chars[..keep]
+        .iter()
+        .collect::<String>()
+        .trim_end()
+        .to_string()
 }
 
 /// `[start, end)` of each run of alphanumeric characters.

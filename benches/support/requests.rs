@@ -79,22 +79,42 @@ impl Route {
 
     /// `n` requests of this route.
     pub fn requests(self, index: &Index, n: usize, seed: u64) -> Result<Vec<Get>, String> {
-        let get = |path: &str, query: Option<String>| Get { path: path.to_string(), query };
+        let get = |path: &str, query: Option<String>| Get {
+            path: path.to_string(),
+            query,
+        };
         Ok(match self {
             Route::Search(entity) => {
                 let per = n.div_ceil(Variant::ALL.len());
-                let lists = Variant::ALL.iter().map(|&v| names(index, entity, v, per, seed)).collect::<Result<Vec<_>, _>>()?;
+                let lists = Variant::ALL
+                    .iter()
+                    .map(|&v| names(index, entity, v, per, seed))
+                    .collect::<Result<Vec<_>, _>>()?;
                 (0..n)
                     .map(|i| &lists[i % lists.len()][i / lists.len()])
-                    .map(|s| get(entity.search_path(), Some(format!("name={}", encode(&s.text)))))
+                    .map(|s| {
+                        get(
+                            entity.search_path(),
+                            Some(format!("name={}", encode(&s.text))),
+                        )
+                    })
                     .collect()
             }
             Route::Domain => domains(index, n, seed)?
                 .into_iter()
-                .map(|s| get("/v1/company/search", Some(format!("domain={}", encode(&s.text)))))
+                .map(|s| {
+                    get(
+                        "/v1/company/search",
+                        Some(format!("domain={}", encode(&s.text))),
+                    )
+                })
                 .collect(),
             Route::Company | Route::CompanyDeals => {
-                let path = if self == Route::Company { "/v1/company" } else { "/v1/company/deals" };
+                let path = if self == Route::Company {
+                    "/v1/company"
+                } else {
+                    "/v1/company/deals"
+                };
                 docids(index.companies.docs, n, seed)
                     .into_iter()
                     .map(|d| get(path, Some(format!("id={}", index.companies.ids.uuid(d)))))
@@ -102,7 +122,12 @@ impl Route {
             }
             Route::DealInvestors => docids(index.deals.docs, n, seed)
                 .into_iter()
-                .map(|d| get(&format!("/v1/deals/{}/investors", index.deals.ids.uuid(d)), None))
+                .map(|d| {
+                    get(
+                        &format!("/v1/deals/{}/investors", index.deals.ids.uuid(d)),
+                        None,
+                    )
+                })
                 .collect(),
         })
     }
@@ -133,7 +158,12 @@ pub fn mix_by_name(name: &str) -> Option<&'static [(Route, usize)]> {
 }
 
 /// `total` requests of `mix` (route, percent), deterministically shuffled.
-pub fn mixed(index: &Index, mix: &[(Route, usize)], total: usize, seed: u64) -> Result<Vec<Get>, String> {
+pub fn mixed(
+    index: &Index,
+    mix: &[(Route, usize)],
+    total: usize,
+    seed: u64,
+) -> Result<Vec<Get>, String> {
     let mut all = Vec::with_capacity(total);
     for &(route, percent) in mix {
         all.extend(route.requests(index, total * percent / 100, seed)?);

@@ -55,7 +55,12 @@ pub struct Response {
 
 impl Response {
     pub fn error(e: &ApiError) -> Response {
-        Response { status: e.status, body: serde_json::to_vec(&e.body()).unwrap_or_default(), retry_after: e.retry_after, credits: 0 }
+        Response {
+            status: e.status,
+            body: serde_json::to_vec(&e.body()).unwrap_or_default(),
+            retry_after: e.retry_after,
+            credits: 0,
+        }
     }
 }
 
@@ -95,7 +100,13 @@ impl App {
             .check(&principal.key_id, Instant::now())
             .map_err(|wait| ApiError::rate_limited(self.limiter.limit(), wait))?;
         let RouteMatch { route, params } = match_route(req.method, &path)?;
-        let ctx = Ctx { app: self, query: Query::parse(req.query)?, params, body: req.body, principal: &principal };
+        let ctx = Ctx {
+            app: self,
+            query: Query::parse(req.query)?,
+            params,
+            body: req.body,
+            principal: &principal,
+        };
         let reply = (route.handler)(&ctx)?;
         let cost = match route.cost {
             Cost::Free => 0,
@@ -105,11 +116,19 @@ impl App {
         let charge = self.charge(&principal, cost, req.request_id)?;
         let meta = reply.meta.to_value(&charge);
         let body = success_body(&reply.data, &meta, reply.message.as_deref());
-        Ok(Response { status: 200, body, retry_after: None, credits: charge.credits_used })
+        Ok(Response {
+            status: 200,
+            body,
+            retry_after: None,
+            credits: charge.credits_used,
+        })
     }
 
     fn authenticate(&self, header: Option<&str>) -> Result<Principal, ApiError> {
-        let header = header.map(str::trim).filter(|h| !h.is_empty()).ok_or_else(ApiError::auth_missing)?;
+        let header = header
+            .map(str::trim)
+            .filter(|h| !h.is_empty())
+            .ok_or_else(ApiError::auth_missing)?;
         let key = header
             .strip_prefix("Bearer ")
             .or_else(|| header.strip_prefix("bearer "))
@@ -122,7 +141,12 @@ impl App {
         })
     }
 
-    fn charge(&self, principal: &Principal, credits: u64, request_id: &str) -> Result<Charge, ApiError> {
+    fn charge(
+        &self,
+        principal: &Principal,
+        credits: u64,
+        request_id: &str,
+    ) -> Result<Charge, ApiError> {
         match self.accounts.charge(principal, credits, chrono::Utc::now()) {
             Ok(Ok(charge)) => Ok(charge),
             Ok(Err(short)) => Err(ApiError::insufficient_credits(
@@ -144,12 +168,21 @@ impl App {
             "index": { "as_of": self.index.manifest.as_of, "built_at": self.index.manifest.built_at,
                        "companies": c.companies, "deals": c.deals, "investors": c.investors, "people": c.people },
         });
-        Response { status: 200, body: serde_json::to_vec(&body).unwrap_or_default(), retry_after: None, credits: 0 }
+        Response {
+            status: 200,
+            body: serde_json::to_vec(&body).unwrap_or_default(),
+            retry_after: None,
+            credits: 0,
+        }
     }
 }
 
 /// `/v1/company/` and `/v1/company` are the same route.
 fn normalise_path(path: &str) -> String {
     let trimmed = path.trim_end_matches('/');
-    if trimmed.is_empty() { "/".to_string() } else { trimmed.to_string() }
+    if trimmed.is_empty() {
+        "/".to_string()
+    } else {
+        trimmed.to_string()
+    }
 }

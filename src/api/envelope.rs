@@ -48,11 +48,15 @@ enum Member {
 
 impl Data {
     pub fn one(name: &'static str, record: Raw) -> Data {
-        Data { members: vec![(name, Member::One(record))] }
+        Data {
+            members: vec![(name, Member::One(record))],
+        }
     }
 
     pub fn list(name: &'static str, records: Vec<Raw>) -> Data {
-        Data { members: vec![(name, Member::List(records))] }
+        Data {
+            members: vec![(name, Member::List(records))],
+        }
     }
 
     pub fn and_list(mut self, name: &'static str, records: Vec<Raw>) -> Data {
@@ -126,9 +130,18 @@ impl Meta {
         }
         m.insert("credits_used".into(), json!(charge.credits_used));
         if let Some(balance) = charge.balance {
-            m.insert("credit_source".into(), json!(charge.source.map(|s| s.as_str())));
-            m.insert("monthly_credits_remaining".into(), json!(balance.monthly_remaining));
-            m.insert("purchased_credits_remaining".into(), json!(balance.purchased_remaining));
+            m.insert(
+                "credit_source".into(),
+                json!(charge.source.map(|s| s.as_str())),
+            );
+            m.insert(
+                "monthly_credits_remaining".into(),
+                json!(balance.monthly_remaining),
+            );
+            m.insert(
+                "purchased_credits_remaining".into(),
+                json!(balance.purchased_remaining),
+            );
         }
         Value::Object(m)
     }
@@ -161,11 +174,20 @@ mod tests {
         assert_eq!(r.0, br#"{"id":1,"similarity":null}"#);
         let empty = Raw::with_keys(b"{}", &[("a", json!(1))]);
         assert_eq!(empty.0, br#"{"a":1}"#);
-        let data = Data::list("deals", vec![Raw(b"{}".to_vec()), Raw(b"{\"x\":2}".to_vec())]);
+        let data = Data::list(
+            "deals",
+            vec![Raw(b"{}".to_vec()), Raw(b"{\"x\":2}".to_vec())],
+        );
         let body = success_body(&data, &json!({"total_count": 2}), None);
         let parsed: Value = serde_json::from_slice(&body).unwrap();
-        assert_eq!(parsed, json!({"success": true, "data": {"deals": [{}, {"x": 2}]}, "meta": {"total_count": 2}}));
+        assert_eq!(
+            parsed,
+            json!({"success": true, "data": {"deals": [{}, {"x": 2}]}, "meta": {"total_count": 2}})
+        );
         let with_message = success_body(&Data::list("people", vec![]), &json!({}), Some("none"));
-        assert_eq!(serde_json::from_slice::<Value>(&with_message).unwrap()["message"], "none");
+        assert_eq!(
+            serde_json::from_slice::<Value>(&with_message).unwrap()["message"],
+            "none"
+        );
     }
 }

@@ -18,8 +18,20 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    pub fn new(status: u16, code: &'static str, message: impl Into<String>, details: Value) -> ApiError {
-        ApiError { status, code, message: message.into(), details, status_code_field: false, retry_after: None }
+    pub fn new(
+        status: u16,
+        code: &'static str,
+        message: impl Into<String>,
+        details: Value,
+    ) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+            details,
+            status_code_field: false,
+            retry_after: None,
+        }
     }
 
     /// Adds the top-level `statusCode` some documented bodies carry.
@@ -108,37 +120,76 @@ impl ApiError {
     }
 
     pub fn internal(request_id: &str) -> ApiError {
-        ApiError::new(500, "INTERNAL_SERVER_ERROR", "An unexpected error occurred", json!(format!("request id {request_id}")))
+        ApiError::new(
+            500,
+            "INTERNAL_SERVER_ERROR",
+            "An unexpected error occurred",
+            json!(format!("request id {request_id}")),
+        )
     }
 
     pub fn route_not_found(path: &str) -> ApiError {
-        ApiError::new(404, "NOT_FOUND", "Route not found", json!({ "path": path, "help": "See the API reference for the available endpoints under /v1" }))
+        ApiError::new(
+            404,
+            "NOT_FOUND",
+            "Route not found",
+            json!({ "path": path, "help": "See the API reference for the available endpoints under /v1" }),
+        )
     }
 
     pub fn method_not_allowed(method: &str, allowed: &str) -> ApiError {
-        ApiError::new(405, "METHOD_NOT_ALLOWED", format!("Method {method} is not allowed here"), json!({ "allowed": allowed }))
+        ApiError::new(
+            405,
+            "METHOD_NOT_ALLOWED",
+            format!("Method {method} is not allowed here"),
+            json!({ "allowed": allowed }),
+        )
     }
 
     pub fn payload_too_large(limit: usize) -> ApiError {
-        ApiError::new(413, "PAYLOAD_TOO_LARGE", "Request body too large", json!({ "max_bytes": limit }))
+        ApiError::new(
+            413,
+            "PAYLOAD_TOO_LARGE",
+            "Request body too large",
+            json!({ "max_bytes": limit }),
+        )
     }
 
     pub fn request_timeout() -> ApiError {
-        ApiError::new(408, "REQUEST_TIMEOUT", "The request was not received in time", json!({ "help": "Send the whole request promptly." }))
+        ApiError::new(
+            408,
+            "REQUEST_TIMEOUT",
+            "The request was not received in time",
+            json!({ "help": "Send the whole request promptly." }),
+        )
     }
 
     pub fn overloaded() -> ApiError {
-        let mut e = ApiError::new(503, "SERVICE_UNAVAILABLE", "The server is busy", json!({ "help": "Retry shortly." }));
+        let mut e = ApiError::new(
+            503,
+            "SERVICE_UNAVAILABLE",
+            "The server is busy",
+            json!({ "help": "Retry shortly." }),
+        );
         e.retry_after = Some(1);
         e
     }
 
     pub fn timeout() -> ApiError {
-        ApiError::new(504, "TIMEOUT", "The request took too long", json!({ "help": "Try a narrower request." }))
+        ApiError::new(
+            504,
+            "TIMEOUT",
+            "The request took too long",
+            json!({ "help": "Try a narrower request." }),
+        )
     }
 
     /// A 400 with `details.help` (the identifier and search-parameter codes).
-    pub fn bad_request(code: &'static str, message: impl Into<String>, help: impl Into<String>) -> ApiError {
+    pub fn bad_request(
+        code: &'static str,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) -> ApiError {
         ApiError::new(400, code, message, json!({ "help": help.into() }))
     }
 
@@ -149,7 +200,12 @@ impl ApiError {
         if let Some((line, column)) = position {
             details["position"] = json!({ "line": line, "column": column });
         }
-        ApiError::new(400, "INVALID_JSON", "Request body is not valid JSON", details)
+        ApiError::new(
+            400,
+            "INVALID_JSON",
+            "Request body is not valid JSON",
+            details,
+        )
     }
 
     /// The ValidationError body (reference §1.6): every problem as
@@ -174,7 +230,11 @@ impl ApiError {
     }
 
     /// A 404 with `details.help`.
-    pub fn not_found(code: &'static str, message: impl Into<String>, help: impl Into<String>) -> ApiError {
+    pub fn not_found(
+        code: &'static str,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) -> ApiError {
         ApiError::new(404, code, message, json!({ "help": help.into() }))
     }
 }
@@ -187,11 +247,18 @@ mod tests {
     fn documented_shapes() {
         let e = ApiError::auth_missing();
         assert_eq!(e.status, 401);
-        assert_eq!(e.body()["error"]["details"]["format"], "Bearer vg_your_api_key_here");
+        assert_eq!(
+            e.body()["error"]["details"]["format"],
+            "Bearer vg_your_api_key_here"
+        );
         let r = ApiError::rate_limited(200, 60);
-        assert_eq!(r.body()["error"]["details"], json!({"limit": 200, "window": "60 seconds", "help": "Please reduce your request frequency and try again."}));
+        assert_eq!(
+            r.body()["error"]["details"],
+            json!({"limit": 200, "window": "60 seconds", "help": "Please reduce your request frequency and try again."})
+        );
         assert_eq!(r.retry_after, Some(60));
-        let b = ApiError::bad_request("INVALID_DEAL_ID", "Deal ID must be a valid UUID", "x").with_status_code();
+        let b = ApiError::bad_request("INVALID_DEAL_ID", "Deal ID must be a valid UUID", "x")
+            .with_status_code();
         assert_eq!(b.body()["statusCode"], 400);
         assert!(ApiError::internal("abc").body()["error"]["details"].is_string());
     }

@@ -30,7 +30,10 @@ impl Query {
 
     /// The first value of `name`.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.pairs.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+        self.pairs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// The first value of `name`, trimmed, unless empty.
@@ -55,7 +58,10 @@ impl Query {
 
     /// Names not in `allowed`.
     pub fn unknown<'a>(&'a self, allowed: &[&str]) -> Vec<&'a str> {
-        self.names().into_iter().filter(|n| !allowed.contains(n)).collect()
+        self.names()
+            .into_iter()
+            .filter(|n| !allowed.contains(n))
+            .collect()
     }
 
     /// Rejects parameters outside `allowed` with 400 `INVALID_PARAMETER`.
@@ -76,19 +82,33 @@ impl Query {
     pub fn paging(&self) -> Result<Paging, ApiError> {
         let page = match self.get("page") {
             None => 0,
-            Some(v) => v.trim().parse::<u64>().ok().filter(|p| *p <= MAX_PAGE).ok_or_else(|| {
-                ApiError::bad_request("INVALID_PAGE", format!("Invalid page '{v}'"), "page must be an integer >= 0")
-            })?,
+            Some(v) => v
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|p| *p <= MAX_PAGE)
+                .ok_or_else(|| {
+                    ApiError::bad_request(
+                        "INVALID_PAGE",
+                        format!("Invalid page '{v}'"),
+                        "page must be an integer >= 0",
+                    )
+                })?,
         };
         let page_size = match self.get("page_size") {
             None => DEFAULT_PAGE_SIZE,
-            Some(v) => v.trim().parse::<u64>().ok().filter(|s| (1..=MAX_PAGE_SIZE).contains(s)).ok_or_else(|| {
-                ApiError::bad_request(
-                    "INVALID_PAGE_SIZE",
-                    format!("Invalid page_size '{v}'"),
-                    format!("page_size must be an integer from 1 to {MAX_PAGE_SIZE}"),
-                )
-            })?,
+            Some(v) => v
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|s| (1..=MAX_PAGE_SIZE).contains(s))
+                .ok_or_else(|| {
+                    ApiError::bad_request(
+                        "INVALID_PAGE_SIZE",
+                        format!("Invalid page_size '{v}'"),
+                        format!("page_size must be an integer from 1 to {MAX_PAGE_SIZE}"),
+                    )
+                })?,
         };
         Ok(Paging { page, page_size })
     }
@@ -118,8 +138,12 @@ fn decode(text: &str) -> Result<String, ApiError> {
         match bytes[i] {
             b'+' => out.push(b' '),
             b'%' => {
-                let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
-                let byte = hex.and_then(|h| u8::from_str_radix(h, 16).ok()).ok_or_else(bad_encoding)?;
+                let hex = bytes
+                    .get(i + 1..i + 3)
+                    .and_then(|h| std::str::from_utf8(h).ok());
+                let byte = hex
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+                    .ok_or_else(bad_encoding)?;
                 out.push(byte);
                 i += 2;
             }
@@ -131,7 +155,11 @@ fn decode(text: &str) -> Result<String, ApiError> {
 }
 
 fn bad_encoding() -> ApiError {
-    ApiError::bad_request("INVALID_PARAMETER", "Malformed query string", "Percent-encode parameters as UTF-8")
+    ApiError::bad_request(
+        "INVALID_PARAMETER",
+        "Malformed query string",
+        "Percent-encode parameters as UTF-8",
+    )
 }
 
 #[cfg(test)]
@@ -154,14 +182,53 @@ mod tests {
     #[test]
     fn paging_bounds() {
         let p = |s: &str| Query::parse(Some(s)).unwrap().paging();
-        assert_eq!(p("").unwrap(), Paging { page: 0, page_size: 10 });
-        assert_eq!(p("page=2&page_size=500").unwrap(), Paging { page: 2, page_size: 500 });
-        for bad in ["page=-1", "page=x", "page_size=0", "page_size=501", "page_size=1.5"] {
+        assert_eq!(
+            p("").unwrap(),
+            Paging {
+                page: 0,
+                page_size: 10
+            }
+        );
+        assert_eq!(
+            p("page=2&page_size=500").unwrap(),
+            Paging {
+                page: 2,
+                page_size: 500
+            }
+        );
+        for bad in [
+            "page=-1",
+            "page=x",
+            "page_size=0",
+            "page_size=501",
+            "page_size=1.5",
+        ] {
             assert!(p(bad).is_err(), "{bad}");
         }
-        assert_eq!(Paging { page: 1, page_size: 10 }.range(15), 10..15);
-        assert_eq!(Paging { page: 5, page_size: 10 }.range(15), 15..15);
-        assert_eq!(Paging { page: MAX_PAGE, page_size: 500 }.range(3), 3..3);
+        assert_eq!(
+            Paging {
+                page: 1,
+                page_size: 10
+            }
+            .range(15),
+            10..15
+        );
+        assert_eq!(
+            Paging {
+                page: 5,
+                page_size: 10
+            }
+            .range(15),
+            15..15
+        );
+        assert_eq!(
+            Paging {
+                page: MAX_PAGE,
+                page_size: 500
+            }
+            .range(3),
+            3..3
+        );
     }
 
     #[test]

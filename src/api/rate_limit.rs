@@ -22,7 +22,11 @@ impl RateLimiter {
     }
 
     pub fn with_window(limit: u32, window: Duration) -> RateLimiter {
-        RateLimiter { limit, window, shards: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect() }
+        RateLimiter {
+            limit,
+            window,
+            shards: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
+        }
     }
 
     pub fn limit(&self) -> u32 {
@@ -37,12 +41,17 @@ impl RateLimiter {
         let shard = &self.shards[shard_of(key)];
         let mut map = shard.lock().unwrap_or_else(|p| p.into_inner());
         let times = map.entry(key.to_string()).or_default();
-        while times.front().is_some_and(|&t| now.saturating_duration_since(t) >= self.window) {
+        while times
+            .front()
+            .is_some_and(|&t| now.saturating_duration_since(t) >= self.window)
+        {
             times.pop_front();
         }
         if times.len() >= self.limit as usize {
             let oldest = *times.front().unwrap_or(&now);
-            let wait = self.window.saturating_sub(now.saturating_duration_since(oldest));
+            let wait = self
+                .window
+                .saturating_sub(now.saturating_duration_since(oldest));
             return Err(wait.as_secs_f64().ceil() as u64);
         }
         times.push_back(now);
@@ -51,7 +60,9 @@ impl RateLimiter {
 }
 
 fn shard_of(key: &str) -> usize {
-    key.bytes().fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b as usize)) % SHARDS
+    key.bytes()
+        .fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b as usize))
+        % SHARDS
 }
 
 #[cfg(test)]
@@ -66,8 +77,14 @@ mod tests {
             assert!(rl.check("k", t0 + Duration::from_secs(i)).is_ok());
         }
         assert_eq!(rl.check("k", t0 + Duration::from_secs(10)), Err(50));
-        assert!(rl.check("other", t0 + Duration::from_secs(10)).is_ok(), "keys are independent");
-        assert!(rl.check("k", t0 + Duration::from_secs(60)).is_ok(), "the first request left the window");
+        assert!(
+            rl.check("other", t0 + Duration::from_secs(10)).is_ok(),
+            "keys are independent"
+        );
+        assert!(
+            rl.check("k", t0 + Duration::from_secs(60)).is_ok(),
+            "the first request left the window"
+        );
         assert!(rl.check("k", t0 + Duration::from_secs(60)).is_err());
     }
 

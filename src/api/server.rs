@@ -72,10 +72,17 @@ struct Shared {
 }
 
 /// Serves `app` on `listener` until `shutdown` resolves.
-pub async fn serve(app: Arc<App>, listener: TcpListener, config: ServerConfig, shutdown: impl Future<Output = ()>) {
+pub async fn serve(
+    app: Arc<App>,
+    listener: TcpListener,
+    config: ServerConfig,
+    shutdown: impl Future<Output = ()>,
+) {
     let shared = Arc::new(Shared {
         permits: Semaphore::new(config.workers.max(1)),
-        epoch: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+        epoch: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()),
         next_id: AtomicU64::new(0),
         app,
         config,
@@ -109,14 +116,24 @@ pub async fn serve(app: Arc<App>, listener: TcpListener, config: ServerConfig, s
     }
     drop(listener);
     let grace = shared.config.grace_period;
-    if tokio::time::timeout(grace, graceful.shutdown()).await.is_err() {
+    if tokio::time::timeout(grace, graceful.shutdown())
+        .await
+        .is_err()
+    {
         eprintln!("shutdown: connections still open after {grace:?}; closing");
     }
 }
 
-async fn respond(shared: Arc<Shared>, req: hyper::Request<Incoming>) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
+async fn respond(
+    shared: Arc<Shared>,
+    req: hyper::Request<Incoming>,
+) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
     let started = Instant::now();
-    let id = format!("{:x}-{:x}", shared.epoch, shared.next_id.fetch_add(1, Ordering::Relaxed));
+    let id = format!(
+        "{:x}-{:x}",
+        shared.epoch,
+        shared.next_id.fetch_add(1, Ordering::Relaxed)
+    );
     let method = req.method().as_str().to_string();
     let path = req.uri().path().to_string();
     let response = match read_body(&shared.config, req).await {
@@ -136,8 +153,15 @@ struct Parts {
     authorization: Option<String>,
 }
 
-async fn read_body(config: &ServerConfig, req: hyper::Request<Incoming>) -> Result<(Parts, Bytes), ApiError> {
-    let declared = req.headers().get(hyper::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+async fn read_body(
+    config: &ServerConfig,
+    req: hyper::Request<Incoming>,
+) -> Result<(Parts, Bytes), ApiError> {
+    let declared = req
+        .headers()
+        .get(hyper::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|n| n > config.max_body_bytes as u64) {
         return Err(ApiError::payload_too_large(config.max_body_bytes));
     }
@@ -146,15 +170,31 @@ async fn read_body(config: &ServerConfig, req: hyper::Request<Incoming>) -> Resu
         method: head.method.as_str().to_string(),
         path: head.uri.path().to_string(),
         query: head.uri.query().map(str::to_string),
-        authorization: head.headers.get(hyper::header::AUTHORIZATION).and_then(|v| v.to_str().ok()).map(str::to_string),
+        authorization: head
+            .headers
+            .get(hyper::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string),
     };
-    let collected = tokio::time::timeout(config.body_timeout, Limited::new(body, config.max_body_bytes).collect()).await;
+    let collected = tokio::time::timeout(
+        config.body_timeout,
+        Limited::new(body, config.max_body_bytes).collect(),
+    )
+    .await;
     match collected {
         Err(_) => Err(ApiError::request_timeout()),
-        Ok(Err(e)) if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() => {
+        Ok(Err(e))
+            if e.downcast_ref::<http_body_util::LengthLimitError>()
+                .is_some() =>
+        {
             Err(ApiError::payload_too_large(config.max_body_bytes))
         }
-        Ok(Err(_)) => Err(ApiError::new(400, "BAD_REQUEST", "Malformed request body", serde_json::json!({ "help": "Send a complete request body" }))),
+        Ok(Err(_)) => Err(ApiError::new(
+            400,
+            "BAD_REQUEST",
+            "Malformed request body",
+            serde_json::json!({ "help": "Send a complete request body" }),
+        )),
         Ok(Ok(body)) => Ok((parts, body.to_bytes())),
     }
 }
@@ -197,7 +237,9 @@ fn to_hyper(response: Response, id: &str) -> hyper::Response<Full<Bytes>> {
     if let Some(secs) = response.retry_after {
         builder = builder.header(hyper::header::RETRY_AFTER, secs.to_string());
     }
-    builder.body(Full::new(Bytes::from(response.body))).unwrap_or_else(|_| hyper::Response::new(Full::new(Bytes::new())))
+    builder
+        .body(Full::new(Bytes::from(response.body)))
+        .unwrap_or_else(|_| hyper::Response::new(Full::new(Bytes::new())))
 }
 
 fn log_line(id: &str, method: &str, path: &str, response: &Response, took: Duration) {

@@ -26,7 +26,11 @@ use fundsearch::schema::Date;
 const GENERATE_AS_OF: &str = "2026-11-01";
 
 #[derive(Parser)]
-#[command(name = "indexer", version, about = "Builds fundsearch index directories from data dumps")]
+#[command(
+    name = "indexer",
+    version,
+    about = "Builds fundsearch index directories from data dumps"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -105,18 +109,51 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Import { crunchbase_2013, yc_2014, out } => {
-            let report = import(&ImportOptions { crunchbase_2013, yc_2014, out }).map_err(|e| e.to_string())?;
+        Command::Import {
+            crunchbase_2013,
+            yc_2014,
+            out,
+        } => {
+            let report = import(&ImportOptions {
+                crunchbase_2013,
+                yc_2014,
+                out,
+            })
+            .map_err(|e| e.to_string())?;
             print!("{report}");
             Ok(())
         }
-        Command::Generate { companies, seed, out, as_of } => {
-            let report = generate(&GenerateOptions { companies, seed, out, as_of }).map_err(|e| e.to_string())?;
+        Command::Generate {
+            companies,
+            seed,
+            out,
+            as_of,
+        } => {
+            let report = generate(&GenerateOptions {
+                companies,
+                seed,
+                out,
+                as_of,
+            })
+            .map_err(|e| e.to_string())?;
             println!("{report}");
             Ok(())
         }
-        Command::Build { dump, out, as_of, strict, quiet } => {
-            let report = build_index(&BuildOptions { dump, out: out.clone(), as_of, strict, quiet }).map_err(|e| e.to_string())?;
+        Command::Build {
+            dump,
+            out,
+            as_of,
+            strict,
+            quiet,
+        } => {
+            let report = build_index(&BuildOptions {
+                dump,
+                out: out.clone(),
+                as_of,
+                strict,
+                quiet,
+            })
+            .map_err(|e| e.to_string())?;
             print!("{}", report.ingest);
             let c = &report.manifest.counts;
             println!(

@@ -18,11 +18,11 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 
-use fundsearch::cli::parse_or_usage_error;
 use fundsearch::api::accounts::{Accounts, Allowances, Plan};
 use fundsearch::api::app::App;
 use fundsearch::api::rate_limit::RateLimiter;
 use fundsearch::api::server::{bind, serve, ServerConfig};
+use fundsearch::cli::parse_or_usage_error;
 use fundsearch::index::build::{build_index, BuildOptions};
 use fundsearch::index::Index;
 use fundsearch::ingest::generate::{generate, GenerateOptions};
@@ -35,7 +35,11 @@ const DEMO_SEED: u64 = 42;
 const DEMO_AS_OF: &str = "2026-11-01";
 
 #[derive(Parser)]
-#[command(name = "server", version, about = "Serves the funding-data search API (/v1) from an index directory")]
+#[command(
+    name = "server",
+    version,
+    about = "Serves the funding-data search API (/v1) from an index directory"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -96,7 +100,11 @@ struct AllowanceArgs {
     #[arg(long, env = "FUNDSEARCH_ALLOWANCE_PRO_PLUS", default_value_t = 5_000)]
     allowance_pro_plus: u64,
     /// Monthly credits of the enterprise plan.
-    #[arg(long, env = "FUNDSEARCH_ALLOWANCE_ENTERPRISE", default_value_t = 25_000)]
+    #[arg(
+        long,
+        env = "FUNDSEARCH_ALLOWANCE_ENTERPRISE",
+        default_value_t = 25_000
+    )]
     allowance_enterprise: u64,
 }
 
@@ -157,7 +165,8 @@ enum KeysCommand {
 }
 
 fn parse_plan(text: &str) -> Result<Plan, String> {
-    Plan::parse(text).ok_or_else(|| format!("unknown plan '{text}' (trial, pro, pro_plus, enterprise, api)"))
+    Plan::parse(text)
+        .ok_or_else(|| format!("unknown plan '{text}' (trial, pro, pro_plus, enterprise, api)"))
 }
 
 fn main() -> ExitCode {
@@ -180,18 +189,48 @@ fn main() -> ExitCode {
 
 fn keys(action: KeysCommand) -> Result<(), String> {
     match action {
-        KeysCommand::Create { state, user, plan, allowances } => {
-            let accounts = Accounts::open(&state, allowances.allowances()).map_err(|e| format!("{}: {e}", state.display()))?;
-            println!("{}", accounts.create_key(&user, plan).map_err(|e| e.to_string())?);
+        KeysCommand::Create {
+            state,
+            user,
+            plan,
+            allowances,
+        } => {
+            let accounts = Accounts::open(&state, allowances.allowances())
+                .map_err(|e| format!("{}: {e}", state.display()))?;
+            println!(
+                "{}",
+                accounts
+                    .create_key(&user, plan)
+                    .map_err(|e| e.to_string())?
+            );
         }
-        KeysCommand::AddCredits { state, user, credits, allowances } => {
-            let accounts = Accounts::open(&state, allowances.allowances()).map_err(|e| format!("{}: {e}", state.display()))?;
-            let b = accounts.add_purchased(&user, credits).map_err(|e| e.to_string())?;
-            println!("{user}: {} monthly + {} purchased credits remaining", b.monthly_remaining, b.purchased_remaining);
+        KeysCommand::AddCredits {
+            state,
+            user,
+            credits,
+            allowances,
+        } => {
+            let accounts = Accounts::open(&state, allowances.allowances())
+                .map_err(|e| format!("{}: {e}", state.display()))?;
+            let b = accounts
+                .add_purchased(&user, credits)
+                .map_err(|e| e.to_string())?;
+            println!(
+                "{user}: {} monthly + {} purchased credits remaining",
+                b.monthly_remaining, b.purchased_remaining
+            );
         }
-        KeysCommand::Deactivate { state, key_id, allowances } => {
-            let accounts = Accounts::open(&state, allowances.allowances()).map_err(|e| format!("{}: {e}", state.display()))?;
-            if !accounts.deactivate_key(&key_id).map_err(|e| e.to_string())? {
+        KeysCommand::Deactivate {
+            state,
+            key_id,
+            allowances,
+        } => {
+            let accounts = Accounts::open(&state, allowances.allowances())
+                .map_err(|e| format!("{}: {e}", state.display()))?;
+            if !accounts
+                .deactivate_key(&key_id)
+                .map_err(|e| e.to_string())?
+            {
                 return Err(format!("no key with id {key_id}"));
             }
             println!("deactivated {key_id}");
@@ -208,11 +247,26 @@ fn prepare_demo(dir: &Path) -> Result<PathBuf, String> {
     }
     let as_of = Date::parse(DEMO_AS_OF);
     let dump = dir.join("dump");
-    eprintln!("demo: generating {DEMO_COMPANIES} synthetic companies (seed {DEMO_SEED}) into {}", dump.display());
-    let opts = GenerateOptions { companies: DEMO_COMPANIES, seed: DEMO_SEED, out: dump.clone(), as_of: as_of.unwrap_or_else(Date::today) };
+    eprintln!(
+        "demo: generating {DEMO_COMPANIES} synthetic companies (seed {DEMO_SEED}) into {}",
+        dump.display()
+    );
+    let opts = GenerateOptions {
+        companies: DEMO_COMPANIES,
+        seed: DEMO_SEED,
+        out: dump.clone(),
+        as_of: as_of.unwrap_or_else(Date::today),
+    };
     generate(&opts).map_err(|e| format!("generating the demo dataset: {e}"))?;
     eprintln!("demo: building the index into {}", index.display());
-    build_index(&BuildOptions { dump, out: index.clone(), as_of, strict: true, quiet: false }).map_err(|e| e.to_string())?;
+    build_index(&BuildOptions {
+        dump,
+        out: index.clone(),
+        as_of,
+        strict: true,
+        quiet: false,
+    })
+    .map_err(|e| e.to_string())?;
     Ok(index)
 }
 
@@ -223,18 +277,39 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
         (None, true) => prepare_demo(&args.demo_dir)?,
         (None, false) => return Err("--index DIR is required (or --demo)".into()),
     };
-    let state = args.state.clone().unwrap_or_else(|| if args.demo { args.demo_dir.join("state") } else { PathBuf::from("state") });
+    let state = args.state.clone().unwrap_or_else(|| {
+        if args.demo {
+            args.demo_dir.join("state")
+        } else {
+            PathBuf::from("state")
+        }
+    });
     let index = Index::open(&index_dir).map_err(|e| e.to_string())?;
     if args.verify_on_start {
         index.verify_checksums().map_err(|e| e.to_string())?;
         index.warm().map_err(|e| e.to_string())?;
     }
-    let accounts = Accounts::open(&state, args.allowances.allowances()).map_err(|e| format!("{}: {e}", state.display()))?;
-    let demo_key = if args.demo { Some(accounts.create_key("demo", Plan::Enterprise).map_err(|e| e.to_string())?) } else { None };
-    let app = Arc::new(App { index: Arc::new(index), accounts: Arc::new(accounts), limiter: RateLimiter::new(args.rate_limit) });
+    let accounts = Accounts::open(&state, args.allowances.allowances())
+        .map_err(|e| format!("{}: {e}", state.display()))?;
+    let demo_key = if args.demo {
+        Some(
+            accounts
+                .create_key("demo", Plan::Enterprise)
+                .map_err(|e| e.to_string())?,
+        )
+    } else {
+        None
+    };
+    let app = Arc::new(App {
+        index: Arc::new(index),
+        accounts: Arc::new(accounts),
+        limiter: RateLimiter::new(args.rate_limit),
+    });
     let config = ServerConfig {
         max_body_bytes: args.max_body_bytes,
-        workers: args.workers.unwrap_or_else(|| ServerConfig::default().workers),
+        workers: args
+            .workers
+            .unwrap_or_else(|| ServerConfig::default().workers),
         access_log: args.access_log,
         ..ServerConfig::default()
     };
@@ -268,10 +343,11 @@ async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
-        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(t) => t,
-            Err(_) => return ctrl_c.await.unwrap_or(()),
-        };
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(t) => t,
+                Err(_) => return ctrl_c.await.unwrap_or(()),
+            };
         tokio::select! {
             _ = ctrl_c => {},
             _ = term.recv() => {},

@@ -38,7 +38,11 @@ impl ColumnValue for i32 {
 }
 
 /// Writes column `name` (values indexed by doc id).
-pub fn write_column<T: ColumnValue>(out: &mut BundleWriter, name: &str, values: &[T]) -> io::Result<()> {
+pub fn write_column<T: ColumnValue>(
+    out: &mut BundleWriter,
+    name: &str,
+    values: &[T],
+) -> io::Result<()> {
     out.put(&format!("column.{name}"), values)
 }
 
@@ -54,9 +58,15 @@ impl<T: ColumnValue> Column<T> {
     pub fn open(bundle: &Bundle, name: &str, docs: usize) -> Result<Column<T>, IndexError> {
         let values = bundle.array_ref::<T>(&format!("column.{name}"))?;
         if values.len() != docs {
-            return Err(IndexError::corrupt(bundle.name(), format!("column {name}: {} values for {docs} docs", values.len())));
+            return Err(IndexError::corrupt(
+                bundle.name(),
+                format!("column {name}: {} values for {docs} docs", values.len()),
+            ));
         }
-        Ok(Column { bundle: bundle.clone(), values })
+        Ok(Column {
+            bundle: bundle.clone(),
+            values,
+        })
     }
 
     pub fn values(&self) -> &[T] {
@@ -82,8 +92,14 @@ impl<T: ColumnValue> Column<T> {
 /// nulls start. Walking it forwards gives ascending order, walking the
 /// non-null part backwards gives descending order (ties by doc id
 /// descending); nulls come last either way.
-pub fn write_sort_order<T: ColumnValue>(out: &mut BundleWriter, name: &str, values: &[T]) -> io::Result<()> {
-    let mut order: Vec<u32> = (0..values.len() as u32).filter(|&d| values[d as usize] != T::NULL).collect();
+pub fn write_sort_order<T: ColumnValue>(
+    out: &mut BundleWriter,
+    name: &str,
+    values: &[T],
+) -> io::Result<()> {
+    let mut order: Vec<u32> = (0..values.len() as u32)
+        .filter(|&d| values[d as usize] != T::NULL)
+        .collect();
     order.par_sort_unstable_by_key(|&d| (values[d as usize], d));
     let non_null = order.len() as u64;
     order.extend((0..values.len() as u32).filter(|&d| values[d as usize] == T::NULL));
@@ -92,7 +108,11 @@ pub fn write_sort_order<T: ColumnValue>(out: &mut BundleWriter, name: &str, valu
 }
 
 /// Writes a column together with its sort order.
-pub fn write_sorted_column<T: ColumnValue>(out: &mut BundleWriter, name: &str, values: &[T]) -> io::Result<()> {
+pub fn write_sorted_column<T: ColumnValue>(
+    out: &mut BundleWriter,
+    name: &str,
+    values: &[T],
+) -> io::Result<()> {
     write_column(out, name, values)?;
     write_sort_order(out, name, values)
 }
@@ -103,16 +123,30 @@ pub struct SortOrder {
     bundle: Bundle,
     order: ArrayRef<u32>,
     non_null: usize,
+    /// Memo of [`SortOrder::descends_with_doc_ids`].
+    descending: std::sync::OnceLock<bool>,
 }
 
 impl SortOrder {
     pub fn open(bundle: &Bundle, name: &str, docs: usize) -> Result<SortOrder, IndexError> {
         let order = bundle.array_ref::<u32>(&format!("sort.{name}.order"))?;
-        let non_null = bundle.array::<u64>(&format!("sort.{name}.non_null"))?.first().copied().unwrap_or(u64::MAX);
+        let non_null = bundle
+            .array::<u64>(&format!("sort.{name}.non_null"))?
+            .first()
+            .copied()
+            .unwrap_or(u64::MAX);
         if order.len() != docs || non_null > docs as u64 {
-            return Err(IndexError::corrupt(bundle.name(), format!("sort order {name}: inconsistent arrays")));
+            return Err(IndexError::corrupt(
+                bundle.name(),
+                format!("sort order {name}: inconsistent arrays"),
+            ));
         }
-        Ok(SortOrder { bundle: bundle.clone(), order, non_null: non_null as usize })
+        Ok(SortOrder {
+            bundle: bundle.clone(),
+            order,
+            non_null: non_null as usize,
+            descending: Default::default(),
+        })
     }
 
     /// Doc ids with a value, ascending by (value, doc id).
@@ -123,5 +157,17 @@ impl SortOrder {
     /// Doc ids without a value, ascending.
     pub fn nulls(&self) -> &[u32] {
         &self.bundle.get(self.order)[self.non_null..]
+    }
+
+    /// Whether `values` (the column of this order) never increase with the
+    /// doc id and its nulls are the last docs. Then the docs of any value
+    /// range form one block of doc ids (deal dates and companies' latest-deal
+    /// dates, since doc ids follow recency). Checked by one pass over the
+    /// column on first use, then remembered.
+    pub fn descends_with_doc_ids<T: ColumnValue>(&self, values: &[T]) -> bool {
+        *self.descending.get_or_init(|| {
+            let (with, without) = values.split_at(self.non_null.min(values.len()));
+            with.windows(2).all(|w| w[0] >= w[1]) && without.iter().all(|&v| v == T::NULL)
+        })
     }
 }

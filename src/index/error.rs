@@ -9,7 +9,11 @@ pub enum IndexError {
     /// Reading or writing a file failed.
     Io { file: String, source: io::Error },
     /// A file was written by another format version: rebuild the index.
-    Version { file: String, found: u32, expected: u32 },
+    Version {
+        file: String,
+        found: u32,
+        expected: u32,
+    },
     /// A file is damaged or not an index file.
     Corrupt { file: String, reason: String },
     /// The tantivy name index failed.
@@ -18,11 +22,17 @@ pub enum IndexError {
 
 impl IndexError {
     pub fn io(path: &Path, source: io::Error) -> IndexError {
-        IndexError::Io { file: path.display().to_string(), source }
+        IndexError::Io {
+            file: path.display().to_string(),
+            source,
+        }
     }
 
     pub fn corrupt(file: impl Into<String>, reason: impl Into<String>) -> IndexError {
-        IndexError::Corrupt { file: file.into(), reason: reason.into() }
+        IndexError::Corrupt {
+            file: file.into(),
+            reason: reason.into(),
+        }
     }
 }
 

@@ -61,7 +61,10 @@ impl FacetBuilder {
     pub fn write(mut self, out: &mut BundleWriter, field: &str) -> io::Result<()> {
         let mut sorted: Vec<(String, Vec<u32>)> = self.values.drain().collect();
         sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        let serialized: Vec<io::Result<Vec<u8>>> = sorted.par_iter_mut().map(|(_, ids)| serialize_ids(ids)).collect();
+        let serialized: Vec<io::Result<Vec<u8>>> = sorted
+            .par_iter_mut()
+            .map(|(_, ids)| serialize_ids(ids))
+            .collect();
         let (mut keys, mut key_offsets) = (Vec::new(), vec![0u64]);
         let (mut bitmaps, mut bitmap_offsets) = (Vec::new(), vec![0u64]);
         for ((value, _), bytes) in sorted.iter().zip(serialized) {
@@ -83,7 +86,8 @@ fn serialize_ids(ids: &mut Vec<u32>) -> io::Result<Vec<u8>> {
         ids.sort_unstable();
     }
     ids.dedup();
-    let mut bitmap = RoaringBitmap::from_sorted_iter(ids.iter().copied()).map_err(io::Error::other)?;
+    let mut bitmap =
+        RoaringBitmap::from_sorted_iter(ids.iter().copied()).map_err(io::Error::other)?;
     bitmap.optimize();
     let mut out = Vec::with_capacity(bitmap.serialized_size());
     bitmap.serialize_into(&mut out)?;
@@ -119,7 +123,10 @@ impl Facet {
             && offsets_valid(key_offsets, keys.len())
             && offsets_valid(bitmap_offsets, bitmaps.len());
         if !consistent {
-            return Err(IndexError::corrupt(bundle.name(), format!("facet {field}: inconsistent offsets")));
+            return Err(IndexError::corrupt(
+                bundle.name(),
+                format!("facet {field}: inconsistent offsets"),
+            ));
         }
         Ok(facet)
     }
@@ -164,12 +171,20 @@ impl Facet {
 
     /// Doc ids of the `i`-th value.
     pub fn docids_at(&self, i: usize) -> Result<Arc<RoaringBitmap>, IndexError> {
-        if let Some(hit) = self.cache.read().ok().and_then(|c| c.get(&(i as u32)).cloned()) {
+        if let Some(hit) = self
+            .cache
+            .read()
+            .ok()
+            .and_then(|c| c.get(&(i as u32)).cloned())
+        {
             return Ok(hit);
         }
         let raw = self.raw_bitmap(i);
         let bitmap = Arc::new(RoaringBitmap::deserialize_from(raw).map_err(|e| {
-            IndexError::corrupt(self.bundle.name(), format!("facet {} value {}: {e}", self.field, self.value(i)))
+            IndexError::corrupt(
+                self.bundle.name(),
+                format!("facet {} value {}: {e}", self.field, self.value(i)),
+            )
         })?);
         if raw.len() >= CACHE_MIN_BYTES {
             if let Ok(mut cache) = self.cache.write() {
@@ -180,7 +195,10 @@ impl Facet {
     }
 
     /// Union of the doc ids of `values`; unknown values are ignored.
-    pub fn union_of<'v>(&self, values: impl IntoIterator<Item = &'v str>) -> Result<RoaringBitmap, IndexError> {
+    pub fn union_of<'v>(
+        &self,
+        values: impl IntoIterator<Item = &'v str>,
+    ) -> Result<RoaringBitmap, IndexError> {
         let mut all = RoaringBitmap::new();
         for v in values {
             if let Some(b) = self.docids(v)? {
@@ -194,8 +212,9 @@ impl Facet {
     pub fn validate_all(&self) -> Result<u64, IndexError> {
         let mut total = 0;
         for i in 0..self.len() {
-            let bitmap = RoaringBitmap::deserialize_from(self.raw_bitmap(i))
-                .map_err(|e| IndexError::corrupt(self.bundle.name(), format!("facet {}: {e}", self.field)))?;
+            let bitmap = RoaringBitmap::deserialize_from(self.raw_bitmap(i)).map_err(|e| {
+                IndexError::corrupt(self.bundle.name(), format!("facet {}: {e}", self.field))
+            })?;
             total += bitmap.len();
         }
         Ok(total)
@@ -226,5 +245,7 @@ impl Facet {
 
 /// Offsets start at 0, never decrease and end at `len`.
 pub(crate) fn offsets_valid(offsets: &[u64], len: usize) -> bool {
-    offsets.first() == Some(&0) && offsets.last() == Some(&(len as u64)) && offsets.windows(2).all(|w| w[0] <= w[1])
+    offsets.first() == Some(&0)
+        && offsets.last() == Some(&(len as u64))
+        && offsets.windows(2).all(|w| w[0] <= w[1])
 }

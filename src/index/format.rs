@@ -146,7 +146,12 @@ impl BundleWriter {
 
     /// Appends a typed array under `name` (names are unique per bundle).
     pub fn put<T: Element>(&mut self, name: &str, values: &[T]) -> io::Result<()> {
-        self.put_bytes_as(name, T::DTYPE, bytemuck::cast_slice(values), values.len() as u64)
+        self.put_bytes_as(
+            name,
+            T::DTYPE,
+            bytemuck::cast_slice(values),
+            values.len() as u64,
+        )
     }
 
     /// Appends raw bytes as a `u8` array.
@@ -158,9 +163,15 @@ impl BundleWriter {
     /// [`BundleWriter::stream`] (for data too large to hold in memory).
     pub fn begin_stream(&mut self, name: &str) -> io::Result<StreamedArray> {
         if self.entries.iter().any(|e| e.name == name) {
-            return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("duplicate array name {name}")));
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("duplicate array name {name}"),
+            ));
         }
-        Ok(StreamedArray { name: name.to_string(), offset: self.pos })
+        Ok(StreamedArray {
+            name: name.to_string(),
+            offset: self.pos,
+        })
     }
 
     /// Appends bytes to the array being streamed.
@@ -172,18 +183,39 @@ impl BundleWriter {
     pub fn end_stream(&mut self, array: StreamedArray) -> io::Result<()> {
         let len = self.pos - array.offset;
         self.pad()?;
-        self.entries.push(ArrayEntry { name: array.name, dtype: Dtype::U8, offset: array.offset, len, count: len });
+        self.entries.push(ArrayEntry {
+            name: array.name,
+            dtype: Dtype::U8,
+            offset: array.offset,
+            len,
+            count: len,
+        });
         Ok(())
     }
 
-    fn put_bytes_as(&mut self, name: &str, dtype: Dtype, bytes: &[u8], count: u64) -> io::Result<()> {
+    fn put_bytes_as(
+        &mut self,
+        name: &str,
+        dtype: Dtype,
+        bytes: &[u8],
+        count: u64,
+    ) -> io::Result<()> {
         if self.entries.iter().any(|e| e.name == name) {
-            return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("duplicate array name {name}")));
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("duplicate array name {name}"),
+            ));
         }
         let offset = self.pos;
         self.write_raw(bytes)?;
         self.pad()?;
-        self.entries.push(ArrayEntry { name: name.to_string(), dtype, offset, len: bytes.len() as u64, count });
+        self.entries.push(ArrayEntry {
+            name: name.to_string(),
+            dtype,
+            offset,
+            len: bytes.len() as u64,
+            count,
+        });
         Ok(())
     }
 
@@ -205,7 +237,13 @@ impl BundleWriter {
         self.out.get_ref().sync_all()?;
         let bytes = self.out.stream_position()?;
         let file_crc32 = self.crc.finalize();
-        Ok(WrittenFile { path: self.path, bytes, crc32: crc, file_crc32, arrays: self.entries })
+        Ok(WrittenFile {
+            path: self.path,
+            bytes,
+            crc32: crc,
+            file_crc32,
+            arrays: self.entries,
+        })
     }
 
     fn write_raw(&mut self, bytes: &[u8]) -> io::Result<()> {
@@ -240,22 +278,40 @@ impl Bundle {
     /// when `check_crc`, the checksum of the whole file.
     pub fn open(path: &Path, tag: [u8; 4], check_crc: bool) -> Result<Bundle, IndexError> {
         let bytes = Bytes::map_file(path).map_err(|e| IndexError::io(path, e))?;
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         Bundle::from_bytes(&name, bytes, tag, check_crc)
     }
 
     /// Validates a bundle held in memory.
-    pub fn from_bytes(name: &str, bytes: Bytes, tag: [u8; 4], check_crc: bool) -> Result<Bundle, IndexError> {
-        let corrupt = |why: &str| IndexError::Corrupt { file: name.to_string(), reason: why.to_string() };
+    pub fn from_bytes(
+        name: &str,
+        bytes: Bytes,
+        tag: [u8; 4],
+        check_crc: bool,
+    ) -> Result<Bundle, IndexError> {
+        let corrupt = |why: &str| IndexError::Corrupt {
+            file: name.to_string(),
+            reason: why.to_string(),
+        };
         if bytes.len() < HEADER_LEN as usize + FOOTER_LEN || &bytes[..8] != MAGIC {
             return Err(corrupt("not a fundsearch index file (bad magic)"));
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap());
         if version != FORMAT_VERSION {
-            return Err(IndexError::Version { file: name.to_string(), found: version, expected: FORMAT_VERSION });
+            return Err(IndexError::Version {
+                file: name.to_string(),
+                found: version,
+                expected: FORMAT_VERSION,
+            });
         }
         if bytes[12..16] != tag {
-            return Err(corrupt(&format!("wrong file tag {:?}", String::from_utf8_lossy(&bytes[12..16]))));
+            return Err(corrupt(&format!(
+                "wrong file tag {:?}",
+                String::from_utf8_lossy(&bytes[12..16])
+            )));
         }
         let footer = &bytes[bytes.len() - FOOTER_LEN..];
         if &footer[24..32] != END_MAGIC {
@@ -271,17 +327,26 @@ impl Bundle {
         if check_crc && crc32fast::hash(&bytes[..body_end]) != crc32 {
             return Err(corrupt("checksum mismatch"));
         }
-        let dir: Vec<ArrayEntry> =
-            serde_json::from_slice(&bytes[dir_off as usize..body_end]).map_err(|_| corrupt("unreadable directory"))?;
+        let dir: Vec<ArrayEntry> = serde_json::from_slice(&bytes[dir_off as usize..body_end])
+            .map_err(|_| corrupt("unreadable directory"))?;
         let mut entries = HashMap::with_capacity(dir.len());
         for e in dir {
-            let in_bounds = e.offset.checked_add(e.len).is_some_and(|end| end <= dir_off);
+            let in_bounds = e
+                .offset
+                .checked_add(e.len)
+                .is_some_and(|end| end <= dir_off);
             if !in_bounds || e.offset % ALIGN != 0 || e.len != e.count * e.dtype.width() as u64 {
                 return Err(corrupt(&format!("array {} out of bounds", e.name)));
             }
             entries.insert(e.name.clone(), e);
         }
-        Ok(Bundle { name: name.to_string(), bytes, tag, crc32, entries })
+        Ok(Bundle {
+            name: name.to_string(),
+            bytes,
+            tag,
+            crc32,
+            entries,
+        })
     }
 
     /// Recomputes the checksum of the whole file.
@@ -330,12 +395,21 @@ impl Bundle {
             reason: format!("missing array {name}"),
         })?;
         if e.dtype != T::DTYPE {
-            return Err(IndexError::Corrupt { file: self.name.clone(), reason: format!("array {name} has type {:?}", e.dtype) });
+            return Err(IndexError::Corrupt {
+                file: self.name.clone(),
+                reason: format!("array {name} has type {:?}", e.dtype),
+            });
         }
-        let r = ArrayRef { offset: e.offset as usize, count: e.count as usize, _t: PhantomData };
+        let r = ArrayRef {
+            offset: e.offset as usize,
+            count: e.count as usize,
+            _t: PhantomData,
+        };
         let raw = &self.bytes[r.offset..r.offset + r.count * T::DTYPE.width()];
-        bytemuck::try_cast_slice::<u8, T>(raw)
-            .map_err(|_| IndexError::Corrupt { file: self.name.clone(), reason: format!("array {name} misaligned") })?;
+        bytemuck::try_cast_slice::<u8, T>(raw).map_err(|_| IndexError::Corrupt {
+            file: self.name.clone(),
+            reason: format!("array {name} misaligned"),
+        })?;
         Ok(r)
     }
 
@@ -376,7 +450,8 @@ mod tests {
     use super::*;
 
     fn temp_path(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("fundsearch-format-{}-{name}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("fundsearch-format-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         dir.join("b.bin")
     }
@@ -395,7 +470,10 @@ mod tests {
         let path = temp_path("roundtrip");
         let written = sample(&path);
         assert_eq!(written.bytes, std::fs::metadata(&path).unwrap().len());
-        assert_eq!(written.file_crc32, crc32fast::hash(&std::fs::read(&path).unwrap()));
+        assert_eq!(
+            written.file_crc32,
+            crc32fast::hash(&std::fs::read(&path).unwrap())
+        );
         let b = Bundle::open(&path, *b"TEST", true).unwrap();
         assert_eq!(b.array::<u32>("a").unwrap(), &[1, 2, 3]);
         assert_eq!(b.array::<u8>("s").unwrap(), b"hello");
@@ -412,21 +490,34 @@ mod tests {
         let path = temp_path("corrupt");
         sample(&path);
         let good = std::fs::read(&path).unwrap();
-        assert!(matches!(Bundle::open(&path, *b"OTHR", true), Err(IndexError::Corrupt { .. })));
+        assert!(matches!(
+            Bundle::open(&path, *b"OTHR", true),
+            Err(IndexError::Corrupt { .. })
+        ));
 
         let mut flipped = good.clone();
         flipped[20] ^= 0xff;
-        let err = Bundle::from_bytes("x", Bytes::from_vec(flipped.clone()), *b"TEST", true).err().unwrap();
+        let err = Bundle::from_bytes("x", Bytes::from_vec(flipped.clone()), *b"TEST", true)
+            .err()
+            .unwrap();
         assert!(err.to_string().contains("checksum"), "{err}");
         assert!(Bundle::from_bytes("x", Bytes::from_vec(flipped), *b"TEST", false).is_ok());
 
         let mut old = good.clone();
         old[8..12].copy_from_slice(&99u32.to_le_bytes());
-        let err = Bundle::from_bytes("x", Bytes::from_vec(old), *b"TEST", true).err().unwrap();
-        assert!(matches!(err, IndexError::Version { found: 99, .. }), "{err}");
+        let err = Bundle::from_bytes("x", Bytes::from_vec(old), *b"TEST", true)
+            .err()
+            .unwrap();
+        assert!(
+            matches!(err, IndexError::Version { found: 99, .. }),
+            "{err}"
+        );
 
         for cut in [0, 10, good.len() / 2, good.len() - 1] {
-            assert!(Bundle::from_bytes("x", Bytes::from_vec(good[..cut].to_vec()), *b"TEST", true).is_err());
+            assert!(
+                Bundle::from_bytes("x", Bytes::from_vec(good[..cut].to_vec()), *b"TEST", true)
+                    .is_err()
+            );
         }
         std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }

@@ -14,7 +14,16 @@ pub fn inspect_index(dir: &Path) -> Result<String, IndexError> {
     let index = Index::open(dir)?;
     let m = &index.manifest;
     let mut out = String::new();
-    let _ = writeln!(out, "index {} (format {} v{}, as-of {}, built {} by {})", dir.display(), m.format, m.format_version, m.as_of, m.built_at, m.builder);
+    let _ = writeln!(
+        out,
+        "index {} (format {} v{}, as-of {}, built {} by {})",
+        dir.display(),
+        m.format,
+        m.format_version,
+        m.as_of,
+        m.built_at,
+        m.builder
+    );
     let _ = writeln!(out, "dump: {}", m.dump_source);
     let c = &m.counts;
     let _ = writeln!(
@@ -23,7 +32,13 @@ pub fn inspect_index(dir: &Path) -> Result<String, IndexError> {
         c.companies, c.deals, c.investors, c.people, c.locations, c.industries
     );
     let _ = writeln!(out, "\n{:<44} {:>14}", "structure", "bytes");
-    for bundle in [&index.companies.bundle, &index.deals.bundle, &index.firms.bundle, &index.people.bundle, &index.catalog.bundle] {
+    for bundle in [
+        &index.companies.bundle,
+        &index.deals.bundle,
+        &index.firms.bundle,
+        &index.people.bundle,
+        &index.catalog.bundle,
+    ] {
         structure_sizes(bundle, &mut out);
     }
     let _ = writeln!(out, "\n{:<44} {:>14}", "file", "bytes");
@@ -31,9 +46,19 @@ pub fn inspect_index(dir: &Path) -> Result<String, IndexError> {
         let _ = writeln!(out, "{group:<44} {bytes:>14}");
     }
     let total: u64 = m.files.iter().map(|f| f.bytes).sum();
-    let stores: u64 = m.files.iter().filter(|f| f.path.ends_with(".store")).map(|f| f.bytes).sum();
+    let stores: u64 = m
+        .files
+        .iter()
+        .filter(|f| f.path.ends_with(".store"))
+        .map(|f| f.bytes)
+        .sum();
     let _ = writeln!(out, "{:<44} {:>14}", "total", total);
-    let _ = writeln!(out, "{:<44} {:>14}", "total without record stores", total - stores);
+    let _ = writeln!(
+        out,
+        "{:<44} {:>14}",
+        "total without record stores",
+        total - stores
+    );
     Ok(out)
 }
 
@@ -49,7 +74,12 @@ fn structure_sizes(bundle: &Bundle, out: &mut String) {
         *sizes.entry(key).or_default() += e.len;
     }
     for (name, bytes) in sizes {
-        let _ = writeln!(out, "{:<44} {:>14}", format!("{}: {name}", bundle.name()), bytes);
+        let _ = writeln!(
+            out,
+            "{:<44} {:>14}",
+            format!("{}: {name}", bundle.name()),
+            bytes
+        );
     }
 }
 

@@ -24,7 +24,11 @@ use super::format::{ArrayRef, Bundle, BundleWriter};
 use super::IndexError;
 
 /// Writes key map `name` from (key, docid) pairs in any order.
-pub fn write_keymap(out: &mut BundleWriter, name: &str, mut pairs: Vec<(String, u32)>) -> io::Result<()> {
+pub fn write_keymap(
+    out: &mut BundleWriter,
+    name: &str,
+    mut pairs: Vec<(String, u32)>,
+) -> io::Result<()> {
     pairs.par_sort_unstable();
     pairs.dedup();
     let mut keys = Vec::new();
@@ -57,9 +61,13 @@ impl KeyMap {
             offsets: bundle.array_ref(&format!("keymap.{name}.offsets"))?,
             docids: bundle.array_ref(&format!("keymap.{name}.docids"))?,
         };
-        let ok = map.offsets.len() == map.docids.len() + 1 && offsets_valid(map.offsets(), map.keys.len());
+        let ok = map.offsets.len() == map.docids.len() + 1
+            && offsets_valid(map.offsets(), map.keys.len());
         if !ok {
-            return Err(IndexError::corrupt(bundle.name(), format!("keymap {name}: inconsistent arrays")));
+            return Err(IndexError::corrupt(
+                bundle.name(),
+                format!("keymap {name}: inconsistent arrays"),
+            ));
         }
         Ok(map)
     }
@@ -68,7 +76,10 @@ impl KeyMap {
     pub fn get(&self, key: &str) -> Vec<u32> {
         let first = self.lower_bound(key);
         let docids = self.bundle.get(self.docids);
-        (first..docids.len()).take_while(|&i| self.key(i) == key).map(|i| docids[i]).collect()
+        (first..docids.len())
+            .take_while(|&i| self.key(i) == key)
+            .map(|i| docids[i])
+            .collect()
     }
 
     pub fn len(&self) -> usize {
@@ -94,7 +105,8 @@ impl KeyMap {
 
     fn key(&self, i: usize) -> &str {
         let off = self.offsets();
-        std::str::from_utf8(&self.bundle.get(self.keys)[off[i] as usize..off[i + 1] as usize]).unwrap_or("")
+        std::str::from_utf8(&self.bundle.get(self.keys)[off[i] as usize..off[i + 1] as usize])
+            .unwrap_or("")
     }
 
     fn offsets(&self) -> &[u64] {
@@ -105,11 +117,21 @@ impl KeyMap {
 /// Writes the UUID maps of a kind whose doc `d` has UUID `ids[d]`.
 pub fn write_ids(out: &mut BundleWriter, ids: &[Uuid]) -> io::Result<()> {
     let by_docid: Vec<u128> = ids.iter().map(|id| id.as_u128()).collect();
-    let mut sorted: Vec<(u128, u32)> = by_docid.iter().enumerate().map(|(d, &u)| (u, d as u32)).collect();
+    let mut sorted: Vec<(u128, u32)> = by_docid
+        .iter()
+        .enumerate()
+        .map(|(d, &u)| (u, d as u32))
+        .collect();
     sorted.par_sort_unstable();
     out.put("ids.by_docid", &by_docid)?;
-    out.put("ids.sorted", &sorted.iter().map(|p| p.0).collect::<Vec<_>>())?;
-    out.put("ids.sorted_docids", &sorted.iter().map(|p| p.1).collect::<Vec<_>>())
+    out.put(
+        "ids.sorted",
+        &sorted.iter().map(|p| p.0).collect::<Vec<_>>(),
+    )?;
+    out.put(
+        "ids.sorted_docids",
+        &sorted.iter().map(|p| p.1).collect::<Vec<_>>(),
+    )
 }
 
 /// UUID ↔ doc id of one kind.
@@ -135,7 +157,10 @@ impl IdMap {
             && map.sorted_docids.len() == docs
             && sorted.windows(2).all(|w| w[0] < w[1]);
         if !ok {
-            return Err(IndexError::corrupt(bundle.name(), "id map: inconsistent arrays"));
+            return Err(IndexError::corrupt(
+                bundle.name(),
+                "id map: inconsistent arrays",
+            ));
         }
         Ok(map)
     }

@@ -53,10 +53,13 @@ impl Manifest {
     pub fn read(dir: &Path) -> Result<Manifest, IndexError> {
         let path = dir.join(MANIFEST_FILE);
         let bytes = fs::read(&path).map_err(|e| IndexError::io(&path, e))?;
-        let manifest: Manifest =
-            serde_json::from_slice(&bytes).map_err(|e| IndexError::corrupt(MANIFEST_FILE, e.to_string()))?;
+        let manifest: Manifest = serde_json::from_slice(&bytes)
+            .map_err(|e| IndexError::corrupt(MANIFEST_FILE, e.to_string()))?;
         if manifest.format != MANIFEST_FORMAT {
-            return Err(IndexError::corrupt(MANIFEST_FILE, format!("not a fundsearch index ({})", manifest.format)));
+            return Err(IndexError::corrupt(
+                MANIFEST_FILE,
+                format!("not a fundsearch index ({})", manifest.format),
+            ));
         }
         if manifest.format_version != FORMAT_VERSION {
             return Err(IndexError::Version {

@@ -48,12 +48,16 @@ impl Bytes {
         // so no other process can observe our accesses and no mutation of
         // the underlying file is expected while it is mapped.
         let map = unsafe { Mmap::map(&file)? };
-        Ok(Bytes { backing: Arc::new(Backing::Mapped(map)) })
+        Ok(Bytes {
+            backing: Arc::new(Backing::Mapped(map)),
+        })
     }
 
     /// Owned bytes (tests, small files).
     pub fn from_vec(data: Vec<u8>) -> Bytes {
-        Bytes { backing: Arc::new(Backing::Owned(data)) }
+        Bytes {
+            backing: Arc::new(Backing::Owned(data)),
+        }
     }
 }
 

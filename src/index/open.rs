@@ -30,12 +30,18 @@ struct Opened<T> {
 
 impl<T> Default for Opened<T> {
     fn default() -> Self {
-        Opened { map: RwLock::new(HashMap::new()) }
+        Opened {
+            map: RwLock::new(HashMap::new()),
+        }
     }
 }
 
 impl<T> Opened<T> {
-    fn get(&self, name: &str, open: impl FnOnce() -> Result<T, IndexError>) -> Result<Arc<T>, IndexError> {
+    fn get(
+        &self,
+        name: &str,
+        open: impl FnOnce() -> Result<T, IndexError>,
+    ) -> Result<Arc<T>, IndexError> {
         if let Some(hit) = self.map.read().unwrap_or_else(|p| p.into_inner()).get(name) {
             return Ok(hit.clone());
         }
@@ -63,11 +69,21 @@ pub struct Kind {
 }
 
 impl Kind {
-    fn open(dir: &Path, idx: &str, tag: [u8; 4], kind: &str, variants: &[&str], docs: u64) -> Result<Kind, IndexError> {
+    fn open(
+        dir: &Path,
+        idx: &str,
+        tag: [u8; 4],
+        kind: &str,
+        variants: &[&str],
+        docs: u64,
+    ) -> Result<Kind, IndexError> {
         let bundle = Bundle::open(&dir.join(idx), tag, false)?;
         let mut stores_by_variant = HashMap::new();
         for v in variants {
-            stores_by_variant.insert(v.to_string(), Bundle::open(&dir.join(store_file(kind, v)), STORE_TAG, false)?);
+            stores_by_variant.insert(
+                v.to_string(),
+                Bundle::open(&dir.join(store_file(kind, v)), STORE_TAG, false)?,
+            );
         }
         let docs = docs as usize;
         let ids = IdMap::open(&bundle, docs)?;
@@ -91,19 +107,23 @@ impl Kind {
     }
 
     pub fn column_i64(&self, name: &str) -> Result<Arc<Column<i64>>, IndexError> {
-        self.columns_i64.get(name, || Column::open(&self.bundle, name, self.docs))
+        self.columns_i64
+            .get(name, || Column::open(&self.bundle, name, self.docs))
     }
 
     pub fn column_i32(&self, name: &str) -> Result<Arc<Column<i32>>, IndexError> {
-        self.columns_i32.get(name, || Column::open(&self.bundle, name, self.docs))
+        self.columns_i32
+            .get(name, || Column::open(&self.bundle, name, self.docs))
     }
 
     pub fn sort_order(&self, name: &str) -> Result<Arc<SortOrder>, IndexError> {
-        self.sorts.get(name, || SortOrder::open(&self.bundle, name, self.docs))
+        self.sorts
+            .get(name, || SortOrder::open(&self.bundle, name, self.docs))
     }
 
     pub fn relation(&self, name: &str) -> Result<Arc<Relation>, IndexError> {
-        self.relations.get(name, || Relation::open(&self.bundle, name, self.docs))
+        self.relations
+            .get(name, || Relation::open(&self.bundle, name, self.docs))
     }
 
     pub fn keymap(&self, name: &str) -> Result<Arc<KeyMap>, IndexError> {
@@ -112,10 +132,9 @@ impl Kind {
 
     pub fn records(&self, variant: &str) -> Result<Arc<Store>, IndexError> {
         self.stores.get(variant, || {
-            let bundle = self
-                .stores_by_variant
-                .get(variant)
-                .ok_or_else(|| IndexError::corrupt("store", format!("no record store variant {variant}")))?;
+            let bundle = self.stores_by_variant.get(variant).ok_or_else(|| {
+                IndexError::corrupt("store", format!("no record store variant {variant}"))
+            })?;
             Store::open(bundle, variant, self.docs)
         })
     }
@@ -180,7 +199,9 @@ impl Index {
     /// its footer (a full read of the index).
     pub fn verify_checksums(&self) -> Result<(), IndexError> {
         let kinds = [&self.companies, &self.deals, &self.firms, &self.people];
-        let bundles = kinds.iter().flat_map(|k| std::iter::once(&k.bundle).chain(k.stores_by_variant.values()));
+        let bundles = kinds
+            .iter()
+            .flat_map(|k| std::iter::once(&k.bundle).chain(k.stores_by_variant.values()));
         for bundle in bundles.chain(std::iter::once(&self.catalog.bundle)) {
             if !bundle.verify_crc() {
                 return Err(IndexError::corrupt(bundle.name(), "checksum mismatch"));
@@ -197,14 +218,25 @@ impl Index {
             let path = dir.join(TEXT_DIR).join(kind);
             NameIndex::open(&path)
                 .map(Arc::new)
-                .map_err(|e| IndexError::Text { file: path.display().to_string(), reason: e.to_string() })
+                .map_err(|e| IndexError::Text {
+                    file: path.display().to_string(),
+                    reason: e.to_string(),
+                })
         };
         let catalog_bundle = Bundle::open(&dir.join(CATALOG_IDX), CATALOG_TAG, false)?;
-        let catalog_store = |v: &str| Bundle::open(&dir.join(store_file(CATALOG, v)), STORE_TAG, false);
+        let catalog_store =
+            |v: &str| Bundle::open(&dir.join(store_file(CATALOG, v)), STORE_TAG, false);
         let catalog_docs = c.locations.max(c.industries) as usize;
         Ok(Index {
             dir: dir.to_path_buf(),
-            companies: Kind::open(dir, COMPANIES_IDX, COMPANY_TAG, COMPANIES, COMPANY_STORES, c.companies)?,
+            companies: Kind::open(
+                dir,
+                COMPANIES_IDX,
+                COMPANY_TAG,
+                COMPANIES,
+                COMPANY_STORES,
+                c.companies,
+            )?,
             deals: Kind::open(dir, DEALS_IDX, DEAL_TAG, DEALS, DEAL_STORES, c.deals)?,
             firms: Kind::open(dir, FIRMS_IDX, FIRM_TAG, FIRMS, FIRM_STORES, c.investors)?,
             people: Kind::open(dir, PEOPLE_IDX, PERSON_TAG, PEOPLE, PERSON_STORES, c.people)?,

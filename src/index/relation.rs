@@ -30,7 +30,11 @@ pub struct RelationBuilder {
 
 impl RelationBuilder {
     pub fn new(sources: usize, with_payload: bool) -> RelationBuilder {
-        RelationBuilder { sources, edges: Vec::new(), with_payload }
+        RelationBuilder {
+            sources,
+            edges: Vec::new(),
+            with_payload,
+        }
     }
 
     pub fn add(&mut self, source: u32, target: u32, payload: u8) {
@@ -42,7 +46,10 @@ impl RelationBuilder {
     /// de-duplicated (the first payload added for a duplicate wins).
     pub fn write(mut self, out: &mut BundleWriter, name: &str) -> io::Result<()> {
         if self.edges.len() >= u32::MAX as usize {
-            return Err(io::Error::new(io::ErrorKind::InvalidData, format!("relation {name} has over 2^32 edges")));
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("relation {name} has over 2^32 edges"),
+            ));
         }
         self.edges.par_sort_unstable();
         self.edges.dedup_by_key(|e| (e.0, e.1));
@@ -74,7 +81,10 @@ pub struct Edges<'a> {
 
 impl<'a> Edges<'a> {
     fn bounds(&self, source: u32) -> (usize, usize) {
-        (self.offsets[source as usize] as usize, self.offsets[source as usize + 1] as usize)
+        (
+            self.offsets[source as usize] as usize,
+            self.offsets[source as usize + 1] as usize,
+        )
     }
 
     /// Targets of `source`, ascending.
@@ -110,14 +120,26 @@ impl Relation {
         let offsets = bundle.array_ref::<u32>(&format!("relation.{name}.offsets"))?;
         let targets = bundle.array_ref::<u32>(&format!("relation.{name}.targets"))?;
         let payload_name = format!("relation.{name}.payload");
-        let payload = if bundle.has(&payload_name) { Some(bundle.array_ref::<u8>(&payload_name)?) } else { None };
-        let rel = Relation { bundle: bundle.clone(), offsets, targets, payload };
+        let payload = if bundle.has(&payload_name) {
+            Some(bundle.array_ref::<u8>(&payload_name)?)
+        } else {
+            None
+        };
+        let rel = Relation {
+            bundle: bundle.clone(),
+            offsets,
+            targets,
+            payload,
+        };
         let wide: Vec<u64> = rel.bundle.get(offsets).iter().map(|&o| o as u64).collect();
         let ok = offsets.len() == sources + 1
             && offsets_valid(&wide, targets.len())
             && payload.is_none_or(|p| p.len() == targets.len());
         if !ok {
-            return Err(IndexError::corrupt(bundle.name(), format!("relation {name}: inconsistent arrays")));
+            return Err(IndexError::corrupt(
+                bundle.name(),
+                format!("relation {name}: inconsistent arrays"),
+            ));
         }
         Ok(rel)
     }
@@ -131,7 +153,8 @@ impl Relation {
     /// Payload bytes parallel to [`Relation::targets`] (empty when the relation has none).
     pub fn payload(&self, source: u32) -> &[u8] {
         let (lo, hi) = self.bounds(source);
-        self.payload.map_or(&[][..], |p| &self.bundle.get(p)[lo..hi])
+        self.payload
+            .map_or(&[][..], |p| &self.bundle.get(p)[lo..hi])
     }
 
     /// Number of edges of `source`.
@@ -155,6 +178,9 @@ impl Relation {
 
     fn bounds(&self, source: u32) -> (usize, usize) {
         let off = self.bundle.get(self.offsets);
-        (off[source as usize] as usize, off[source as usize + 1] as usize)
+        (
+            off[source as usize] as usize,
+            off[source as usize + 1] as usize,
+        )
     }
 }

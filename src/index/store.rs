@@ -39,7 +39,14 @@ impl StoreWriter {
     pub fn create(path: &Path, variant: &str, docs: usize) -> io::Result<StoreWriter> {
         let mut out = BundleWriter::create(path, STORE_TAG)?;
         let data = Some(out.begin_stream(&format!("store.{variant}.data"))?);
-        Ok(StoreWriter { out, data, variant: variant.to_string(), starts: vec![0; docs], ends: vec![0; docs], len: 0 })
+        Ok(StoreWriter {
+            out,
+            data,
+            variant: variant.to_string(),
+            starts: vec![0; docs],
+            ends: vec![0; docs],
+            len: 0,
+        })
     }
 
     /// Sets the record of `docid` (each doc at most once).
@@ -56,8 +63,10 @@ impl StoreWriter {
         if let Some(data) = self.data.take() {
             self.out.end_stream(data)?;
         }
-        self.out.put(&format!("store.{}.starts", self.variant), &self.starts)?;
-        self.out.put(&format!("store.{}.ends", self.variant), &self.ends)?;
+        self.out
+            .put(&format!("store.{}.starts", self.variant), &self.starts)?;
+        self.out
+            .put(&format!("store.{}.ends", self.variant), &self.ends)?;
         self.out.finish()
     }
 }
@@ -76,13 +85,23 @@ impl Store {
         let starts = bundle.array_ref::<u64>(&format!("store.{variant}.starts"))?;
         let ends = bundle.array_ref::<u64>(&format!("store.{variant}.ends"))?;
         let data = bundle.array_ref::<u8>(&format!("store.{variant}.data"))?;
-        let store = Store { bundle: bundle.clone(), starts, ends, data };
+        let store = Store {
+            bundle: bundle.clone(),
+            starts,
+            ends,
+            data,
+        };
         let (s, e) = (store.bundle.get(starts), store.bundle.get(ends));
         let ok = s.len() == docs
             && e.len() == docs
-            && s.iter().zip(e).all(|(&a, &b)| a <= b && b <= data.len() as u64);
+            && s.iter()
+                .zip(e)
+                .all(|(&a, &b)| a <= b && b <= data.len() as u64);
         if !ok {
-            return Err(IndexError::corrupt(bundle.name(), format!("store {variant}: inconsistent offsets")));
+            return Err(IndexError::corrupt(
+                bundle.name(),
+                format!("store {variant}: inconsistent offsets"),
+            ));
         }
         Ok(store)
     }

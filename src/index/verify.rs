@@ -25,7 +25,12 @@ pub fn verify_index(dir: &Path) -> Result<VerifyReport, IndexError> {
     let mut report = VerifyReport::default();
     check_files(dir, &manifest, &mut report)?;
     let index = Index::open(dir)?;
-    let docs = Docs { companies: index.companies.docs, deals: index.deals.docs, firms: index.firms.docs, people: index.people.docs };
+    let docs = Docs {
+        companies: index.companies.docs,
+        deals: index.deals.docs,
+        firms: index.firms.docs,
+        people: index.people.docs,
+    };
     for kind in [&index.companies, &index.deals, &index.firms, &index.people] {
         report.arrays += check_bundle_structures(&kind.bundle, kind.docs, &docs, &mut report)?;
         for store in kind.stores_by_variant.values() {
@@ -33,27 +38,42 @@ pub fn verify_index(dir: &Path) -> Result<VerifyReport, IndexError> {
         }
     }
     let catalog_docs = index.catalog.locations.max(index.catalog.industries);
-    report.arrays += check_bundle_structures(&index.catalog.bundle, catalog_docs, &docs, &mut report)?;
+    report.arrays +=
+        check_bundle_structures(&index.catalog.bundle, catalog_docs, &docs, &mut report)?;
     for v in CATALOG_STORES {
-        let store = Bundle::open(&dir.join(store_file(CATALOG, v)), super::store::STORE_TAG, true)?;
+        let store = Bundle::open(
+            &dir.join(store_file(CATALOG, v)),
+            super::store::STORE_TAG,
+            true,
+        )?;
         check_stores(&store, catalog_docs)?;
     }
     Ok(report)
 }
 
 /// Every listed file exists with its size and checksum; no file is unlisted.
-fn check_files(dir: &Path, manifest: &Manifest, report: &mut VerifyReport) -> Result<(), IndexError> {
+fn check_files(
+    dir: &Path,
+    manifest: &Manifest,
+    report: &mut VerifyReport,
+) -> Result<(), IndexError> {
     let on_disk = list_files(dir).map_err(|e| IndexError::io(dir, e))?;
     for path in &on_disk {
         if path != MANIFEST_FILE && manifest.file(path).is_none() {
-            return Err(IndexError::corrupt(path.clone(), "file not listed in the manifest"));
+            return Err(IndexError::corrupt(
+                path.clone(),
+                "file not listed in the manifest",
+            ));
         }
     }
     for entry in &manifest.files {
         let full = dir.join(&entry.path);
         let (bytes, crc) = checksum_file(&full).map_err(|e| IndexError::io(&full, e))?;
         if bytes != entry.bytes || crc != entry.crc32 {
-            return Err(IndexError::corrupt(entry.path.clone(), "size or checksum differs from the manifest"));
+            return Err(IndexError::corrupt(
+                entry.path.clone(),
+                "size or checksum differs from the manifest",
+            ));
         }
         report.files += 1;
         report.bytes += bytes;
@@ -75,7 +95,9 @@ impl Docs {
         match name {
             "deals" | "angel_deals" | "partner_deals" | "latest_deal" => Some(self.deals),
             "firms" | "employer_firm" => Some(self.firms),
-            "people" | "investor_people" | "angels" | "partners" | "participants" => Some(self.people),
+            "people" | "investor_people" | "angels" | "partners" | "participants" => {
+                Some(self.people)
+            }
             "company" | "employer" => Some(self.companies),
             _ => None,
         }
@@ -97,7 +119,8 @@ fn check_bundle_structures(
         let parts: Vec<&str> = name.split('.').collect();
         match parts.as_slice() {
             ["facet", field, "keys"] => {
-                report.bitmaps_decoded += super::facet::Facet::open(bundle, field)?.validate_all()?;
+                report.bitmaps_decoded +=
+                    super::facet::Facet::open(bundle, field)?.validate_all()?;
             }
             ["relation", rel, "offsets"] => {
                 let r = super::relation::Relation::open(bundle, rel, docs)?;
@@ -117,10 +140,18 @@ fn check_bundle_structures(
 }
 
 /// Each source's targets are strictly ascending and within the target kind.
-fn check_targets(bundle: &Bundle, name: &str, rel: &super::relation::Relation, limit: Option<usize>) -> Result<(), IndexError> {
+fn check_targets(
+    bundle: &Bundle,
+    name: &str,
+    rel: &super::relation::Relation,
+    limit: Option<usize>,
+) -> Result<(), IndexError> {
     let bad = |why: &str| IndexError::corrupt(bundle.name(), format!("relation {name}: {why}"));
     let limit = limit.ok_or_else(|| bad("unknown target kind"))?;
-    let sources = bundle.array::<u32>(&format!("relation.{name}.offsets"))?.len() - 1;
+    let sources = bundle
+        .array::<u32>(&format!("relation.{name}.offsets"))?
+        .len()
+        - 1;
     for s in 0..sources as u32 {
         let t = rel.targets(s);
         if t.windows(2).any(|w| w[0] >= w[1]) || t.last().is_some_and(|&x| x as usize >= limit) {
@@ -131,8 +162,17 @@ fn check_targets(bundle: &Bundle, name: &str, rel: &super::relation::Relation, l
 }
 
 /// A column has one value per doc; doc-id columns point inside their kind.
-fn check_column(bundle: &Bundle, name: &str, docs: usize, target: Option<usize>) -> Result<(), IndexError> {
-    let entry = bundle.entries().into_iter().find(|e| e.name == format!("column.{name}")).cloned();
+fn check_column(
+    bundle: &Bundle,
+    name: &str,
+    docs: usize,
+    target: Option<usize>,
+) -> Result<(), IndexError> {
+    let entry = bundle
+        .entries()
+        .into_iter()
+        .find(|e| e.name == format!("column.{name}"))
+        .cloned();
     let bad = |why: String| IndexError::corrupt(bundle.name(), format!("column {name}: {why}"));
     let entry = entry.ok_or_else(|| bad("missing".into()))?;
     if entry.count as usize != docs {
@@ -140,7 +180,9 @@ fn check_column(bundle: &Bundle, name: &str, docs: usize, target: Option<usize>)
     }
     if let (Some(limit), super::format::Dtype::I32) = (target, entry.dtype) {
         let values = bundle.array::<i32>(&format!("column.{name}"))?;
-        let out_of_range = values.iter().any(|&v| v != super::column::NULL_I32 && (v < 0 || v as usize >= limit));
+        let out_of_range = values
+            .iter()
+            .any(|&v| v != super::column::NULL_I32 && (v < 0 || v as usize >= limit));
         if out_of_range {
             return Err(bad("doc id out of range".into()));
         }
@@ -153,7 +195,11 @@ fn check_stores(store: &Bundle, docs: usize) -> Result<(), IndexError> {
         return Err(IndexError::corrupt(store.name(), "checksum mismatch"));
     }
     for entry in store.entries() {
-        if let Some(variant) = entry.name.strip_prefix("store.").and_then(|n| n.strip_suffix(".data")) {
+        if let Some(variant) = entry
+            .name
+            .strip_prefix("store.")
+            .and_then(|n| n.strip_suffix(".data"))
+        {
             super::store::Store::open(store, variant, docs)?;
         }
     }

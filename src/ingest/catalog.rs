@@ -24,7 +24,11 @@ pub fn load_catalog(dir: &Path, loader: &mut Loader) -> Result<Catalog, IngestEr
 
 fn load_locations(dir: &Path, loader: &mut Loader) -> Result<Vec<LocationRow>, IngestError> {
     let rows = unique_rows::<LocationRow>(dir, "locations.jsonl", loader, |r| r.permalink.clone())?;
-    let by_permalink: HashMap<&str, usize> = rows.iter().enumerate().map(|(i, (_, r))| (r.permalink.as_str(), i)).collect();
+    let by_permalink: HashMap<&str, usize> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, (_, r))| (r.permalink.as_str(), i))
+        .collect();
     let mut verdict: Vec<Option<Result<(), String>>> = vec![None; rows.len()];
     for i in 0..rows.len() {
         let _ = resolve_location(i, &rows, &by_permalink, &mut verdict, &mut Vec::new());
@@ -44,7 +48,10 @@ fn resolve_location(
         return v.clone();
     }
     if path.contains(&i) {
-        return Err(format!("location parent cycle through '{}'", rows[i].1.permalink));
+        return Err(format!(
+            "location parent cycle through '{}'",
+            rows[i].1.permalink
+        ));
     }
     let result = match rows[i].1.parent.as_deref() {
         None => Ok(()),
@@ -52,8 +59,13 @@ fn resolve_location(
             None => Err(format!("unknown parent location '{parent}'")),
             Some(&p) => {
                 path.push(i);
-                let r = resolve_location(p, rows, by_permalink, verdict, path)
-                    .map_err(|e| if e.contains("cycle") { e } else { format!("parent location '{parent}' was rejected") });
+                let r = resolve_location(p, rows, by_permalink, verdict, path).map_err(|e| {
+                    if e.contains("cycle") {
+                        e
+                    } else {
+                        format!("parent location '{parent}' was rejected")
+                    }
+                });
                 path.pop();
                 r
             }
@@ -64,9 +76,16 @@ fn resolve_location(
 }
 
 fn load_industries(dir: &Path, loader: &mut Loader) -> Result<Vec<IndustryRow>, IngestError> {
-    let rows = unique_rows::<IndustryRow>(dir, "industries.jsonl", loader, |r| r.permalink.clone())?;
-    let types: HashMap<&str, IndustryType> = rows.iter().map(|(_, r)| (r.permalink.as_str(), r.industry_type)).collect();
-    let verdict = rows.iter().map(|(_, r)| Some(check_supers(r, &types))).collect();
+    let rows =
+        unique_rows::<IndustryRow>(dir, "industries.jsonl", loader, |r| r.permalink.clone())?;
+    let types: HashMap<&str, IndustryType> = rows
+        .iter()
+        .map(|(_, r)| (r.permalink.as_str(), r.industry_type))
+        .collect();
+    let verdict = rows
+        .iter()
+        .map(|(_, r)| Some(check_supers(r, &types)))
+        .collect();
     keep_valid(rows, verdict, "industries.jsonl", loader)
 }
 
@@ -77,7 +96,9 @@ fn check_supers(row: &IndustryRow, types: &HashMap<&str, IndustryType>) -> Resul
     for s in &row.super_categories {
         match types.get(s.as_str()) {
             Some(IndustryType::SuperCategory) => {}
-            Some(IndustryType::Industry) => return Err(format!("'{s}' is an industry, not a super category")),
+            Some(IndustryType::Industry) => {
+                return Err(format!("'{s}' is an industry, not a super category"))
+            }
             None => return Err(format!("unknown super category '{s}'")),
         }
     }
@@ -124,10 +145,16 @@ fn keep_valid<R>(
 }
 
 fn build_catalog(locations: Vec<LocationRow>, industries: Vec<IndustryRow>) -> Catalog {
-    let location_by_permalink: HashMap<String, u32> =
-        locations.iter().enumerate().map(|(i, l)| (l.permalink.clone(), i as u32)).collect();
-    let industry_by_permalink: HashMap<String, u32> =
-        industries.iter().enumerate().map(|(i, l)| (l.permalink.clone(), i as u32)).collect();
+    let location_by_permalink: HashMap<String, u32> = locations
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.permalink.clone(), i as u32))
+        .collect();
+    let industry_by_permalink: HashMap<String, u32> = industries
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.permalink.clone(), i as u32))
+        .collect();
     let location_ancestors = (0..locations.len() as u32)
         .map(|i| {
             let mut chain = vec![i];
@@ -142,7 +169,19 @@ fn build_catalog(locations: Vec<LocationRow>, industries: Vec<IndustryRow>) -> C
         .collect();
     let industry_supers = industries
         .iter()
-        .map(|r| r.super_categories.iter().filter_map(|s| industry_by_permalink.get(s).copied()).collect())
+        .map(|r| {
+            r.super_categories
+                .iter()
+                .filter_map(|s| industry_by_permalink.get(s).copied())
+                .collect()
+        })
         .collect();
-    Catalog { locations, location_ancestors, industries, industry_supers, location_by_permalink, industry_by_permalink }
+    Catalog {
+        locations,
+        location_ancestors,
+        industries,
+        industry_supers,
+        location_by_permalink,
+        industry_by_permalink,
+    }
 }

@@ -104,7 +104,12 @@ impl PersonAgg {
 
     /// Distinct deal rows, most recent first.
     pub fn all_deals(&self) -> Vec<u32> {
-        let mut all: Vec<u32> = self.angel_deals.iter().copied().chain(self.partner_deals.iter().map(|p| p.0)).collect();
+        let mut all: Vec<u32> = self
+            .angel_deals
+            .iter()
+            .copied()
+            .chain(self.partner_deals.iter().map(|p| p.0))
+            .collect();
         all.sort_unstable();
         all.dedup();
         all
@@ -135,7 +140,9 @@ fn in_window(date: Option<Date>, as_of: Date) -> bool {
 
 /// Recency order of deals: most recent first.
 pub fn deal_recency(a: &DealFacts, b: &DealFacts) -> Ordering {
-    desc_nulls_last(a.date, b.date).then(desc_nulls_last(a.created_at, b.created_at)).then(a.id.cmp(&b.id))
+    desc_nulls_last(a.date, b.date)
+        .then(desc_nulls_last(a.created_at, b.created_at))
+        .then(a.id.cmp(&b.id))
 }
 
 /// Descending order with `None` after every value.
@@ -193,7 +200,13 @@ pub fn derive(facts: &Facts, as_of: Date) -> Derived {
             person_agg(facts, as_of, angel, partner)
         })
         .collect();
-    Derived { as_of, companies, firms, people, deal_rank }
+    Derived {
+        as_of,
+        companies,
+        firms,
+        people,
+        deal_rank,
+    }
 }
 
 fn recency_ranks(facts: &Facts) -> Vec<u32> {
@@ -215,13 +228,17 @@ fn company_agg(facts: &Facts, deals: Vec<u32>) -> CompanyAgg {
     for d in rows() {
         for f in &d.firms {
             push_unique(&mut all_investors, f.firm);
-            f.partners.iter().for_each(|&p| push_unique(&mut investor_people, p));
+            f.partners
+                .iter()
+                .for_each(|&p| push_unique(&mut investor_people, p));
         }
     }
     let mut angels: Vec<u32> = rows().flat_map(|d| d.angels.iter().map(|a| a.0)).collect();
     angels.sort_unstable();
     angels.dedup();
-    angels.iter().for_each(|&p| push_unique(&mut investor_people, p));
+    angels
+        .iter()
+        .for_each(|&p| push_unique(&mut investor_people, p));
     let latest_valuation = rows().find_map(|d| d.valuation_usd.map(|v| (v, d.date)));
     CompanyAgg {
         num_investors: (all_investors.len() + angels.len()) as u32,
@@ -243,13 +260,26 @@ fn firm_agg(facts: &Facts, as_of: Date, firm: u32, deals: Vec<(u32, bool)>) -> F
     let stats = investor_stats(facts, as_of, deals.iter().copied());
     let mut partners: Vec<u32> = Vec::new();
     for &(d, _) in &deals {
-        let own = facts.deals[d as usize].firms.iter().filter(|f| f.firm == firm);
-        own.flat_map(|f| &f.partners).for_each(|&p| push_unique(&mut partners, p));
+        let own = facts.deals[d as usize]
+            .firms
+            .iter()
+            .filter(|f| f.firm == firm);
+        own.flat_map(|f| &f.partners)
+            .for_each(|&p| push_unique(&mut partners, p));
     }
-    FirmAgg { deals, stats, partners }
+    FirmAgg {
+        deals,
+        stats,
+        partners,
+    }
 }
 
-fn person_agg(facts: &Facts, as_of: Date, angel: Vec<u32>, partner: Vec<(u32, u32, bool)>) -> PersonAgg {
+fn person_agg(
+    facts: &Facts,
+    as_of: Date,
+    angel: Vec<u32>,
+    partner: Vec<(u32, u32, bool)>,
+) -> PersonAgg {
     let mut led: HashMap<u32, bool> = HashMap::new();
     for &d in &angel {
         led.entry(d).or_insert(false);
@@ -260,7 +290,12 @@ fn person_agg(facts: &Facts, as_of: Date, angel: Vec<u32>, partner: Vec<(u32, u3
     }
     let stats = investor_stats(facts, as_of, led.into_iter());
     let firms = person_firms(facts, &partner);
-    PersonAgg { angel_deals: angel, partner_deals: partner, stats, firms }
+    PersonAgg {
+        angel_deals: angel,
+        partner_deals: partner,
+        stats,
+        firms,
+    }
 }
 
 fn person_firms(facts: &Facts, partner: &[(u32, u32, bool)]) -> Vec<PersonFirm> {
@@ -272,17 +307,29 @@ fn person_firms(facts: &Facts, partner: &[(u32, u32, bool)]) -> Vec<PersonFirm> 
                 f.deal_count += 1;
                 f.last_deal_date = f.last_deal_date.max(date);
             }
-            None => firms.push(PersonFirm { firm, deal_count: 1, last_deal_date: date }),
+            None => firms.push(PersonFirm {
+                firm,
+                deal_count: 1,
+                last_deal_date: date,
+            }),
         }
     }
     firms.sort_by(|a, b| {
-        b.deal_count.cmp(&a.deal_count).then_with(|| facts.firms[a.firm as usize].name.cmp(&facts.firms[b.firm as usize].name))
+        b.deal_count.cmp(&a.deal_count).then_with(|| {
+            facts.firms[a.firm as usize]
+                .name
+                .cmp(&facts.firms[b.firm as usize].name)
+        })
     });
     firms
 }
 
 /// Counts and top lists over distinct (deal row, led) pairs.
-fn investor_stats(facts: &Facts, as_of: Date, deals: impl Iterator<Item = (u32, bool)>) -> InvestorStats {
+fn investor_stats(
+    facts: &Facts,
+    as_of: Date,
+    deals: impl Iterator<Item = (u32, bool)>,
+) -> InvestorStats {
     let mut s = InvestorStats::default();
     let mut industries: HashMap<u32, u32> = HashMap::new();
     let mut cities: HashMap<u32, u32> = HashMap::new();
@@ -296,14 +343,19 @@ fn investor_stats(facts: &Facts, as_of: Date, deals: impl Iterator<Item = (u32, 
         s.lead_deal_count_last_12_months += (recent && lead) as u32;
         s.most_recent_deal_date = s.most_recent_deal_date.max(deal.date);
         let company = &facts.companies[deal.company as usize];
-        company.industries.iter().for_each(|&i| *industries.entry(i).or_default() += 1);
+        company
+            .industries
+            .iter()
+            .for_each(|&i| *industries.entry(i).or_default() += 1);
         if let Some(city) = company.places[0] {
             *cities.entry(city).or_default() += 1;
         }
         *rounds.entry(deal.round.round_type).or_default() += 1;
     }
     let catalog = &facts.catalog;
-    s.top_industries = top(industries, |&i| catalog.industries[i as usize].name.as_str());
+    s.top_industries = top(industries, |&i| {
+        catalog.industries[i as usize].name.as_str()
+    });
     s.top_locations = top(cities, |&l| catalog.locations[l as usize].name.as_str());
     s.top_round_types = top(rounds, |r| r.as_str());
     s
@@ -312,7 +364,11 @@ fn investor_stats(facts: &Facts, as_of: Date, deals: impl Iterator<Item = (u32, 
 /// The `TOP_N` keys with the highest counts; ties by name, then key order.
 fn top<'n, K: Copy + Ord>(counts: HashMap<K, u32>, name: impl Fn(&K) -> &'n str) -> Vec<(K, u32)> {
     let mut all: Vec<(K, u32)> = counts.into_iter().collect();
-    all.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| name(&a.0).cmp(name(&b.0))).then(a.0.cmp(&b.0)));
+    all.sort_unstable_by(|a, b| {
+        b.1.cmp(&a.1)
+            .then_with(|| name(&a.0).cmp(name(&b.0)))
+            .then(a.0.cmp(&b.0))
+    });
     all.truncate(TOP_N);
     all
 }

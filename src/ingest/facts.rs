@@ -10,7 +10,10 @@ use std::collections::HashMap;
 
 use uuid::Uuid;
 
-use crate::schema::{Date, Headcount, IndustryRow, IpoStatus, LocationRow, PersonRole, RoundKey, RoundType, Timestamp};
+use crate::schema::{
+    Date, Headcount, IndustryRow, IpoStatus, LocationRow, PersonRole, RoundKey, RoundType,
+    Timestamp,
+};
 
 /// Locations and industries, with their lookup tables resolved.
 #[derive(Debug, Clone, Default)]
@@ -36,8 +39,10 @@ impl Catalog {
 
     /// `San Francisco, California, United States`: the name and its ancestors' names.
     pub fn location_full_name(&self, loc: u32) -> String {
-        let names: Vec<&str> =
-            self.location_ancestors[loc as usize].iter().map(|&a| self.locations[a as usize].name.as_str()).collect();
+        let names: Vec<&str> = self.location_ancestors[loc as usize]
+            .iter()
+            .map(|&a| self.locations[a as usize].name.as_str())
+            .collect();
         names.join(", ")
     }
 }

@@ -14,8 +14,8 @@ use uuid::Uuid;
 
 use crate::schema::ids::{crunchbase_key, domain_key, linkedin_key, slugify, twitter_key};
 use crate::schema::{
-    CompanyRow, DealRow, DumpMeta, FirmRow, LocationType, PersonRow, PlaceRefs, RoundKey, DUMP_FILES,
-    DUMP_FORMAT_VERSION,
+    CompanyRow, DealRow, DumpMeta, FirmRow, LocationType, PersonRow, PlaceRefs, RoundKey,
+    DUMP_FILES, DUMP_FORMAT_VERSION,
 };
 
 use super::catalog::load_catalog;
@@ -70,7 +70,12 @@ pub struct Loader {
 
 impl Loader {
     fn new(strict: bool) -> Loader {
-        Loader { strict, report: IngestReport::default(), kept: KeptLines::default(), first_error: None }
+        Loader {
+            strict,
+            report: IngestReport::default(),
+            kept: KeptLines::default(),
+            first_error: None,
+        }
     }
 
     /// Scans `file`, calling `accept` for each well-formed row; a row that
@@ -117,12 +122,20 @@ impl Loader {
                 Err(reason) => self.note_rejection(file, line, reason),
             }
         })
-        .map_err(|e| IngestError::Io { path: path.clone(), source: e })?;
+        .map_err(|e| IngestError::Io {
+            path: path.clone(),
+            source: e,
+        })?;
         self.fail_if_strict()
     }
 
     /// Rejects a row that was counted as kept by [`Loader::scan`].
-    pub fn reject_late(&mut self, file: &'static str, line: u64, reason: String) -> Result<(), IngestError> {
+    pub fn reject_late(
+        &mut self,
+        file: &'static str,
+        line: u64,
+        reason: String,
+    ) -> Result<(), IngestError> {
         self.report.entry(file).kept -= 1;
         self.kept.drop_line(file, line);
         self.note_rejection(file, line, reason);
@@ -154,25 +167,55 @@ pub fn load_dump(dir: &Path, strict: bool) -> Result<LoadedDump, IngestError> {
     let mut loader = Loader::new(strict);
     let catalog = load_catalog(dir, &mut loader)?;
     let companies = load_companies(dir, &mut loader, &catalog)?;
-    let company_ids: HashMap<Uuid, u32> = companies.iter().enumerate().map(|(i, c)| (c.id, i as u32)).collect();
+    let company_ids: HashMap<Uuid, u32> = companies
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.id, i as u32))
+        .collect();
     let firms = load_firms(dir, &mut loader, &catalog, &company_ids)?;
-    let firm_ids: HashMap<Uuid, u32> = firms.iter().enumerate().map(|(i, f)| (f.id, i as u32)).collect();
+    let firm_ids: HashMap<Uuid, u32> = firms
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.id, i as u32))
+        .collect();
     let people = load_people(dir, &mut loader, &company_ids, &firm_ids)?;
-    let person_ids: HashMap<Uuid, u32> = people.iter().enumerate().map(|(i, p)| (p.id, i as u32)).collect();
-    let refs = DealRefs { companies: &company_ids, firms: &firm_ids, people: &person_ids };
+    let person_ids: HashMap<Uuid, u32> = people
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.id, i as u32))
+        .collect();
+    let refs = DealRefs {
+        companies: &company_ids,
+        firms: &firm_ids,
+        people: &person_ids,
+    };
     let deals = load_deals(dir, &mut loader, &refs)?;
-    let facts = Facts { catalog, companies, firms, people, deals };
-    Ok(LoadedDump { meta, facts, report: loader.report, kept: loader.kept })
+    let facts = Facts {
+        catalog,
+        companies,
+        firms,
+        people,
+        deals,
+    };
+    Ok(LoadedDump {
+        meta,
+        facts,
+        report: loader.report,
+        kept: loader.kept,
+    })
 }
 
 fn read_meta(dir: &Path) -> Result<DumpMeta, IngestError> {
     let path = dir.join("dump.json");
     let bytes = std::fs::read(&path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => IngestError::MissingFile(path.clone()),
-        _ => IngestError::Io { path: path.clone(), source: e },
+        _ => IngestError::Io {
+            path: path.clone(),
+            source: e,
+        },
     })?;
-    let meta: DumpMeta =
-        serde_json::from_slice(&bytes).map_err(|e| IngestError::BadMeta(format!("{}: {e}", path.display())))?;
+    let meta: DumpMeta = serde_json::from_slice(&bytes)
+        .map_err(|e| IngestError::BadMeta(format!("{}: {e}", path.display())))?;
     if meta.format != "fundsearch-dump" || meta.version != DUMP_FORMAT_VERSION {
         return Err(IngestError::BadMeta(format!(
             "{}: format '{}' version {} (this indexer reads fundsearch-dump version {DUMP_FORMAT_VERSION})",
@@ -189,15 +232,26 @@ fn read_meta(dir: &Path) -> Result<DumpMeta, IngestError> {
 fn resolve_places(refs: &PlaceRefs, catalog: &Catalog) -> Result<Places, String> {
     let mut places = [None; 4];
     for (slot, (level, permalink)) in refs.levels().enumerate() {
-        let loc = catalog.location(permalink).ok_or_else(|| format!("unknown location '{permalink}'"))?;
+        let loc = catalog
+            .location(permalink)
+            .ok_or_else(|| format!("unknown location '{permalink}'"))?;
         let actual = catalog.locations[loc as usize].location_type;
         if actual != level {
-            return Err(format!("location '{permalink}' is a {} , not a {}", actual.as_str(), level.as_str()));
+            return Err(format!(
+                "location '{permalink}' is a {} , not a {}",
+                actual.as_str(),
+                level.as_str()
+            ));
         }
-        let index = [LocationType::City, LocationType::State, LocationType::Region, LocationType::Country]
-            .iter()
-            .position(|l| *l == level)
-            .unwrap_or(slot);
+        let index = [
+            LocationType::City,
+            LocationType::State,
+            LocationType::Region,
+            LocationType::Country,
+        ]
+        .iter()
+        .position(|l| *l == level)
+        .unwrap_or(slot);
         places[index] = Some(loc);
     }
     Ok(places)
@@ -233,14 +287,23 @@ impl Uniques {
     }
 }
 
-fn load_companies(dir: &Path, loader: &mut Loader, catalog: &Catalog) -> Result<Vec<CompanyFacts>, IngestError> {
+fn load_companies(
+    dir: &Path,
+    loader: &mut Loader,
+    catalog: &Catalog,
+) -> Result<Vec<CompanyFacts>, IngestError> {
     let mut uniques = Uniques::default();
     let mut out = Vec::new();
-    loader.scan_converted(dir, "companies.jsonl", |row: CompanyRow| company_facts(row, catalog), |_, facts| {
-        uniques.claim(facts.id, Some(&facts.permalink))?;
-        out.push(facts);
-        Ok(())
-    })?;
+    loader.scan_converted(
+        dir,
+        "companies.jsonl",
+        |row: CompanyRow| company_facts(row, catalog),
+        |_, facts| {
+            uniques.claim(facts.id, Some(&facts.permalink))?;
+            out.push(facts);
+            Ok(())
+        },
+    )?;
     Ok(out)
 }
 
@@ -248,9 +311,13 @@ fn company_facts(row: CompanyRow, catalog: &Catalog) -> Result<CompanyFacts, Str
     let places = resolve_places(&row.location, catalog)?;
     let mut industries = Vec::with_capacity(row.industries.len());
     for permalink in &row.industries {
-        let ind = catalog.industry(permalink).ok_or_else(|| format!("unknown industry '{permalink}'"))?;
+        let ind = catalog
+            .industry(permalink)
+            .ok_or_else(|| format!("unknown industry '{permalink}'"))?;
         if catalog.industries[ind as usize].industry_type != crate::schema::IndustryType::Industry {
-            return Err(format!("'{permalink}' is a super category; companies list industries"));
+            return Err(format!(
+                "'{permalink}' is a super category; companies list industries"
+            ));
         }
         if !industries.contains(&ind) {
             industries.push(ind);
@@ -259,8 +326,16 @@ fn company_facts(row: CompanyRow, catalog: &Catalog) -> Result<CompanyFacts, Str
     Ok(CompanyFacts {
         id: row.id,
         domain_key: boxed(row.domain.as_deref().and_then(domain_key)),
-        linkedin_key: boxed(row.linkedin.as_deref().and_then(|u| linkedin_key(u, Some("company")))),
-        crunchbase_key: boxed(row.crunchbase.as_deref().and_then(|u| crunchbase_key(u, Some("organization")))),
+        linkedin_key: boxed(
+            row.linkedin
+                .as_deref()
+                .and_then(|u| linkedin_key(u, Some("company"))),
+        ),
+        crunchbase_key: boxed(
+            row.crunchbase
+                .as_deref()
+                .and_then(|u| crunchbase_key(u, Some("organization"))),
+        ),
         name: row.name.into_boxed_str(),
         permalink: row.permalink.into_boxed_str(),
         domain: boxed(row.domain),
@@ -280,27 +355,44 @@ fn load_firms(
 ) -> Result<Vec<FirmFacts>, IngestError> {
     let mut uniques = Uniques::default();
     let mut out = Vec::new();
-    loader.scan_converted(dir, "investors.jsonl", |row: FirmRow| firm_facts(row, catalog, company_ids), |_, facts| {
-        uniques.claim(facts.id, Some(&facts.permalink))?;
-        out.push(facts);
-        Ok(())
-    })?;
+    loader.scan_converted(
+        dir,
+        "investors.jsonl",
+        |row: FirmRow| firm_facts(row, catalog, company_ids),
+        |_, facts| {
+            uniques.claim(facts.id, Some(&facts.permalink))?;
+            out.push(facts);
+            Ok(())
+        },
+    )?;
     Ok(out)
 }
 
-fn firm_facts(row: FirmRow, catalog: &Catalog, company_ids: &HashMap<Uuid, u32>) -> Result<FirmFacts, String> {
+fn firm_facts(
+    row: FirmRow,
+    catalog: &Catalog,
+    company_ids: &HashMap<Uuid, u32>,
+) -> Result<FirmFacts, String> {
     if company_ids.contains_key(&row.id) {
         return Err(format!("id {} is already a company", row.id));
     }
     Ok(FirmFacts {
-            id: row.id,
-            places: resolve_places(&row.location, catalog)?,
-            domain_key: boxed(row.domain.as_deref().and_then(domain_key)),
-            linkedin_key: boxed(row.linkedin.as_deref().and_then(|u| linkedin_key(u, Some("company")))),
-            crunchbase_key: boxed(row.crunchbase.as_deref().and_then(|u| crunchbase_key(u, Some("organization")))),
-            name: row.name.into_boxed_str(),
-            permalink: row.permalink.into_boxed_str(),
-            domain: boxed(row.domain),
+        id: row.id,
+        places: resolve_places(&row.location, catalog)?,
+        domain_key: boxed(row.domain.as_deref().and_then(domain_key)),
+        linkedin_key: boxed(
+            row.linkedin
+                .as_deref()
+                .and_then(|u| linkedin_key(u, Some("company"))),
+        ),
+        crunchbase_key: boxed(
+            row.crunchbase
+                .as_deref()
+                .and_then(|u| crunchbase_key(u, Some("organization"))),
+        ),
+        name: row.name.into_boxed_str(),
+        permalink: row.permalink.into_boxed_str(),
+        domain: boxed(row.domain),
         headcount: row.num_employees,
     })
 }
@@ -313,11 +405,16 @@ fn load_people(
 ) -> Result<Vec<PersonFacts>, IngestError> {
     let mut uniques = Uniques::default();
     let mut out = Vec::new();
-    loader.scan_converted(dir, "people.jsonl", |row: PersonRow| person_facts(row, company_ids, firm_ids), |_, facts| {
-        uniques.claim(facts.id, None)?;
-        out.push(facts);
-        Ok(())
-    })?;
+    loader.scan_converted(
+        dir,
+        "people.jsonl",
+        |row: PersonRow| person_facts(row, company_ids, firm_ids),
+        |_, facts| {
+            uniques.claim(facts.id, None)?;
+            out.push(facts);
+            Ok(())
+        },
+    )?;
     Ok(out)
 }
 
@@ -354,17 +451,41 @@ fn person_facts(
     let mut linkedin_companies: Vec<Box<str>> = row
         .employment
         .iter()
-        .filter_map(|j| j.linkedin_company_id.as_deref().map(|s| s.to_ascii_lowercase().into_boxed_str()))
+        .filter_map(|j| {
+            j.linkedin_company_id
+                .as_deref()
+                .map(|s| s.to_ascii_lowercase().into_boxed_str())
+        })
         .collect();
     linkedin_companies.dedup();
-    let mut schools: Vec<Box<str>> =
-        row.education.iter().filter_map(|e| e.school_id.as_deref().map(|s| s.to_string().into_boxed_str())).collect();
+    let mut schools: Vec<Box<str>> = row
+        .education
+        .iter()
+        .filter_map(|e| {
+            e.school_id
+                .as_deref()
+                .map(|s| s.to_string().into_boxed_str())
+        })
+        .collect();
     schools.dedup();
-    let job_title = row.title.as_deref().map(slugify).filter(|s| !s.is_empty()).map(String::into_boxed_str);
+    let job_title = row
+        .title
+        .as_deref()
+        .map(slugify)
+        .filter(|s| !s.is_empty())
+        .map(String::into_boxed_str);
     Ok(PersonFacts {
         id: row.id,
-        linkedin_key: boxed(row.linkedin_url.as_deref().and_then(|u| linkedin_key(u, Some("in")))),
-        crunchbase_key: boxed(row.crunchbase_url.as_deref().and_then(|u| crunchbase_key(u, Some("person")))),
+        linkedin_key: boxed(
+            row.linkedin_url
+                .as_deref()
+                .and_then(|u| linkedin_key(u, Some("in"))),
+        ),
+        crunchbase_key: boxed(
+            row.crunchbase_url
+                .as_deref()
+                .and_then(|u| crunchbase_key(u, Some("person"))),
+        ),
         twitter_key: boxed(row.twitter_url.as_deref().and_then(twitter_key)),
         has_email: row.email.is_some(),
         name: row.name.into_boxed_str(),
@@ -383,28 +504,57 @@ struct DealRefs<'a> {
     people: &'a HashMap<Uuid, u32>,
 }
 
-fn load_deals(dir: &Path, loader: &mut Loader, refs: &DealRefs) -> Result<Vec<DealFacts>, IngestError> {
+fn load_deals(
+    dir: &Path,
+    loader: &mut Loader,
+    refs: &DealRefs,
+) -> Result<Vec<DealFacts>, IngestError> {
     let mut uniques = Uniques::default();
     let mut out = Vec::new();
-    loader.scan_converted(dir, "deals.jsonl", |row: DealRow| deal_facts(row, refs), |_, facts| {
-        uniques.claim(facts.id, None)?;
-        out.push(facts);
-        Ok(())
-    })?;
+    loader.scan_converted(
+        dir,
+        "deals.jsonl",
+        |row: DealRow| deal_facts(row, refs),
+        |_, facts| {
+            uniques.claim(facts.id, None)?;
+            out.push(facts);
+            Ok(())
+        },
+    )?;
     Ok(out)
 }
 
 fn deal_facts(row: DealRow, refs: &DealRefs) -> Result<DealFacts, String> {
-    let company = *refs.companies.get(&row.company_id).ok_or_else(|| format!("unknown company_id {}", row.company_id))?;
-    let person = |id: &Uuid| refs.people.get(id).copied().ok_or_else(|| format!("unknown person {id}"));
+    let company = *refs
+        .companies
+        .get(&row.company_id)
+        .ok_or_else(|| format!("unknown company_id {}", row.company_id))?;
+    let person = |id: &Uuid| {
+        refs.people
+            .get(id)
+            .copied()
+            .ok_or_else(|| format!("unknown person {id}"))
+    };
     let mut firms: Vec<DealFirm> = Vec::with_capacity(row.investors.len());
     for f in &row.investors {
-        let firm = *refs.firms.get(&f.firm_id).ok_or_else(|| format!("unknown firm_id {}", f.firm_id))?;
+        let firm = *refs
+            .firms
+            .get(&f.firm_id)
+            .ok_or_else(|| format!("unknown firm_id {}", f.firm_id))?;
         if firms.iter().any(|x| x.firm == firm) {
             return Err(format!("firm {} listed twice", f.firm_id));
         }
-        let partners = f.partner_ids.iter().map(person).collect::<Result<Vec<_>, _>>()?;
-        firms.push(DealFirm { firm, lead: f.lead, partners, financing_type: f.financing_type });
+        let partners = f
+            .partner_ids
+            .iter()
+            .map(person)
+            .collect::<Result<Vec<_>, _>>()?;
+        firms.push(DealFirm {
+            firm,
+            lead: f.lead,
+            partners,
+            financing_type: f.financing_type,
+        });
     }
     let mut angels = Vec::with_capacity(row.angels.len());
     for a in &row.angels {
@@ -418,7 +568,11 @@ fn deal_facts(row: DealRow, refs: &DealRefs) -> Result<DealFacts, String> {
     Ok(DealFacts {
         id: row.id,
         company,
-        round: RoundKey { round_type: row.round_type, pre: row.pre, extension: row.extension },
+        round: RoundKey {
+            round_type: row.round_type,
+            pre: row.pre,
+            extension: row.extension,
+        },
         date: row.date,
         created_at: row.created_at,
         size: row.total_round_raised,
@@ -430,7 +584,9 @@ fn deal_facts(row: DealRow, refs: &DealRefs) -> Result<DealFacts, String> {
 
 fn check_amount(amount: Option<f64>, field: &str) -> Result<(), String> {
     match amount {
-        Some(a) if !a.is_finite() || a < 0.0 => Err(format!("{field} must be a non-negative number, got {a}")),
+        Some(a) if !a.is_finite() || a < 0.0 => {
+            Err(format!("{field} must be a non-negative number, got {a}"))
+        }
         _ => Ok(()),
     }
 }
@@ -486,7 +642,8 @@ mod tests {
     }
 
     fn write_dump(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("fundsearch-load-{}-{name}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("fundsearch-load-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let meta = DumpMeta::new("test", None);
@@ -494,7 +651,9 @@ mod tests {
         std::fs::write(dir.join("locations.jsonl"), LOCATIONS).unwrap();
         std::fs::write(dir.join("industries.jsonl"), INDUSTRIES).unwrap();
         std::fs::write(dir.join("companies.jsonl"), companies()).unwrap();
-        let firm = format!(r#"{{"id":"{F1}","name":"Fund","permalink":"fund","location":{{"country":"united-states"}}}}"#);
+        let firm = format!(
+            r#"{{"id":"{F1}","name":"Fund","permalink":"fund","location":{{"country":"united-states"}}}}"#
+        );
         std::fs::write(dir.join("investors.jsonl"), firm).unwrap();
         let person = format!(
             r#"{{"id":"{P1}","name":"Pat","employment":[{{"company_id":"{F1}","is_current":true}}]}}
@@ -506,7 +665,11 @@ mod tests {
     }
 
     fn reason(errors: &[RowError], file: &str, line: u64) -> String {
-        errors.iter().find(|e| e.file == file && e.line == line).map(|e| e.reason.clone()).unwrap_or_default()
+        errors
+            .iter()
+            .find(|e| e.file == file && e.line == line)
+            .map(|e| e.reason.clone())
+            .unwrap_or_default()
     }
 
     #[test]
@@ -519,15 +682,31 @@ mod tests {
         assert!(reason(e, "locations.jsonl", 6).contains("unknown parent"));
         assert!(reason(e, "locations.jsonl", 7).contains("duplicate permalink"));
         assert!(reason(e, "industries.jsonl", 3).contains("is an industry"));
-        assert_eq!(r.counts("companies.jsonl"), crate::ingest::report::FileCounts { read: 9, kept: 1, rejected: 8 });
-        assert!(reason(e, "companies.jsonl", 2).contains("UUID") || reason(e, "companies.jsonl", 2).contains("uuid"));
+        assert_eq!(
+            r.counts("companies.jsonl"),
+            crate::ingest::report::FileCounts {
+                read: 9,
+                kept: 1,
+                rejected: 8
+            }
+        );
+        assert!(
+            reason(e, "companies.jsonl", 2).contains("UUID")
+                || reason(e, "companies.jsonl", 2).contains("uuid")
+        );
         assert!(reason(e, "companies.jsonl", 3).contains("duplicate id"));
         assert!(reason(e, "companies.jsonl", 4).contains("duplicate permalink"));
-        assert!(reason(e, "companies.jsonl", 5).contains("11-50"), "enum options are listed");
+        assert!(
+            reason(e, "companies.jsonl", 5).contains("11-50"),
+            "enum options are listed"
+        );
         assert!(reason(e, "companies.jsonl", 6).contains("is a CITY"));
         assert!(reason(e, "companies.jsonl", 7).contains("super category"));
         assert!(reason(e, "companies.jsonl", 8).contains("unknown field"));
-        assert!(!reason(e, "companies.jsonl", 9).is_empty(), "malformed JSON");
+        assert!(
+            !reason(e, "companies.jsonl", 9).is_empty(),
+            "malformed JSON"
+        );
         assert!(reason(e, "people.jsonl", 2).contains("neither a company nor a firm"));
         assert_eq!(loaded.facts.people[0].employer, Some(Employer::Firm(0)));
         assert!(reason(e, "deals.jsonl", 2).contains("SERIES_A"));
@@ -559,9 +738,19 @@ mod tests {
     fn missing_files_and_foreign_dumps_are_refused() {
         let dir = write_dump("missing");
         std::fs::remove_file(dir.join("people.jsonl")).unwrap();
-        assert!(matches!(load_dump(&dir, false), Err(IngestError::MissingFile(_))));
-        std::fs::write(dir.join("dump.json"), r#"{"format":"other","version":9,"source":"x"}"#).unwrap();
-        assert!(matches!(load_dump(&dir, false), Err(IngestError::BadMeta(_))));
+        assert!(matches!(
+            load_dump(&dir, false),
+            Err(IngestError::MissingFile(_))
+        ));
+        std::fs::write(
+            dir.join("dump.json"),
+            r#"{"format":"other","version":9,"source":"x"}"#,
+        )
+        .unwrap();
+        assert!(matches!(
+            load_dump(&dir, false),
+            Err(IngestError::BadMeta(_))
+        ));
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -23,7 +23,10 @@ pub use write::{DumpCounts, DumpWriter};
 #[derive(Debug)]
 pub enum IngestError {
     MissingFile(PathBuf),
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     BadMeta(String),
     /// `--strict` and a row was bad.
     Strict(RowError),

@@ -39,7 +39,11 @@ pub struct IngestReport {
 
 impl IngestReport {
     pub fn counts(&self, file: &str) -> FileCounts {
-        self.files.iter().find(|(f, _)| *f == file).map(|(_, c)| *c).unwrap_or_default()
+        self.files
+            .iter()
+            .find(|(f, _)| *f == file)
+            .map(|(_, c)| *c)
+            .unwrap_or_default()
     }
 
     pub fn total_rejected(&self) -> u64 {
@@ -64,14 +68,24 @@ impl IngestReport {
 
 impl fmt::Display for IngestReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{:<18} {:>10} {:>10} {:>10}", "file", "read", "kept", "rejected")?;
+        writeln!(
+            f,
+            "{:<18} {:>10} {:>10} {:>10}",
+            "file", "read", "kept", "rejected"
+        )?;
         for (file, c) in &self.files {
-            writeln!(f, "{file:<18} {:>10} {:>10} {:>10}", c.read, c.kept, c.rejected)?;
+            writeln!(
+                f,
+                "{file:<18} {:>10} {:>10} {:>10}",
+                c.read, c.kept, c.rejected
+            )?;
         }
         for e in &self.errors {
             writeln!(f, "rejected {e}")?;
         }
-        let unlisted = self.total_rejected().saturating_sub(self.errors.len() as u64);
+        let unlisted = self
+            .total_rejected()
+            .saturating_sub(self.errors.len() as u64);
         if unlisted > 0 {
             writeln!(f, "… and {unlisted} more rejected rows")?;
         }

@@ -23,7 +23,12 @@ where
     scan_jsonl_chunks(path, |first_line, lines| {
         let parsed: Vec<(u64, Result<R, String>)> = lines
             .par_iter()
-            .map(|(n, bytes)| (first_line + n, serde_json::from_slice::<R>(bytes).map_err(|e| e.to_string())))
+            .map(|(n, bytes)| {
+                (
+                    first_line + n,
+                    serde_json::from_slice::<R>(bytes).map_err(|e| e.to_string()),
+                )
+            })
             .collect();
         for (line, row) in parsed {
             each(line, row);
@@ -45,7 +50,13 @@ where
             .par_iter()
             .map(|(n, bytes)| {
                 let line = first_line + n;
-                (line, map(line, serde_json::from_slice::<R>(bytes).map_err(|e| e.to_string())))
+                (
+                    line,
+                    map(
+                        line,
+                        serde_json::from_slice::<R>(bytes).map_err(|e| e.to_string()),
+                    ),
+                )
             })
             .collect();
         for (line, value) in mapped {

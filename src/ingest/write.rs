@@ -39,7 +39,8 @@ impl DumpWriter {
     pub fn create(dir: &Path, meta: &DumpMeta) -> io::Result<DumpWriter> {
         fs::create_dir_all(dir)?;
         fs::write(dir.join("dump.json"), serde_json::to_vec_pretty(meta)?)?;
-        let open = |name: &str| File::create(dir.join(name)).map(|f| BufWriter::with_capacity(1 << 20, f));
+        let open =
+            |name: &str| File::create(dir.join(name)).map(|f| BufWriter::with_capacity(1 << 20, f));
         Ok(DumpWriter {
             dir: dir.to_path_buf(),
             locations: open("locations.jsonl")?,
@@ -84,7 +85,14 @@ impl DumpWriter {
 
     /// Flushes and fsyncs every file.
     pub fn finish(self) -> io::Result<DumpCounts> {
-        for mut w in [self.locations, self.industries, self.companies, self.investors, self.people, self.deals] {
+        for mut w in [
+            self.locations,
+            self.industries,
+            self.companies,
+            self.investors,
+            self.people,
+            self.deals,
+        ] {
             w.flush()?;
             w.get_ref().sync_all()?;
         }

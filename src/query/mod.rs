@@ -6,6 +6,7 @@ pub mod exec;
 pub mod filter;
 pub mod lookup;
 pub mod plan;
+pub mod range;
 pub mod request;
 pub mod resolve;
 pub mod sort;

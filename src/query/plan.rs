@@ -24,9 +24,17 @@ pub enum Width {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Clause {
     /// Docs having any of `values` in facet `field`.
-    Facet { field: &'static str, values: Vec<String> },
+    Facet {
+        field: &'static str,
+        values: Vec<String>,
+    },
     /// Docs whose `column` value lies in `[min, max]` (nulls never match).
-    Range { column: &'static str, width: Width, min: i64, max: i64 },
+    Range {
+        column: &'static str,
+        width: Width,
+        min: i64,
+        max: i64,
+    },
     /// An explicit doc set (identifiers, joins).
     Docs(RoaringBitmap),
 }
@@ -57,7 +65,12 @@ impl Plan {
         if range.is_set() {
             let min = range.min.map_or(i64::MIN + 1, |m| m.ceil() as i64);
             let max = range.max.map_or(i64::MAX, |m| m.floor() as i64);
-            self.clauses.push(Clause::Range { column, width: Width::I64, min, max });
+            self.clauses.push(Clause::Range {
+                column,
+                width: Width::I64,
+                min,
+                max,
+            });
         }
     }
 
@@ -66,7 +79,12 @@ impl Plan {
         if range.is_set() {
             let min = range.min.map_or(i32::MIN as i64 + 1, |d| d.0 as i64);
             let max = range.max.map_or(i32::MAX as i64, |d| d.0 as i64);
-            self.clauses.push(Clause::Range { column, width: Width::I32, min, max });
+            self.clauses.push(Clause::Range {
+                column,
+                width: Width::I32,
+                min,
+                max,
+            });
         }
     }
 
@@ -75,7 +93,12 @@ impl Plan {
         if range.is_set() {
             let min = range.min.map_or(i64::MIN + 1, |d| d.start_ms());
             let max = range.max.map_or(i64::MAX, |d| d.end_ms());
-            self.clauses.push(Clause::Range { column, width: Width::I64, min, max });
+            self.clauses.push(Clause::Range {
+                column,
+                width: Width::I64,
+                min,
+                max,
+            });
         }
     }
 
@@ -91,8 +114,22 @@ mod tests {
     #[test]
     fn money_bounds_round_inwards() {
         let mut plan = Plan::default();
-        plan.money("size", &Range { min: Some(1.5), max: Some(10.9) });
-        assert_eq!(plan.clauses, vec![Clause::Range { column: "size", width: Width::I64, min: 2, max: 10 }]);
+        plan.money(
+            "size",
+            &Range {
+                min: Some(1.5),
+                max: Some(10.9),
+            },
+        );
+        assert_eq!(
+            plan.clauses,
+            vec![Clause::Range {
+                column: "size",
+                width: Width::I64,
+                min: 2,
+                max: 10
+            }]
+        );
     }
 
     #[test]
@@ -108,8 +145,16 @@ mod tests {
     fn created_bounds_cover_whole_days() {
         let day = Date::parse("2026-07-01").unwrap();
         let mut plan = Plan::default();
-        plan.instants("created_at", &Range { min: Some(day), max: Some(day) });
-        let Clause::Range { min, max, .. } = plan.clauses[0] else { panic!() };
+        plan.instants(
+            "created_at",
+            &Range {
+                min: Some(day),
+                max: Some(day),
+            },
+        );
+        let Clause::Range { min, max, .. } = plan.clauses[0] else {
+            panic!()
+        };
         assert_eq!(max - min, 86_400_000 - 1);
     }
 }

@@ -102,7 +102,10 @@ pub struct Range<T> {
 
 impl<T> Default for Range<T> {
     fn default() -> Self {
-        Range { min: None, max: None }
+        Range {
+            min: None,
+            max: None,
+        }
     }
 }
 
@@ -121,7 +124,10 @@ pub struct PageRequest {
 
 impl Default for PageRequest {
     fn default() -> Self {
-        PageRequest { page: 0, page_size: 10 }
+        PageRequest {
+            page: 0,
+            page_size: 10,
+        }
     }
 }
 
@@ -163,7 +169,10 @@ pub struct DealFilter {
 
 impl DealFilter {
     pub fn is_set(&self) -> bool {
-        self.financing_types.is_some() || self.size.is_set() || self.date.is_set() || self.created.is_set()
+        self.financing_types.is_some()
+            || self.size.is_set()
+            || self.date.is_set()
+            || self.created.is_set()
     }
 }
 

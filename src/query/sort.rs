@@ -60,22 +60,36 @@ pub fn page_by_column<T: ColumnValue>(
     let need = need.min(count);
     let docs = column.values().len().max(1);
     let expected_walk = need.saturating_mul(docs) / count.max(1);
-    let walked = if expected_walk < count { walk(candidates, column.values(), order, direction, need, count) } else { None };
+    let walked = if expected_walk < count {
+        walk(candidates, column.values(), order, direction, need, count)
+    } else {
+        None
+    };
     let top = walked.unwrap_or_else(|| {
-        let keyed = candidates.iter().map(|d| (column.get(d).map(ColumnValue::to_i64), d)).collect();
+        let keyed = candidates
+            .iter()
+            .map(|d| (column.get(d).map(ColumnValue::to_i64), d))
+            .collect();
         gather(keyed, direction, need)
     });
     top.into_iter().skip(offset).collect()
 }
 
 /// A page ordered by per-query keys (`(key, doc)` for every candidate).
-pub fn page_by_keys(keyed: Vec<(Option<i64>, u32)>, direction: Direction, page: PageRequest) -> Vec<u32> {
+pub fn page_by_keys(
+    keyed: Vec<(Option<i64>, u32)>,
+    direction: Direction,
+    page: PageRequest,
+) -> Vec<u32> {
     let (offset, need) = page_bounds(page);
     if offset >= keyed.len() {
         return Vec::new();
     }
     let need = need.min(keyed.len());
-    gather(keyed, direction, need).into_iter().skip(offset).collect()
+    gather(keyed, direction, need)
+        .into_iter()
+        .skip(offset)
+        .collect()
 }
 
 fn compare(a: &(Option<i64>, u32), b: &(Option<i64>, u32), direction: Direction) -> Ordering {
@@ -176,8 +190,14 @@ mod tests {
     use proptest::prelude::*;
 
     /// The first `need` of `candidates` by (value in `direction`, nulls last, doc).
-    fn naive(values: &[Option<i64>], candidates: &RoaringBitmap, direction: Direction, need: usize) -> Vec<u32> {
-        let keyed: Vec<(Option<i64>, u32)> = candidates.iter().map(|d| (values[d as usize], d)).collect();
+    fn naive(
+        values: &[Option<i64>],
+        candidates: &RoaringBitmap,
+        direction: Direction,
+        need: usize,
+    ) -> Vec<u32> {
+        let keyed: Vec<(Option<i64>, u32)> =
+            candidates.iter().map(|d| (values[d as usize], d)).collect();
         let mut all = keyed;
         all.sort_by(|a, b| compare(a, b, direction));
         all.into_iter().take(need).map(|(_, d)| d).collect()
@@ -228,17 +248,54 @@ mod tests {
 
     #[test]
     fn gather_orders_nulls_last_and_ties_by_doc() {
-        let keyed = vec![(Some(5), 3), (None, 0), (Some(7), 4), (Some(5), 1), (Some(1), 2)];
-        assert_eq!(gather(keyed.clone(), Direction::Descending, 5), vec![4, 1, 3, 2, 0]);
-        assert_eq!(gather(keyed.clone(), Direction::Ascending, 5), vec![2, 1, 3, 4, 0]);
+        let keyed = vec![
+            (Some(5), 3),
+            (None, 0),
+            (Some(7), 4),
+            (Some(5), 1),
+            (Some(1), 2),
+        ];
+        assert_eq!(
+            gather(keyed.clone(), Direction::Descending, 5),
+            vec![4, 1, 3, 2, 0]
+        );
+        assert_eq!(
+            gather(keyed.clone(), Direction::Ascending, 5),
+            vec![2, 1, 3, 4, 0]
+        );
         assert_eq!(gather(keyed, Direction::Descending, 2), vec![4, 1]);
     }
 
     #[test]
     fn doc_order_pages() {
         let c: RoaringBitmap = [2u32, 4, 6, 8, 10].into_iter().collect();
-        assert_eq!(page_in_doc_order(&c, PageRequest { page: 1, page_size: 2 }), vec![6, 8]);
-        assert_eq!(page_in_doc_order(&c, PageRequest { page: 2, page_size: 2 }), vec![10]);
-        assert!(page_in_doc_order(&c, PageRequest { page: 3, page_size: 2 }).is_empty());
+        assert_eq!(
+            page_in_doc_order(
+                &c,
+                PageRequest {
+                    page: 1,
+                    page_size: 2
+                }
+            ),
+            vec![6, 8]
+        );
+        assert_eq!(
+            page_in_doc_order(
+                &c,
+                PageRequest {
+                    page: 2,
+                    page_size: 2
+                }
+            ),
+            vec![10]
+        );
+        assert!(page_in_doc_order(
+            &c,
+            PageRequest {
+                page: 3,
+                page_size: 2
+            }
+        )
+        .is_empty());
     }
 }

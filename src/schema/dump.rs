@@ -18,7 +18,8 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::enums::{
-    Headcount, IndustryType, Intermediate, IpoStatus, LocationType, PersonRole, RoundType, ValuationType,
+    Headcount, IndustryType, Intermediate, IpoStatus, LocationType, PersonRole, RoundType,
+    ValuationType,
 };
 use super::time::{Date, Timestamp};
 
@@ -27,8 +28,14 @@ pub const DUMP_FORMAT_VERSION: u32 = 1;
 
 /// The file names of a dump, in the order the indexer reads them
 /// (every reference points to a file read earlier).
-pub const DUMP_FILES: [&str; 6] =
-    ["locations.jsonl", "industries.jsonl", "companies.jsonl", "investors.jsonl", "people.jsonl", "deals.jsonl"];
+pub const DUMP_FILES: [&str; 6] = [
+    "locations.jsonl",
+    "industries.jsonl",
+    "companies.jsonl",
+    "investors.jsonl",
+    "people.jsonl",
+    "deals.jsonl",
+];
 
 /// `dump.json`: what wrote the dump and with which format version.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -45,7 +52,12 @@ pub struct DumpMeta {
 
 impl DumpMeta {
     pub fn new(source: impl Into<String>, as_of: Option<Date>) -> DumpMeta {
-        DumpMeta { format: "fundsearch-dump".into(), version: DUMP_FORMAT_VERSION, source: source.into(), as_of }
+        DumpMeta {
+            format: "fundsearch-dump".into(),
+            version: DUMP_FORMAT_VERSION,
+            source: source.into(),
+            as_of,
+        }
     }
 }
 

@@ -153,14 +153,26 @@ mod tests {
 
     #[test]
     fn serde_rejects_unknown_values_with_the_options() {
-        let err = serde_json::from_str::<Headcount>("\"12-50\"").unwrap_err().to_string();
+        let err = serde_json::from_str::<Headcount>("\"12-50\"")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("11-50"), "{err}");
-        assert_eq!(serde_json::from_str::<Headcount>("\"10001+\"").unwrap(), Headcount::H10001Plus);
+        assert_eq!(
+            serde_json::from_str::<Headcount>("\"10001+\"").unwrap(),
+            Headcount::H10001Plus
+        );
     }
 
     #[test]
     fn round_key_facet_values_are_distinct_per_modifier() {
-        let k = |pre, extension| RoundKey { round_type: RoundType::Seed, pre, extension }.facet_value();
+        let k = |pre, extension| {
+            RoundKey {
+                round_type: RoundType::Seed,
+                pre,
+                extension,
+            }
+            .facet_value()
+        };
         assert_eq!(k(false, false), "SEED");
         assert_eq!(k(true, false), "SEED/pre");
         assert_eq!(k(false, true), "SEED/ext");

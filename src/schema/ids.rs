@@ -78,7 +78,10 @@ pub fn fold_char(c: char) -> impl Iterator<Item = char> {
 
 /// Lowercased, accent-folded text: what name matching compares.
 pub fn fold_text(text: &str) -> String {
-    text.chars().flat_map(fold_char).flat_map(char::to_lowercase).collect()
+    text.chars()
+        .flat_map(fold_char)
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 /// Splits a URL-ish string into a lowercase host (without `www.`) and its
@@ -96,7 +99,10 @@ pub fn host_and_path(text: &str) -> Option<(String, Vec<String>)> {
     if host.is_empty() || !host.contains('.') {
         return None;
     }
-    let path = parts.filter(|s| !s.is_empty()).map(str::to_string).collect();
+    let path = parts
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
     Some((host.to_string(), path))
 }
 
@@ -112,7 +118,17 @@ pub fn domain_key(text: &str) -> Option<String> {
 /// The profile path of a LinkedIn URL: `in/eladgil`, `company/stripe`.
 /// A bare slug (`eladgil`) is read as a person profile when `bare_kind` says so.
 pub fn linkedin_key(text: &str, bare_kind: Option<&str>) -> Option<String> {
-    profile_key(text, "linkedin.com", bare_kind, &[("in", "in"), ("pub", "in"), ("company", "company"), ("school", "school")])
+    profile_key(
+        text,
+        "linkedin.com",
+        bare_kind,
+        &[
+            ("in", "in"),
+            ("pub", "in"),
+            ("company", "company"),
+            ("school", "school"),
+        ],
+    )
 }
 
 /// The entity path of a Crunchbase URL: `organization/stripe`, `person/elad-gil`.
@@ -122,7 +138,12 @@ pub fn crunchbase_key(text: &str, bare_kind: Option<&str>) -> Option<String> {
         text,
         "crunchbase.com",
         bare_kind,
-        &[("organization", "organization"), ("company", "organization"), ("person", "person"), ("financial-organization", "organization")],
+        &[
+            ("organization", "organization"),
+            ("company", "organization"),
+            ("person", "person"),
+            ("financial-organization", "organization"),
+        ],
     )
 }
 
@@ -142,11 +163,20 @@ pub fn twitter_key(text: &str) -> Option<String> {
 }
 
 fn valid_handle(handle: &str) -> Option<String> {
-    let ok = !handle.is_empty() && handle.len() <= 50 && handle.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let ok = !handle.is_empty()
+        && handle.len() <= 50
+        && handle
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_');
     ok.then(|| handle.to_ascii_lowercase())
 }
 
-fn profile_key(text: &str, site: &str, bare_kind: Option<&str>, kinds: &[(&str, &str)]) -> Option<String> {
+fn profile_key(
+    text: &str,
+    site: &str,
+    bare_kind: Option<&str>,
+    kinds: &[(&str, &str)],
+) -> Option<String> {
     let trimmed = text.trim().trim_end_matches('/');
     let is_bare = !trimmed.contains('/') && !trimmed.contains('.') && !trimmed.is_empty();
     if is_bare {
@@ -183,7 +213,12 @@ mod tests {
 
     #[test]
     fn domains_drop_scheme_www_path_and_case() {
-        for input in ["stripe.com", "https://www.Stripe.com/about?x=1", "http://stripe.com:8080/", "WWW.STRIPE.COM"] {
+        for input in [
+            "stripe.com",
+            "https://www.Stripe.com/about?x=1",
+            "http://stripe.com:8080/",
+            "WWW.STRIPE.COM",
+        ] {
             assert_eq!(domain_key(input).as_deref(), Some("stripe.com"), "{input}");
         }
         assert_eq!(domain_key("not a domain"), None);
@@ -193,12 +228,26 @@ mod tests {
 
     #[test]
     fn linkedin_urls_reduce_to_their_profile_path() {
-        for input in ["https://www.linkedin.com/in/eladgil/", "linkedin.com/in/EladGil", "http://uk.linkedin.com/in/eladgil?trk=x"] {
-            assert_eq!(linkedin_key(input, None).as_deref(), Some("in/eladgil"), "{input}");
+        for input in [
+            "https://www.linkedin.com/in/eladgil/",
+            "linkedin.com/in/EladGil",
+            "http://uk.linkedin.com/in/eladgil?trk=x",
+        ] {
+            assert_eq!(
+                linkedin_key(input, None).as_deref(),
+                Some("in/eladgil"),
+                "{input}"
+            );
         }
-        assert_eq!(linkedin_key("eladgil", Some("in")).as_deref(), Some("in/eladgil"));
+        assert_eq!(
+            linkedin_key("eladgil", Some("in")).as_deref(),
+            Some("in/eladgil")
+        );
         assert_eq!(linkedin_key("eladgil", None), None);
-        assert_eq!(linkedin_key("https://linkedin.com/company/stripe", None).as_deref(), Some("company/stripe"));
+        assert_eq!(
+            linkedin_key("https://linkedin.com/company/stripe", None).as_deref(),
+            Some("company/stripe")
+        );
         assert_eq!(linkedin_key("https://example.com/in/eladgil", None), None);
         assert_eq!(linkedin_key("https://linkedin.com/feed", None), None);
     }
@@ -209,13 +258,24 @@ mod tests {
             crunchbase_key("https://www.crunchbase.com/organization/stripe", None).as_deref(),
             Some("organization/stripe")
         );
-        assert_eq!(crunchbase_key("crunchbase.com/company/facebook", None).as_deref(), Some("organization/facebook"));
-        assert_eq!(crunchbase_key("elad-gil", Some("person")).as_deref(), Some("person/elad-gil"));
+        assert_eq!(
+            crunchbase_key("crunchbase.com/company/facebook", None).as_deref(),
+            Some("organization/facebook")
+        );
+        assert_eq!(
+            crunchbase_key("elad-gil", Some("person")).as_deref(),
+            Some("person/elad-gil")
+        );
     }
 
     #[test]
     fn twitter_handles_from_urls_and_at_forms() {
-        for input in ["https://x.com/JaneAngel", "https://twitter.com/janeangel/", "@janeangel", "janeangel"] {
+        for input in [
+            "https://x.com/JaneAngel",
+            "https://twitter.com/janeangel/",
+            "@janeangel",
+            "janeangel",
+        ] {
             assert_eq!(twitter_key(input).as_deref(), Some("janeangel"), "{input}");
         }
         assert_eq!(twitter_key("https://example.com/janeangel"), None);

@@ -5,7 +5,8 @@ pub mod dump;
 pub mod enums;
 pub mod ids;
 pub mod record;
-#[cfg(test)] mod schema_doc;
+#[cfg(test)]
+mod schema_doc;
 pub mod time;
 
 pub use dump::*;

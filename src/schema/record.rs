@@ -352,8 +352,14 @@ mod tests {
 
     #[test]
     fn money_renders_whole_numbers_without_fraction() {
-        assert_eq!(serde_json::to_string(&Money(25_000_000.0)).unwrap(), "25000000");
+        assert_eq!(
+            serde_json::to_string(&Money(25_000_000.0)).unwrap(),
+            "25000000"
+        );
         assert_eq!(serde_json::to_string(&Money(1.5)).unwrap(), "1.5");
-        assert_eq!(serde_json::from_str::<Money>("25000000").unwrap(), Money(25_000_000.0));
+        assert_eq!(
+            serde_json::from_str::<Money>("25000000").unwrap(),
+            Money(25_000_000.0)
+        );
     }
 }

@@ -57,7 +57,9 @@ impl Case {
     }
 
     fn full_object(&self) -> &Map<String, Value> {
-        self.full.as_object().unwrap_or_else(|| panic!("{} does not serialise to an object", self.def))
+        self.full
+            .as_object()
+            .unwrap_or_else(|| panic!("{} does not serialise to an object", self.def))
     }
 }
 
@@ -67,13 +69,21 @@ fn canonical<T: Serialize + DeserializeOwned>(value: &Value) -> Option<Value> {
 }
 
 fn case<T: Serialize + DeserializeOwned>(def: &'static str, row: T) -> Case {
-    let full = serde_json::to_value(&row).unwrap_or_else(|e| panic!("{def} does not serialise: {e}"));
-    Case { def, full, canonical: canonical::<T> }
+    let full =
+        serde_json::to_value(&row).unwrap_or_else(|e| panic!("{def} does not serialise: {e}"));
+    Case {
+        def,
+        full,
+        canonical: canonical::<T>,
+    }
 }
 
 fn cases() -> Vec<Case> {
     vec![
-        case("DumpMeta", DumpMeta::new("generate --seed 7", Some(day("2026-06-30")))),
+        case(
+            "DumpMeta",
+            DumpMeta::new("generate --seed 7", Some(day("2026-06-30"))),
+        ),
         case("LocationRow", location()),
         case("IndustryRow", industry()),
         case("PlaceRefs", places()),
@@ -242,7 +252,10 @@ fn deal_firm() -> DealFirmRow {
 }
 
 fn deal_angel() -> DealAngelRow {
-    DealAngelRow { person_id: uuid5("person", "ada-quinn"), financing_type: Some(RoundType::Safe) }
+    DealAngelRow {
+        person_id: uuid5("person", "ada-quinn"),
+        financing_type: Some(RoundType::Safe),
+    }
 }
 
 fn financing() -> FinancingRow {
@@ -265,7 +278,11 @@ fn valuation() -> ValuationRow {
 }
 
 fn article() -> ArticleRow {
-    ArticleRow { link: text("https://example.com/acme-seed"), date: Some(day("2024-01-15")), is_primary: true }
+    ArticleRow {
+        link: text("https://example.com/acme-seed"),
+        date: Some(day("2024-01-15")),
+        is_primary: true,
+    }
 }
 
 fn deal() -> DealRow {
@@ -290,16 +307,26 @@ fn deal() -> DealRow {
 }
 
 fn schema() -> Value {
-    serde_json::from_str(SCHEMA_TEXT).unwrap_or_else(|e| panic!("dump.schema.json is not JSON: {e}"))
+    serde_json::from_str(SCHEMA_TEXT)
+        .unwrap_or_else(|e| panic!("dump.schema.json is not JSON: {e}"))
 }
 
 fn def<'a>(schema: &'a Value, name: &str) -> &'a Value {
-    schema.pointer(&format!("/$defs/{name}")).unwrap_or_else(|| panic!("dump.schema.json has no $defs/{name}"))
+    schema
+        .pointer(&format!("/$defs/{name}"))
+        .unwrap_or_else(|| panic!("dump.schema.json has no $defs/{name}"))
 }
 
 fn string_set(list: Option<&Value>) -> BTreeSet<String> {
-    let items = list.and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    items.iter().filter_map(Value::as_str).map(str::to_string).collect()
+    let items = list
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    items
+        .iter()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect()
 }
 
 /// Walks a JSON value against a schema node, collecting every mismatch.
@@ -312,7 +339,11 @@ struct Walk<'a> {
 
 impl<'a> Walk<'a> {
     fn run(root: &'a Value, full: bool, value: &Value, schema: &Value, path: &str) -> Vec<String> {
-        let mut walk = Walk { root, full, errors: Vec::new() };
+        let mut walk = Walk {
+            root,
+            full,
+            errors: Vec::new(),
+        };
         walk.check(value, schema, path);
         walk.errors
     }
@@ -323,7 +354,10 @@ impl<'a> Walk<'a> {
 
     fn check(&mut self, value: &Value, schema: &Value, path: &str) {
         if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
-            match target.strip_prefix("#/$defs/").and_then(|name| self.root.pointer(&format!("/$defs/{name}"))) {
+            match target
+                .strip_prefix("#/$defs/")
+                .and_then(|name| self.root.pointer(&format!("/$defs/{name}")))
+            {
                 Some(resolved) => self.check(value, resolved, path),
                 None => self.fail(path, format!("unresolvable $ref {target}")),
             }
@@ -339,7 +373,9 @@ impl<'a> Walk<'a> {
     }
 
     fn check_type(&mut self, value: &Value, schema: &Value, path: &str) {
-        let Some(expected) = schema.get("type").and_then(Value::as_str) else { return };
+        let Some(expected) = schema.get("type").and_then(Value::as_str) else {
+            return;
+        };
         let ok = match expected {
             "object" => value.is_object(),
             "array" => value.is_array(),
@@ -362,10 +398,15 @@ impl<'a> Walk<'a> {
         }
         if let Some(constant) = schema.get("const") {
             if constant != value {
-                self.fail(path, format!("{value} differs from the documented const {constant}"));
+                self.fail(
+                    path,
+                    format!("{value} differs from the documented const {constant}"),
+                );
             }
         }
-        if let (Some(format), Some(text)) = (schema.get("format").and_then(Value::as_str), value.as_str()) {
+        if let (Some(format), Some(text)) =
+            (schema.get("format").and_then(Value::as_str), value.as_str())
+        {
             if !format_holds(format, text) {
                 self.fail(path, format!("'{text}' is not a valid {format}"));
             }
@@ -374,28 +415,47 @@ impl<'a> Walk<'a> {
     }
 
     fn check_bounds(&mut self, value: &Value, schema: &Value, path: &str) {
-        if let (Some(minimum), Some(number)) = (schema.get("minimum").and_then(Value::as_f64), value.as_f64()) {
+        if let (Some(minimum), Some(number)) = (
+            schema.get("minimum").and_then(Value::as_f64),
+            value.as_f64(),
+        ) {
             if number < minimum {
-                self.fail(path, format!("{number} is below the documented minimum {minimum}"));
+                self.fail(
+                    path,
+                    format!("{number} is below the documented minimum {minimum}"),
+                );
             }
         }
-        if let (Some(min), Some(text)) = (schema.get("minLength").and_then(Value::as_u64), value.as_str()) {
+        if let (Some(min), Some(text)) = (
+            schema.get("minLength").and_then(Value::as_u64),
+            value.as_str(),
+        ) {
             if (text.chars().count() as u64) < min {
-                self.fail(path, format!("'{text}' is shorter than the documented minLength {min}"));
+                self.fail(
+                    path,
+                    format!("'{text}' is shorter than the documented minLength {min}"),
+                );
             }
         }
     }
 
     fn check_any_of(&mut self, value: &Value, schema: &Value, path: &str) {
-        let Some(options) = schema.get("anyOf").and_then(Value::as_array) else { return };
+        let Some(options) = schema.get("anyOf").and_then(Value::as_array) else {
+            return;
+        };
         let full = self.full;
-        if !options.iter().any(|option| Walk::run(self.root, full, value, option, path).is_empty()) {
+        if !options
+            .iter()
+            .any(|option| Walk::run(self.root, full, value, option, path).is_empty())
+        {
             self.fail(path, format!("{value} matches none of anyOf"));
         }
     }
 
     fn check_object(&mut self, object: &Map<String, Value>, schema: &Value, path: &str) {
-        let Some(properties) = schema.get("properties").and_then(Value::as_object) else { return };
+        let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+            return;
+        };
         for (key, value) in object {
             match properties.get(key) {
                 Some(property) => self.check(value, property, &format!("{path}.{key}")),
@@ -405,7 +465,10 @@ impl<'a> Walk<'a> {
         let required = string_set(schema.get("required"));
         for key in properties.keys().filter(|k| !object.contains_key(*k)) {
             if self.full {
-                self.fail(path, format!("documented property '{key}' is not produced by the full instance"));
+                self.fail(
+                    path,
+                    format!("documented property '{key}' is not produced by the full instance"),
+                );
             } else if required.contains(key) {
                 self.fail(path, format!("required property '{key}' is missing"));
             }
@@ -442,18 +505,30 @@ fn serde_required(case: &Case) -> BTreeSet<String> {
         rest.remove(key);
         Value::Object(rest)
     };
-    object.keys().filter(|key| !case.accepts(&without(key))).cloned().collect()
+    object
+        .keys()
+        .filter(|key| !case.accepts(&without(key)))
+        .cloned()
+        .collect()
 }
 
 /// The full instance cut down to `keys`.
 fn minimal(case: &Case, keys: &BTreeSet<String>) -> Value {
     Value::Object(
-        case.full_object().iter().filter(|(k, _)| keys.contains(*k)).map(|(k, v)| (k.clone(), v.clone())).collect(),
+        case.full_object()
+            .iter()
+            .filter(|(k, _)| keys.contains(*k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
     )
 }
 
 fn assert_no_errors(what: &str, errors: &[String]) {
-    assert!(errors.is_empty(), "{what} disagrees with index_schema/dump.schema.json:\n{}", errors.join("\n"));
+    assert!(
+        errors.is_empty(),
+        "{what} disagrees with index_schema/dump.schema.json:\n{}",
+        errors.join("\n")
+    );
 }
 
 #[test]
@@ -462,7 +537,12 @@ fn full_instances_produce_exactly_the_documented_properties() {
     for case in cases() {
         let errors = Walk::run(&schema, true, &case.full, def(&schema, case.def), case.def);
         assert_no_errors(case.def, &errors);
-        assert_eq!((case.canonical)(&case.full).as_ref(), Some(&case.full), "{} does not round-trip", case.def);
+        assert_eq!(
+            (case.canonical)(&case.full).as_ref(),
+            Some(&case.full),
+            "{} does not round-trip",
+            case.def
+        );
     }
 }
 
@@ -471,8 +551,17 @@ fn required_lists_match_the_keys_without_serde_defaults() {
     let schema = schema();
     for case in cases() {
         let required = serde_required(&case);
-        assert_eq!(string_set(def(&schema, case.def).get("required")), required, "required of {}", case.def);
-        assert!(case.accepts(&minimal(&case, &required)), "{} rejects its required keys alone", case.def);
+        assert_eq!(
+            string_set(def(&schema, case.def).get("required")),
+            required,
+            "required of {}",
+            case.def
+        );
+        assert!(
+            case.accepts(&minimal(&case, &required)),
+            "{} rejects its required keys alone",
+            case.def
+        );
     }
 }
 
@@ -480,12 +569,19 @@ fn required_lists_match_the_keys_without_serde_defaults() {
 fn documented_defaults_are_what_serde_fills_in() {
     let schema = schema();
     for case in cases() {
-        let properties = def(&schema, case.def)["properties"].as_object().cloned().unwrap_or_default();
+        let properties = def(&schema, case.def)["properties"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
         let filled = (case.canonical)(&minimal(&case, &serde_required(&case))).unwrap_or_default();
         for (key, property) in &properties {
             if let Some(default) = property.get("default") {
                 let got = filled.get(key).unwrap_or(default);
-                assert_eq!(got, default, "{}.{key}: serde fills in {got}, the schema says {default}", case.def);
+                assert_eq!(
+                    got, default,
+                    "{}.{key}: serde fills in {got}, the schema says {default}",
+                    case.def
+                );
             }
         }
     }
@@ -501,7 +597,12 @@ fn null_is_accepted_exactly_for_optional_keys_without_default() {
             let mut nulled = case.full_object().clone();
             nulled.insert(key.clone(), Value::Null);
             let expected = !required.contains(&key) && property.get("default").is_none();
-            assert_eq!(case.accepts(&Value::Object(nulled)), expected, "{}.{key}: null accepted?", case.def);
+            assert_eq!(
+                case.accepts(&Value::Object(nulled)),
+                expected,
+                "{}.{key}: null accepted?",
+                case.def
+            );
         }
     }
 }
@@ -510,10 +611,19 @@ fn null_is_accepted_exactly_for_optional_keys_without_default() {
 fn rows_reject_unknown_keys_as_documented() {
     let schema = schema();
     for case in cases() {
-        assert_eq!(def(&schema, case.def)["additionalProperties"], Value::Bool(false), "{}", case.def);
+        assert_eq!(
+            def(&schema, case.def)["additionalProperties"],
+            Value::Bool(false),
+            "{}",
+            case.def
+        );
         let mut extra = case.full_object().clone();
         extra.insert("misspelt_field".into(), Value::Bool(true));
-        assert!(!case.accepts(&Value::Object(extra)), "{} accepts an unknown key", case.def);
+        assert!(
+            !case.accepts(&Value::Object(extra)),
+            "{} accepts an unknown key",
+            case.def
+        );
     }
 }
 
@@ -522,13 +632,20 @@ fn enum_lists_match_the_rust_enums() {
     let schema = schema();
     let enums = rust_enums();
     for (name, options) in &enums {
-        assert_eq!(string_list(&def(&schema, name)["enum"]), *options, "enum {name}");
+        assert_eq!(
+            string_list(&def(&schema, name)["enum"]),
+            *options,
+            "enum {name}"
+        );
     }
     let mut found = Vec::new();
     collect_enum_paths(&schema, "", &mut found);
     let expected: Vec<String> = enums.keys().map(|name| format!("/$defs/{name}")).collect();
     found.sort();
-    assert_eq!(found, expected, "enum lists must live in the $defs named after their Rust enum");
+    assert_eq!(
+        found, expected,
+        "enum lists must live in the $defs named after their Rust enum"
+    );
 }
 
 fn string_list(list: &Value) -> Vec<String> {
@@ -551,7 +668,9 @@ fn collect_enum_paths(node: &Value, path: &str, found: &mut Vec<String>) {
                 collect_enum_paths(child, &format!("{path}/{key}"), found);
             }
         }
-        Value::Array(items) => items.iter().for_each(|item| collect_enum_paths(item, path, found)),
+        Value::Array(items) => items
+            .iter()
+            .for_each(|item| collect_enum_paths(item, path, found)),
         _ => {}
     }
 }
@@ -559,8 +678,10 @@ fn collect_enum_paths(node: &Value, path: &str, found: &mut Vec<String>) {
 #[test]
 fn defs_cover_every_row_type_and_enum_and_nothing_else() {
     let schema = schema();
-    let defs: BTreeSet<&str> =
-        schema["$defs"].as_object().map(|d| d.keys().map(String::as_str).collect()).unwrap_or_default();
+    let defs: BTreeSet<&str> = schema["$defs"]
+        .as_object()
+        .map(|d| d.keys().map(String::as_str).collect())
+        .unwrap_or_default();
     let mut expected: BTreeSet<&str> = cases().iter().map(|c| c.def).collect();
     expected.extend(rust_enums().keys());
     assert_eq!(defs, expected);
@@ -571,12 +692,25 @@ fn version_and_files_match_the_code() {
     let schema = schema();
     assert_eq!(schema["x-format-version"], Value::from(DUMP_FORMAT_VERSION));
     let meta = def(&schema, "DumpMeta");
-    assert_eq!(meta.pointer("/properties/version/const"), Some(&Value::from(DUMP_FORMAT_VERSION)));
+    assert_eq!(
+        meta.pointer("/properties/version/const"),
+        Some(&Value::from(DUMP_FORMAT_VERSION))
+    );
     let format = DumpMeta::new("test", None).format;
-    assert_eq!(meta.pointer("/properties/format/const"), Some(&Value::from(format)));
-    assert_eq!(string_list(&schema["x-read-order"]), DUMP_FILES.map(str::to_string).to_vec());
-    let files: BTreeMap<String, String> = serde_json::from_value(schema["x-files"].clone()).unwrap_or_default();
-    let expected: BTreeMap<String, String> = FILE_DEFS.iter().map(|(f, d)| (f.to_string(), d.to_string())).collect();
+    assert_eq!(
+        meta.pointer("/properties/format/const"),
+        Some(&Value::from(format))
+    );
+    assert_eq!(
+        string_list(&schema["x-read-order"]),
+        DUMP_FILES.map(str::to_string).to_vec()
+    );
+    let files: BTreeMap<String, String> =
+        serde_json::from_value(schema["x-files"].clone()).unwrap_or_default();
+    let expected: BTreeMap<String, String> = FILE_DEFS
+        .iter()
+        .map(|(f, d)| (f.to_string(), d.to_string()))
+        .collect();
     assert_eq!(files, expected);
     assert!(DUMP_FILES.iter().all(|f| files.contains_key(*f)));
 }
@@ -586,8 +720,13 @@ fn version_and_files_match_the_code() {
 fn readme_examples() -> Vec<(String, Value)> {
     let mut examples = Vec::new();
     for chunk in README_TEXT.split("<!-- example: ").skip(1) {
-        let (name, rest) = chunk.split_once(" -->").unwrap_or_else(|| panic!("unterminated example marker"));
-        let block = rest.split("```").nth(1).unwrap_or_else(|| panic!("example {name} has no fenced block"));
+        let (name, rest) = chunk
+            .split_once(" -->")
+            .unwrap_or_else(|| panic!("unterminated example marker"));
+        let block = rest
+            .split("```")
+            .nth(1)
+            .unwrap_or_else(|| panic!("example {name} has no fenced block"));
         let body = block.split_once('\n').map_or(block, |(_, body)| body);
         for value in serde_json::Deserializer::from_str(body).into_iter::<Value>() {
             let value = value.unwrap_or_else(|e| panic!("example {name} is not JSON: {e}"));
@@ -603,16 +742,26 @@ fn readme_examples_are_valid_canonical_rows() {
     let cases = cases();
     let examples = readme_examples();
     for (file, name) in FILE_DEFS {
-        assert!(examples.iter().any(|(n, _)| n == name), "README has no example for {file} ({name})");
+        assert!(
+            examples.iter().any(|(n, _)| n == name),
+            "README has no example for {file} ({name})"
+        );
     }
     for (name, value) in &examples {
-        let case = cases.iter().find(|c| c.def == name).unwrap_or_else(|| panic!("example of unknown type {name}"));
+        let case = cases
+            .iter()
+            .find(|c| c.def == name)
+            .unwrap_or_else(|| panic!("example of unknown type {name}"));
         assert_no_errors(
             &format!("README example {name} {value}"),
             &Walk::run(&schema, false, value, def(&schema, name), name),
         );
         let written = (case.canonical)(value);
-        assert_eq!(written.as_ref(), Some(value), "README example {name} is not what the writer emits");
+        assert_eq!(
+            written.as_ref(),
+            Some(value),
+            "README example {name} is not what the writer emits"
+        );
     }
 }
 
@@ -626,7 +775,11 @@ fn readme_example_ids_are_uuid5_of_their_keys() {
             "PersonRow" => uuid5("person", &slugify(&field("name"))),
             _ => continue,
         };
-        assert_eq!(field("id"), expected.to_string(), "README example {name} {value}");
+        assert_eq!(
+            field("id"),
+            expected.to_string(),
+            "README example {name} {value}"
+        );
     }
 }
 
@@ -636,16 +789,51 @@ fn the_walk_reports_each_kind_of_mismatch() {
     let mut row = serde_json::to_value(location()).unwrap_or_default();
     row["population"] = Value::from(800_000);
     row.as_object_mut().map(|o| o.remove("parent"));
-    let errors = Walk::run(&schema, true, &row, def(&schema, "LocationRow"), "LocationRow");
-    assert!(errors.iter().any(|e| e.contains("'population' is not a documented property")), "{errors:?}");
-    assert!(errors.iter().any(|e| e.contains("'parent' is not produced")), "{errors:?}");
+    let errors = Walk::run(
+        &schema,
+        true,
+        &row,
+        def(&schema, "LocationRow"),
+        "LocationRow",
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("'population' is not a documented property")),
+        "{errors:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("'parent' is not produced")),
+        "{errors:?}"
+    );
     row["type"] = Value::from("TOWN");
-    let errors = Walk::run(&schema, false, &row, def(&schema, "LocationRow"), "LocationRow");
-    assert!(errors.iter().any(|e| e.contains("not in the documented enum")), "{errors:?}");
+    let errors = Walk::run(
+        &schema,
+        false,
+        &row,
+        def(&schema, "LocationRow"),
+        "LocationRow",
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("not in the documented enum")),
+        "{errors:?}"
+    );
     let mut deal = serde_json::to_value(deal()).unwrap_or_default();
     deal["total_round_raised"] = Value::from(-1.0);
     deal["created_at"] = Value::from("yesterday");
     let errors = Walk::run(&schema, false, &deal, def(&schema, "DealRow"), "DealRow");
-    assert!(errors.iter().any(|e| e.contains("below the documented minimum")), "{errors:?}");
-    assert!(errors.iter().any(|e| e.contains("matches none of anyOf")), "{errors:?}");
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("below the documented minimum")),
+        "{errors:?}"
+    );
+    assert!(
+        errors.iter().any(|e| e.contains("matches none of anyOf")),
+        "{errors:?}"
+    );
 }

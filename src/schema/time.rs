@@ -110,8 +110,9 @@ impl Serialize for Date {
 impl<'de> Deserialize<'de> for Date {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        Date::parse(&text)
-            .ok_or_else(|| serde::de::Error::custom(format!("bad date '{text}' (expected YYYY-MM-DD)")))
+        Date::parse(&text).ok_or_else(|| {
+            serde::de::Error::custom(format!("bad date '{text}' (expected YYYY-MM-DD)"))
+        })
     }
 }
 
@@ -125,7 +126,9 @@ impl<'de> Deserialize<'de> for Timestamp {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
         Timestamp::parse(&text).ok_or_else(|| {
-            serde::de::Error::custom(format!("bad timestamp '{text}' (expected RFC 3339 or YYYY-MM-DD)"))
+            serde::de::Error::custom(format!(
+                "bad timestamp '{text}' (expected RFC 3339 or YYYY-MM-DD)"
+            ))
         })
     }
 }
@@ -140,15 +143,27 @@ mod tests {
         assert_eq!(d.iso(), "2024-01-15");
         assert_eq!(d.iso_datetime(), "2024-01-15T00:00:00.000Z");
         assert_eq!(Date::parse("1970-01-01"), Some(Date(0)));
-        for bad in ["2024-1-15", "2024-02-30", "15/01/2024", "", "2024-01-15T00:00:00Z"] {
+        for bad in [
+            "2024-1-15",
+            "2024-02-30",
+            "15/01/2024",
+            "",
+            "2024-01-15T00:00:00Z",
+        ] {
             assert_eq!(Date::parse(bad), None, "{bad}");
         }
     }
 
     #[test]
     fn one_year_before_handles_leap_days() {
-        assert_eq!(Date::parse("2024-02-29").unwrap().one_year_before(), Date::parse("2023-02-28").unwrap());
-        assert_eq!(Date::parse("2026-11-21").unwrap().one_year_before(), Date::parse("2025-11-21").unwrap());
+        assert_eq!(
+            Date::parse("2024-02-29").unwrap().one_year_before(),
+            Date::parse("2023-02-28").unwrap()
+        );
+        assert_eq!(
+            Date::parse("2026-11-21").unwrap().one_year_before(),
+            Date::parse("2025-11-21").unwrap()
+        );
     }
 
     #[test]
@@ -156,7 +171,10 @@ mod tests {
         let t = Timestamp::parse("2024-01-16T12:30:00Z").unwrap();
         assert_eq!(t.iso(), "2024-01-16T12:30:00.000Z");
         assert_eq!(t.date(), Date::parse("2024-01-16").unwrap());
-        assert_eq!(Timestamp::parse("2024-01-16").unwrap().iso(), "2024-01-16T00:00:00.000Z");
+        assert_eq!(
+            Timestamp::parse("2024-01-16").unwrap().iso(),
+            "2024-01-16T00:00:00.000Z"
+        );
         assert_eq!(Timestamp::parse("2024-01-16T14:30:00+02:00").unwrap(), t);
         assert!(Timestamp::parse("yesterday").is_none());
     }

@@ -6,22 +6,38 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::*;
 use crate::common::http;
+use crate::common::*;
 
 const INDEXER: &str = env!("CARGO_BIN_EXE_indexer");
 const SERVER: &str = env!("CARGO_BIN_EXE_server");
 
 fn run(bin: &str, args: &[&str]) -> (bool, String, String) {
     let out = Command::new(bin).args(args).output().expect("binary runs");
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
 fn indexer_build_verify_inspect_and_failures() {
     let dir = scratch("cli-indexer");
     let (index, dump) = (dir.join("index"), repo().join("fixtures/dump"));
-    let (ok, out, _) = run(INDEXER, &["build", "--dump", dump.to_str().unwrap(), "--out", index.to_str().unwrap(), "--as-of", "2026-11-01", "--quiet"]);
+    let (ok, out, _) = run(
+        INDEXER,
+        &[
+            "build",
+            "--dump",
+            dump.to_str().unwrap(),
+            "--out",
+            index.to_str().unwrap(),
+            "--as-of",
+            "2026-11-01",
+            "--quiet",
+        ],
+    );
     assert!(ok && out.contains("built"), "{out}");
     let (ok, out, _) = run(INDEXER, &["verify", index.to_str().unwrap()]);
     assert!(ok && out.starts_with("ok:"), "{out}");
@@ -30,12 +46,30 @@ fn indexer_build_verify_inspect_and_failures() {
 
     for args in [
         vec!["verify", dir.to_str().unwrap()],
-        vec!["build", "--dump", "/nonexistent/dump", "--out", dir.join("x").to_str().unwrap()],
-        vec!["build", "--dump", dump.to_str().unwrap(), "--out", dir.join("y").to_str().unwrap(), "--as-of", "2026-13-01"],
+        vec![
+            "build",
+            "--dump",
+            "/nonexistent/dump",
+            "--out",
+            dir.join("x").to_str().unwrap(),
+        ],
+        vec![
+            "build",
+            "--dump",
+            dump.to_str().unwrap(),
+            "--out",
+            dir.join("y").to_str().unwrap(),
+            "--as-of",
+            "2026-13-01",
+        ],
     ] {
         let (ok, _, err) = run(INDEXER, &args);
         assert!(!ok, "{args:?} must fail");
-        assert_eq!(err.trim().lines().count(), 1, "one-line reason for {args:?}: {err}");
+        assert_eq!(
+            err.trim().lines().count(),
+            1,
+            "one-line reason for {args:?}: {err}"
+        );
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -44,11 +78,32 @@ fn indexer_build_verify_inspect_and_failures() {
 fn indexer_generate_is_deterministic() {
     let dir = scratch("cli-generate");
     for out in ["a", "b"] {
-        let (ok, _, err) = run(INDEXER, &["generate", "--companies", "60", "--seed", "3", "--out", dir.join(out).to_str().unwrap()]);
+        let (ok, _, err) = run(
+            INDEXER,
+            &[
+                "generate",
+                "--companies",
+                "60",
+                "--seed",
+                "3",
+                "--out",
+                dir.join(out).to_str().unwrap(),
+            ],
+        );
         assert!(ok, "{err}");
     }
-    for file in ["companies.jsonl", "deals.jsonl", "people.jsonl", "investors.jsonl", "dump.json"] {
-        assert_eq!(std::fs::read(dir.join("a").join(file)).unwrap(), std::fs::read(dir.join("b").join(file)).unwrap(), "{file}");
+    for file in [
+        "companies.jsonl",
+        "deals.jsonl",
+        "people.jsonl",
+        "investors.jsonl",
+        "dump.json",
+    ] {
+        assert_eq!(
+            std::fs::read(dir.join("a").join(file)).unwrap(),
+            std::fs::read(dir.join("b").join(file)).unwrap(),
+            "{file}"
+        );
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -56,14 +111,35 @@ fn indexer_generate_is_deterministic() {
 #[test]
 fn server_keys_create_then_serve_then_sigterm() {
     let state = scratch("cli-server").join("state");
-    let (ok, key, err) = run(SERVER, &["keys", "create", "--state", state.to_str().unwrap(), "--user", "ops", "--plan", "pro"]);
+    let (ok, key, err) = run(
+        SERVER,
+        &[
+            "keys",
+            "create",
+            "--state",
+            state.to_str().unwrap(),
+            "--user",
+            "ops",
+            "--plan",
+            "pro",
+        ],
+    );
     assert!(ok, "{err}");
     let key = key.trim().to_string();
     assert!(key.starts_with("vg_") && key.len() == 48, "{key}");
 
     let index = fixture_index_dir();
     let mut child = Command::new(SERVER)
-        .args(["--index", index.to_str().unwrap(), "--listen", "127.0.0.1:0", "--state", state.to_str().unwrap(), "--access-log", "false"])
+        .args([
+            "--index",
+            index.to_str().unwrap(),
+            "--listen",
+            "127.0.0.1:0",
+            "--state",
+            state.to_str().unwrap(),
+            "--access-log",
+            "false",
+        ])
         .stderr(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
@@ -71,20 +147,31 @@ fn server_keys_create_then_serve_then_sigterm() {
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let mut line = String::new();
     stderr.read_line(&mut line).unwrap();
-    let addr = line.split("http://").nth(1).and_then(|r| r.split_whitespace().next()).unwrap_or_else(|| panic!("{line}")).to_string();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_string();
 
     let server = http::Client(addr.parse().unwrap());
     let r = server.get("/v1/company/search?name=helix", Some(&key));
     assert_eq!(r.status, 200, "{}", r.body);
 
-    let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
     assert!(killed.success());
     let started = Instant::now();
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
             break s;
         }
-        assert!(started.elapsed() < Duration::from_secs(15), "server did not stop on SIGTERM");
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "server did not stop on SIGTERM"
+        );
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(status.success(), "{status}");

@@ -16,14 +16,31 @@ fn build_verify_inspect_cycle() {
     let report = build(&repo().join("fixtures/dump"), &out, "2026-11-01");
     assert_eq!(report.ingest.total_rejected(), 0);
     let c = &report.manifest.counts;
-    assert_eq!((c.companies, c.deals, c.investors, c.people, c.locations, c.industries), (25, 56, 8, 32, 15, 17));
+    assert_eq!(
+        (
+            c.companies,
+            c.deals,
+            c.investors,
+            c.people,
+            c.locations,
+            c.industries
+        ),
+        (25, 56, 8, 32, 15, 17)
+    );
     assert_eq!(report.manifest.as_of, "2026-11-01");
     let verified = verify_index(&out).unwrap();
     assert_eq!(verified.files, report.manifest.files.len());
     let text = inspect_index(&out).unwrap();
-    assert!(text.contains("25 companies, 56 deals, 8 investors, 32 people"), "{text}");
+    assert!(
+        text.contains("25 companies, 56 deals, 8 investors, 32 people"),
+        "{text}"
+    );
     assert!(text.contains("companies.idx: facet.location"), "{text}");
-    assert!(!dir.read_dir().unwrap().any(|e| e.unwrap().file_name().to_string_lossy().contains("building")));
+    assert!(!dir.read_dir().unwrap().any(|e| e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .contains("building")));
 
     // Rebuilding over an existing index replaces it atomically.
     build(&repo().join("fixtures/dump"), &out, "2026-01-01");
@@ -52,7 +69,11 @@ fn verify_detects_damage_and_open_refuses_other_versions() {
     bytes[8..12].copy_from_slice(&7u32.to_le_bytes());
     std::fs::write(&idx, &bytes).unwrap();
     match Index::open(&out) {
-        Err(IndexError::Version { found: 7, expected: 1, .. }) => {}
+        Err(IndexError::Version {
+            found: 7,
+            expected: 1,
+            ..
+        }) => {}
         Err(e) => panic!("expected a version error, got {e}"),
         Ok(_) => panic!("an index of another version must be refused"),
     }
@@ -71,11 +92,21 @@ fn a_failed_build_leaves_nothing_under_the_final_name() {
         std::fs::copy(f.path(), dump.join(f.file_name())).unwrap();
     }
     std::fs::write(dump.join("deals.jsonl"), "{\"broken\n").unwrap();
-    let opts = BuildOptions { dump: dump.clone(), out: dir.join("index"), as_of: None, strict: true, quiet: true };
+    let opts = BuildOptions {
+        dump: dump.clone(),
+        out: dir.join("index"),
+        as_of: None,
+        strict: true,
+        quiet: true,
+    };
     let err = build_index(&opts).unwrap_err().to_string();
     assert!(err.contains("deals.jsonl:1"), "{err}");
     assert!(!dir.join("index").exists());
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary directory is left behind");
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "no temporary directory is left behind"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -89,34 +120,85 @@ fn company_aggregates_match_the_fixture() {
     assert_eq!(helix["ipo_status"], "public");
     let latest = &helix["latest_deal"];
     assert_eq!(latest["id"], json!(fixture_id("deal", "helix-bio:6")));
-    assert_eq!((latest["type"].as_str(), latest["intermediate"].as_str()), (Some("SERIES_E"), Some("TWO")));
+    assert_eq!(
+        (latest["type"].as_str(), latest["intermediate"].as_str()),
+        (Some("SERIES_E"), Some("TWO"))
+    );
     assert_eq!(latest["date"], "2024-05-05T00:00:00.000Z");
     let firm = |k: &str| json!(fixture_id("firm", k));
     assert_eq!(
         helix["all_investor_ids"],
-        json!([firm("harbor-point-growth"), firm("alpine-partners"), firm("northwind-capital"), firm("harbor-point-ventures")])
+        json!([
+            firm("harbor-point-growth"),
+            firm("alpine-partners"),
+            firm("northwind-capital"),
+            firm("harbor-point-ventures")
+        ])
     );
     assert_eq!(helix["location"]["city"]["permalink"], "palo-alto");
-    assert_eq!(helix["location"]["region"]["permalink"], "san-francisco-bay-area");
+    assert_eq!(
+        helix["location"]["region"]["permalink"],
+        "san-francisco-bay-area"
+    );
 
     // Two deals on the company's latest date: the tie goes to the smaller id.
-    let pixel = record(&index.companies, "full", fixture_id("company", "pixel-forge"));
-    let (a, b) = (fixture_id("deal", "pixel-forge:2"), fixture_id("deal", "pixel-forge:3"));
+    let pixel = record(
+        &index.companies,
+        "full",
+        fixture_id("company", "pixel-forge"),
+    );
+    let (a, b) = (
+        fixture_id("deal", "pixel-forge:2"),
+        fixture_id("deal", "pixel-forge:3"),
+    );
     assert_eq!(pixel["latest_deal"]["id"], json!(a.min(b)));
 
-    let quiet = record(&index.companies, "full", fixture_id("company", "quiet-harbor-software"));
-    assert_eq!((quiet["latest_deal"].clone(), quiet["total_raised"].clone(), quiet["num_funding_rounds"].clone()), (json!(null), json!(null), json!(0)));
+    let quiet = record(
+        &index.companies,
+        "full",
+        fixture_id("company", "quiet-harbor-software"),
+    );
+    assert_eq!(
+        (
+            quiet["latest_deal"].clone(),
+            quiet["total_raised"].clone(),
+            quiet["num_funding_rounds"].clone()
+        ),
+        (json!(null), json!(null), json!(0))
+    );
 }
 
 #[test]
 fn firm_aggregates_count_the_last_twelve_months_inclusively() {
     let index = fixture_index();
-    let nw = record(&index.firms, "full", fixture_id("firm", "northwind-capital"));
-    assert_eq!((nw["total_deal_count"].clone(), nw["lead_deal_count"].clone()), (json!(19), json!(10)));
-    assert_eq!((nw["deal_count_last_12_months"].clone(), nw["lead_deal_count_last_12_months"].clone()), (json!(5), json!(2)));
+    let nw = record(
+        &index.firms,
+        "full",
+        fixture_id("firm", "northwind-capital"),
+    );
+    assert_eq!(
+        (
+            nw["total_deal_count"].clone(),
+            nw["lead_deal_count"].clone()
+        ),
+        (json!(19), json!(10))
+    );
+    assert_eq!(
+        (
+            nw["deal_count_last_12_months"].clone(),
+            nw["lead_deal_count_last_12_months"].clone()
+        ),
+        (json!(5), json!(2))
+    );
     // Thames led lumen-labs:3 on 2025-11-01, exactly one year before as-of.
     let thames = record(&index.firms, "full", fixture_id("firm", "thames-ventures"));
-    assert_eq!((thames["deal_count_last_12_months"].clone(), thames["lead_deal_count_last_12_months"].clone()), (json!(5), json!(3)));
+    assert_eq!(
+        (
+            thames["deal_count_last_12_months"].clone(),
+            thames["lead_deal_count_last_12_months"].clone()
+        ),
+        (json!(5), json!(3))
+    );
     assert_eq!(thames["most_recent_deal_date"], "2026-09-30T00:00:00.000Z");
     let seedling = record(&index.firms, "full", fixture_id("firm", "seedling-fund"));
     assert_eq!(seedling["lead_deal_count"], 0);
@@ -128,21 +210,50 @@ fn firm_aggregates_count_the_last_twelve_months_inclusively() {
 fn person_aggregates_and_histories() {
     let index = fixture_index();
     let priya = record(&index.people, "full", fixture_id("person", "priya-raman"));
-    assert_eq!((priya["is_investor"].clone(), priya["is_angel"].clone(), priya["has_led_deal"].clone()), (json!(true), json!(true), json!(false)));
+    assert_eq!(
+        (
+            priya["is_investor"].clone(),
+            priya["is_angel"].clone(),
+            priya["has_led_deal"].clone()
+        ),
+        (json!(true), json!(true), json!(false))
+    );
     assert_eq!(priya["investor_highlights"]["total_deal_count"], 6);
     assert_eq!(priya["investor_highlights"]["deal_count_last_12_months"], 2);
     assert_eq!(priya["current_company"], json!(null));
 
     let daniel = record(&index.people, "full", fixture_id("person", "daniel-kim"));
     let firms = daniel["investment_firms"].as_array().unwrap();
-    let counts: Vec<(String, u64)> =
-        firms.iter().map(|f| (f["permalink"].as_str().unwrap().to_string(), f["deal_count"].as_u64().unwrap())).collect();
-    assert_eq!(counts, vec![("harbor-point-ventures".to_string(), 6), ("northwind-capital".to_string(), 3)]);
+    let counts: Vec<(String, u64)> = firms
+        .iter()
+        .map(|f| {
+            (
+                f["permalink"].as_str().unwrap().to_string(),
+                f["deal_count"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        counts,
+        vec![
+            ("harbor-point-ventures".to_string(), 6),
+            ("northwind-capital".to_string(), 3)
+        ]
+    );
     assert_eq!(daniel["has_led_deal"], true);
-    assert_eq!(daniel["current_company"]["permalink"], "harbor-point-ventures");
+    assert_eq!(
+        daniel["current_company"]["permalink"],
+        "harbor-point-ventures"
+    );
 
     let sofia = record(&index.people, "full", fixture_id("person", "sofia-almeida"));
-    assert_eq!((sofia["is_investor"].clone(), sofia["investor_highlights"].clone()), (json!(false), json!(null)));
+    assert_eq!(
+        (
+            sofia["is_investor"].clone(),
+            sofia["investor_highlights"].clone()
+        ),
+        (json!(false), json!(null))
+    );
     assert_eq!(sofia["investment_firms"], json!([]));
 
     let full = record(&index.people, "full", fixture_id("person", "lena-huber"));
@@ -156,8 +267,15 @@ fn person_aggregates_and_histories() {
 fn identifier_maps_return_every_match() {
     let index = fixture_index();
     let domain = index.firms.keymap("domain").unwrap();
-    let firms: Vec<_> = domain.get("harborpoint.vc").into_iter().map(|d| index.firms.ids.uuid(d)).collect();
-    let mut expected = vec![fixture_id("firm", "harbor-point-ventures"), fixture_id("firm", "harbor-point-growth")];
+    let firms: Vec<_> = domain
+        .get("harborpoint.vc")
+        .into_iter()
+        .map(|d| index.firms.ids.uuid(d))
+        .collect();
+    let mut expected = vec![
+        fixture_id("firm", "harbor-point-ventures"),
+        fixture_id("firm", "harbor-point-growth"),
+    ];
     let mut got = firms.clone();
     got.sort();
     expected.sort();
@@ -171,12 +289,24 @@ fn identifier_maps_return_every_match() {
 fn doc_ids_follow_the_default_sort() {
     let index = fixture_index();
     let dates = index.deals.column_i32("date").unwrap();
-    let dated: Vec<i32> = (0..index.deals.docs as u32).filter_map(|d| dates.get(d)).collect();
-    assert!(dated.windows(2).all(|w| w[0] >= w[1]), "deals are newest first");
-    let undated_first = (0..index.deals.docs as u32).position(|d| dates.get(d).is_none()).unwrap();
-    assert!((undated_first..index.deals.docs).all(|d| dates.get(d as u32).is_none()), "undated deals come last");
+    let dated: Vec<i32> = (0..index.deals.docs as u32)
+        .filter_map(|d| dates.get(d))
+        .collect();
+    assert!(
+        dated.windows(2).all(|w| w[0] >= w[1]),
+        "deals are newest first"
+    );
+    let undated_first = (0..index.deals.docs as u32)
+        .position(|d| dates.get(d).is_none())
+        .unwrap();
+    assert!(
+        (undated_first..index.deals.docs).all(|d| dates.get(d as u32).is_none()),
+        "undated deals come last"
+    );
     let latest = index.companies.column_i32("latest_deal_date").unwrap();
-    let company_dates: Vec<Option<i32>> = (0..index.companies.docs as u32).map(|d| latest.get(d)).collect();
+    let company_dates: Vec<Option<i32>> = (0..index.companies.docs as u32)
+        .map(|d| latest.get(d))
+        .collect();
     let with: Vec<i32> = company_dates.iter().flatten().copied().collect();
     assert!(with.windows(2).all(|w| w[0] >= w[1]));
 }

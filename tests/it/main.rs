@@ -1,10 +1,10 @@
 //! The integration test binary: one executable (to save link time), one
 //! module per concern. The fixture index is built once per run.
 
-mod common;
 mod api;
 mod cli;
+mod common;
 mod index_cycle;
+mod oracle;
 mod real_data;
 mod search_api;
-mod oracle;

@@ -33,7 +33,11 @@ pub(crate) fn real() -> &'static Real {
         let built = build(&dir.join("dump"), &dir.join("index"), "2014-09-05");
         assert_eq!(built.ingest.total_rejected(), 0, "{}", built.ingest);
         verify_index(&dir.join("index")).expect("the real index verifies");
-        Real { index: Index::open(&dir.join("index")).unwrap(), report, dump: dir.join("dump") }
+        Real {
+            index: Index::open(&dir.join("index")).unwrap(),
+            report,
+            dump: dir.join("dump"),
+        }
     })
 }
 
@@ -53,7 +57,10 @@ fn counts_match_the_data_readme() {
     let yc = r.report.yc.as_ref().unwrap();
     assert_eq!(c.deals, 31_679 - 63 + yc.batch_deals as u64);
     assert_eq!(cb.rounds_with_investor, 18_770);
-    assert_eq!(cb.edges_matched, 51_838, "the normalised export also matches the 8 agámi Systems edges");
+    assert_eq!(
+        cb.edges_matched, 51_838,
+        "the normalised export also matches the 8 agámi Systems edges"
+    );
 }
 
 #[test]
@@ -64,13 +71,28 @@ fn facebook_end_to_end() {
     assert_eq!(fb["ipo_status"], "public");
     assert_eq!(fb["location"]["state"]["permalink"], "california");
     assert_eq!(fb["location"]["country"]["permalink"], "united-states");
-    assert_eq!(fb["latest_deal"]["type"], "FUNDING_ROUND", "the 2011-01-21 venture round is the latest");
+    assert_eq!(
+        fb["latest_deal"]["type"], "FUNDING_ROUND",
+        "the 2011-01-21 venture round is the latest"
+    );
     assert_eq!(fb["latest_deal"]["total_round_raised"], 1_500_000_000);
-    let firms: Vec<Uuid> = fb["all_investor_ids"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().parse().unwrap()).collect();
-    assert!(firms.contains(&uuid5("firm", "accel-partners")), "{firms:?}");
+    let firms: Vec<Uuid> = fb["all_investor_ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().parse().unwrap())
+        .collect();
+    assert!(
+        firms.contains(&uuid5("firm", "accel-partners")),
+        "{firms:?}"
+    );
     let index = &real().index;
     let deals = index.companies.relation("deals").unwrap();
-    let doc = index.companies.ids.docid(&uuid5("company", "facebook")).unwrap();
+    let doc = index
+        .companies
+        .ids
+        .docid(&uuid5("company", "facebook"))
+        .unwrap();
     assert_eq!(deals.degree(doc), 11);
 }
 
@@ -80,15 +102,25 @@ fn yc_companies_are_merged_not_duplicated() {
     let by_domain = index.companies.keymap("domain").unwrap();
     let dropbox = by_domain.get("dropbox.com");
     assert_eq!(dropbox.len(), 1);
-    let record: Value = serde_json::from_slice(index.companies.records("full").unwrap().get(dropbox[0])).unwrap();
+    let record: Value =
+        serde_json::from_slice(index.companies.records("full").unwrap().get(dropbox[0])).unwrap();
     assert_eq!(record["guru_permalink"], "dropbox");
     let people = index.companies.relation("people").unwrap();
     let founders: Vec<String> = people
         .targets(dropbox[0])
         .iter()
-        .map(|&p| serde_json::from_slice::<Value>(index.people.records("card").unwrap().get(p)).unwrap()["name"].as_str().unwrap().to_string())
+        .map(|&p| {
+            serde_json::from_slice::<Value>(index.people.records("card").unwrap().get(p)).unwrap()
+                ["name"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect();
-    assert!(founders.contains(&"Drew Houston".to_string()), "{founders:?}");
+    assert!(
+        founders.contains(&"Drew Houston".to_string()),
+        "{founders:?}"
+    );
 }
 
 #[test]
@@ -97,9 +129,19 @@ fn name_lookup_finds_real_companies_with_typos() {
     let hits = index.company_names.search("dropbx", 5, None).unwrap();
     let names: Vec<String> = hits
         .iter()
-        .map(|h| serde_json::from_slice::<Value>(index.companies.records("card").unwrap().get(h.docid)).unwrap()["name"].as_str().unwrap().to_string())
+        .map(|h| {
+            serde_json::from_slice::<Value>(index.companies.records("card").unwrap().get(h.docid))
+                .unwrap()["name"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect();
-    assert_eq!(names.first().map(String::as_str), Some("Dropbox"), "{names:?}");
+    assert_eq!(
+        names.first().map(String::as_str),
+        Some("Dropbox"),
+        "{names:?}"
+    );
 }
 
 use uuid::Uuid;

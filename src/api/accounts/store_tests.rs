@@ -531,4 +531,3 @@ fn crash_child() {
         }
     }
 }
-

@@ -16,8 +16,12 @@ pub const MAX_PAGE_SIZE: u64 = 500;
 pub fn paging(obj: &Obj) -> PageRequest {
     let default = PageRequest::default();
     PageRequest {
-        page: obj.int_between("page", 0, MAX_PAGE).map_or(default.page, |p| p as usize),
-        page_size: obj.int_between("page_size", 1, MAX_PAGE_SIZE).map_or(default.page_size, |p| p as usize),
+        page: obj
+            .int_between("page", 0, MAX_PAGE)
+            .map_or(default.page, |p| p as usize),
+        page_size: obj
+            .int_between("page_size", 1, MAX_PAGE_SIZE)
+            .map_or(default.page_size, |p| p as usize),
     }
 }
 
@@ -51,7 +55,12 @@ pub struct CompanyKeys {
 impl CompanyKeys {
     /// `locations`, `employee_count`, public/private, with the given ids key.
     pub const fn plain(ids: Option<&'static str>) -> CompanyKeys {
-        CompanyKeys { ids, locations: "locations", employee_count: "employee_count", ipo: IpoChoices::Listed }
+        CompanyKeys {
+            ids,
+            locations: "locations",
+            employee_count: "employee_count",
+            ipo: IpoChoices::Listed,
+        }
     }
 }
 
@@ -69,7 +78,10 @@ pub fn company_filter(obj: &Obj, keys: &CompanyKeys) -> CompanyFilter {
         industries: obj.strings("industries"),
         super_categories: obj.strings("super_categories"),
         employee_count: headcounts(obj, keys.employee_count),
-        ipo_status: obj.enums("ipo_status", &spellings(keys.ipo.values(), IpoStatus::as_str)),
+        ipo_status: obj.enums(
+            "ipo_status",
+            &spellings(keys.ipo.values(), IpoStatus::as_str),
+        ),
         total_raised: obj.money_range("total_raised_min", "total_raised_max"),
     }
 }
@@ -89,7 +101,10 @@ pub const DEAL_KEYS: DealKeys = DealKeys {
 };
 
 /// `size_*` and `date_*` only.
-pub const DEAL_KEYS_NO_CREATED: DealKeys = DealKeys { created: None, ..DEAL_KEYS };
+pub const DEAL_KEYS_NO_CREATED: DealKeys = DealKeys {
+    created: None,
+    ..DEAL_KEYS
+};
 
 /// Deal facets: financing types, size, date, creation day.
 pub fn deal_filter(obj: &Obj, keys: &DealKeys) -> DealFilter {
@@ -97,7 +112,10 @@ pub fn deal_filter(obj: &Obj, keys: &DealKeys) -> DealFilter {
         financing_types: obj.financing_types("financing_types"),
         size: obj.money_range(keys.size.0, keys.size.1),
         date: obj.date_range(keys.date.0, keys.date.1),
-        created: keys.created.map(|(start, end)| obj.date_range(start, end)).unwrap_or_default(),
+        created: keys
+            .created
+            .map(|(start, end)| obj.date_range(start, end))
+            .unwrap_or_default(),
     }
 }
 
@@ -106,10 +124,16 @@ pub fn deal_filter(obj: &Obj, keys: &DealKeys) -> DealFilter {
 pub fn semantic(obj: &Obj) -> Option<Semantic> {
     let min_relevance = obj.fraction("min_relevance");
     let query = obj.text("search_query")?;
-    Some(Semantic { query, min_relevance: min_relevance.unwrap_or(0.0) })
+    Some(Semantic {
+        query,
+        min_relevance: min_relevance.unwrap_or(0.0),
+    })
 }
 
 /// `investor_ids` and `people_ids`.
 pub fn investors_filter(obj: &Obj) -> InvestorsFilter {
-    InvestorsFilter { investor_ids: obj.uuids("investor_ids"), people_ids: obj.uuids("people_ids") }
+    InvestorsFilter {
+        investor_ids: obj.uuids("investor_ids"),
+        people_ids: obj.uuids("people_ids"),
+    }
 }

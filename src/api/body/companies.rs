@@ -8,12 +8,22 @@
 use crate::api::errors::ApiError;
 use crate::query::request::{CompaniesQuery, CompanySort, LatestDealFilter};
 
-use super::blocks::{company_filter, deal_filter, investors_filter, paging, semantic, CompanyKeys, DEAL_KEYS};
+use super::blocks::{
+    company_filter, deal_filter, investors_filter, paging, semantic, CompanyKeys, DEAL_KEYS,
+};
 use super::identifiers::org_identifiers;
 use super::problems::ErrorForm;
 use super::reader::{parse_object, Obj};
 
-const TOP: &[&str] = &["identifiers", "company", "latest_deal", "investors", "page", "page_size", "sort_by"];
+const TOP: &[&str] = &[
+    "identifiers",
+    "company",
+    "latest_deal",
+    "investors",
+    "page",
+    "page_size",
+    "sort_by",
+];
 const IDENTIFIERS: &[&str] = &["ids", "domains", "linkedin_urls", "crunchbase_urls"];
 const COMPANY: &[&str] = &[
     "search_query",
@@ -55,11 +65,22 @@ pub fn parse_companies(body: &[u8]) -> Result<CompaniesQuery, ApiError> {
     parse_object(body, TOP, ErrorForm::Validation, |top| {
         let company = top.object("company", COMPANY);
         CompaniesQuery {
-            identifiers: top.object("identifiers", IDENTIFIERS).and_then(|o| org_identifiers(&o, false)),
-            company: company.as_ref().map(|o| company_filter(o, &CompanyKeys::plain(None))).unwrap_or_default(),
+            identifiers: top
+                .object("identifiers", IDENTIFIERS)
+                .and_then(|o| org_identifiers(&o, false)),
+            company: company
+                .as_ref()
+                .map(|o| company_filter(o, &CompanyKeys::plain(None)))
+                .unwrap_or_default(),
             semantic: company.as_ref().and_then(semantic),
-            latest_deal: top.object("latest_deal", LATEST_DEAL).map(|o| latest_deal(&o)).unwrap_or_default(),
-            investors: top.object("investors", INVESTORS).map(|o| investors_filter(&o)).unwrap_or_default(),
+            latest_deal: top
+                .object("latest_deal", LATEST_DEAL)
+                .map(|o| latest_deal(&o))
+                .unwrap_or_default(),
+            investors: top
+                .object("investors", INVESTORS)
+                .map(|o| investors_filter(&o))
+                .unwrap_or_default(),
             sort: top.choice("sort_by", SORTS).unwrap_or_default(),
             page: paging(&top),
         }
@@ -99,13 +120,32 @@ mod tests {
             "latest_deal": { "financing_types": [ {"type": "SEED"}, {"type": "SERIES_A"} ], "created_start": "2026-07-01" },
             "page": 0, "page_size": 50, "sort_by": "most_recent_raise" }))
         .unwrap();
-        assert_eq!(q.company.super_categories, Some(vec!["artificial-intelligence-e551".to_string()]));
+        assert_eq!(
+            q.company.super_categories,
+            Some(vec!["artificial-intelligence-e551".to_string()])
+        );
         assert_eq!(q.company.ipo_status, Some(vec![IpoStatus::Private]));
-        assert_eq!(q.latest_deal.deal.financing_types, Some(vec![plain(RoundType::Seed), plain(RoundType::SeriesA)]));
-        assert_eq!(q.latest_deal.deal.created, Range { min: Date::parse("2026-07-01"), max: None });
+        assert_eq!(
+            q.latest_deal.deal.financing_types,
+            Some(vec![plain(RoundType::Seed), plain(RoundType::SeriesA)])
+        );
+        assert_eq!(
+            q.latest_deal.deal.created,
+            Range {
+                min: Date::parse("2026-07-01"),
+                max: None
+            }
+        );
         assert_eq!(
             (q.page, q.sort, q.semantic),
-            (PageRequest { page: 0, page_size: 50 }, CompanySort::MostRecentRaise, None)
+            (
+                PageRequest {
+                    page: 0,
+                    page_size: 50
+                },
+                CompanySort::MostRecentRaise,
+                None
+            )
         );
     }
 
@@ -115,10 +155,15 @@ mod tests {
             parse(json!({"company": {"search_query": "AI healthcare diagnostics startups"}, "page_size": 5})).unwrap();
         assert_eq!(
             semantic.semantic,
-            Some(Semantic { query: "AI healthcare diagnostics startups".into(), min_relevance: 0.0 })
+            Some(Semantic {
+                query: "AI healthcare diagnostics startups".into(),
+                min_relevance: 0.0
+            })
         );
         assert!(!semantic.company.is_set());
-        let domains = parse(json!({"identifiers": {"domains": ["stripe.com", "airbnb.com", "notion.so"]}})).unwrap();
+        let domains =
+            parse(json!({"identifiers": {"domains": ["stripe.com", "airbnb.com", "notion.so"]}}))
+                .unwrap();
         let expected = OrgIdentifiers {
             domains: vec!["stripe.com".into(), "airbnb.com".into(), "notion.so".into()],
             ..Default::default()
@@ -130,7 +175,10 @@ mod tests {
         assert_eq!(latest.latest_deal.investor_ids.map(|v| v.len()), Some(2));
         let both = parse(json!({"company": {"search_query": "health tracking wearables", "min_relevance": 0.3}, "investors": {"people_ids": [U1]}, "page_size": 5})).unwrap();
         assert_eq!(both.semantic.map(|s| s.min_relevance), Some(0.3));
-        assert_eq!(both.investors.people_ids, Some(vec![Uuid::parse_str(U1).unwrap()]));
+        assert_eq!(
+            both.investors.people_ids,
+            Some(vec![Uuid::parse_str(U1).unwrap()])
+        );
     }
 
     #[test]
@@ -148,30 +196,50 @@ mod tests {
         assert_eq!(ids.crunchbase, ["organization/stripe"]);
         // Everything dropped: a present block that matches nothing.
         assert_eq!(
-            parse(json!({"identifiers": {"domains": ["nope"]}})).unwrap().identifiers,
+            parse(json!({"identifiers": {"domains": ["nope"]}}))
+                .unwrap()
+                .identifiers,
             Some(OrgIdentifiers::default())
         );
         assert_eq!(parse(json!({"identifiers": {}})).unwrap().identifiers, None);
-        assert_eq!(parse(json!({"identifiers": {"ids": null}})).unwrap().identifiers, None);
+        assert_eq!(
+            parse(json!({"identifiers": {"ids": null}}))
+                .unwrap()
+                .identifiers,
+            None
+        );
     }
 
     #[test]
     fn identifier_problems() {
         let e = parse(json!({"identifiers": {"ids": []}})).unwrap_err();
-        assert_eq!((e.status, e.details["errors"][0]["code"].as_str()), (422, Some("EMPTY_ARRAY_PARAMETER")));
+        assert_eq!(
+            (e.status, e.details["errors"][0]["code"].as_str()),
+            (422, Some("EMPTY_ARRAY_PARAMETER"))
+        );
         assert_eq!(
             e.details["errors"][0]["message"],
             "identifiers.ids must not be an empty array; omit the key instead"
         );
         let e = parse(json!({"identifiers": {"domains": [""]}})).unwrap_err();
-        assert_eq!((e.status, e.details["errors"][0]["code"].as_str()), (400, Some("EMPTY_STRING")));
+        assert_eq!(
+            (e.status, e.details["errors"][0]["code"].as_str()),
+            (400, Some("EMPTY_STRING"))
+        );
         let e = parse(json!({"identifiers": {"ids": ["nope"]}})).unwrap_err();
         assert_eq!(
-            (e.status, e.details["errors"][0]["code"].as_str(), e.details["errors"][0]["value"].as_str()),
+            (
+                e.status,
+                e.details["errors"][0]["code"].as_str(),
+                e.details["errors"][0]["value"].as_str()
+            ),
             (400, Some("INVALID_UUID"), Some("nope"))
         );
         let e = parse(json!({"identifiers": {"domains": vec!["a.com"; 101]}})).unwrap_err();
-        assert_eq!((e.status, e.details["errors"][0]["code"].as_str()), (400, Some("TOO_MANY_ITEMS")));
+        assert_eq!(
+            (e.status, e.details["errors"][0]["code"].as_str()),
+            (400, Some("TOO_MANY_ITEMS"))
+        );
         let e = parse(json!({"identifiers": {"permalinks": ["stripe"]}})).unwrap_err();
         assert_eq!((e.status, e.code), (422, "UNKNOWN_PARAMETER"));
     }
@@ -182,11 +250,19 @@ mod tests {
         assert_eq!(e.details["errors"][0]["code"], "EMPTY_STRING");
         let e = parse(json!({"company": {"search_query": "x", "min_relevance": 2}})).unwrap_err();
         assert_eq!(
-            (e.details["errors"][0]["field"].as_str(), e.details["errors"][0]["code"].as_str()),
+            (
+                e.details["errors"][0]["field"].as_str(),
+                e.details["errors"][0]["code"].as_str()
+            ),
             (Some("company.min_relevance"), Some("OUT_OF_RANGE"))
         );
         // Without a query, min_relevance is checked and ignored.
-        assert_eq!(parse(json!({"company": {"min_relevance": 0.5}})).unwrap().semantic, None);
+        assert_eq!(
+            parse(json!({"company": {"min_relevance": 0.5}}))
+                .unwrap()
+                .semantic,
+            None
+        );
     }
 
     #[test]
@@ -194,7 +270,13 @@ mod tests {
         let q = parse(json!({"latest_deal": {"size_min": 1, "size_max": 2, "date_start": "2024-01-01", "date_end": "2024-02-01", "created_end": "2024-03-01"},
                              "sort_by": "most_investors"}))
         .unwrap();
-        assert_eq!(q.latest_deal.deal.size, Range { min: Some(1.0), max: Some(2.0) });
+        assert_eq!(
+            q.latest_deal.deal.size,
+            Range {
+                min: Some(1.0),
+                max: Some(2.0)
+            }
+        );
         assert_eq!(q.latest_deal.deal.date.max, Date::parse("2024-02-01"));
         assert_eq!(q.latest_deal.deal.created.max, Date::parse("2024-03-01"));
         assert_eq!(q.sort, CompanySort::MostInvestors);
@@ -202,6 +284,9 @@ mod tests {
             assert_eq!(parse(json!({"sort_by": text})).unwrap().sort, *sort);
         }
         let e = parse(json!({"latest_deal": {"investor_locations": ["x"]}})).unwrap_err();
-        assert_eq!(e.details["errors"][0]["field"], "latest_deal.investor_locations");
+        assert_eq!(
+            e.details["errors"][0]["field"],
+            "latest_deal.investor_locations"
+        );
     }
 }

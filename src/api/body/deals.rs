@@ -7,14 +7,31 @@
 use crate::api::errors::ApiError;
 use crate::query::request::{DealSort, DealsQuery};
 
-use super::blocks::{company_filter, deal_filter, investors_filter, paging, CompanyKeys, DEAL_KEYS};
+use super::blocks::{
+    company_filter, deal_filter, investors_filter, paging, CompanyKeys, DEAL_KEYS,
+};
 use super::problems::ErrorForm;
 use super::reader::parse_object;
 
-const TOP: &[&str] = &["identifiers", "deal", "company", "investors", "page", "page_size", "sort_by"];
+const TOP: &[&str] = &[
+    "identifiers",
+    "deal",
+    "company",
+    "investors",
+    "page",
+    "page_size",
+    "sort_by",
+];
 const IDENTIFIERS: &[&str] = &["deal_ids"];
-const DEAL: &[&str] =
-    &["financing_types", "size_min", "size_max", "date_start", "date_end", "created_start", "created_end"];
+const DEAL: &[&str] = &[
+    "financing_types",
+    "size_min",
+    "size_max",
+    "date_start",
+    "date_end",
+    "created_start",
+    "created_end",
+];
 const COMPANY: &[&str] = &[
     "company_ids",
     "locations",
@@ -35,18 +52,24 @@ const SORTS: &[(&str, DealSort)] = &[
 ];
 
 pub fn parse_deals(body: &[u8]) -> Result<DealsQuery, ApiError> {
-    parse_object(body, TOP, ErrorForm::Validation, |top| {
-        DealsQuery {
-            deal_ids: top.object("identifiers", IDENTIFIERS).and_then(|o| o.uuids("deal_ids")),
-            deal: top.object("deal", DEAL).map(|o| deal_filter(&o, &DEAL_KEYS)).unwrap_or_default(),
-            company: top
-                .object("company", COMPANY)
-                .map(|o| company_filter(&o, &CompanyKeys::plain(Some("company_ids"))))
-                .unwrap_or_default(),
-            investors: top.object("investors", INVESTORS).map(|o| investors_filter(&o)).unwrap_or_default(),
-            sort: top.choice("sort_by", SORTS).unwrap_or_default(),
-            page: paging(&top),
-        }
+    parse_object(body, TOP, ErrorForm::Validation, |top| DealsQuery {
+        deal_ids: top
+            .object("identifiers", IDENTIFIERS)
+            .and_then(|o| o.uuids("deal_ids")),
+        deal: top
+            .object("deal", DEAL)
+            .map(|o| deal_filter(&o, &DEAL_KEYS))
+            .unwrap_or_default(),
+        company: top
+            .object("company", COMPANY)
+            .map(|o| company_filter(&o, &CompanyKeys::plain(Some("company_ids"))))
+            .unwrap_or_default(),
+        investors: top
+            .object("investors", INVESTORS)
+            .map(|o| investors_filter(&o))
+            .unwrap_or_default(),
+        sort: top.choice("sort_by", SORTS).unwrap_or_default(),
+        page: paging(&top),
     })
 }
 
@@ -63,7 +86,11 @@ mod tests {
     }
 
     fn round(round_type: RoundType, pre: bool) -> RoundKey {
-        RoundKey { round_type, pre, extension: false }
+        RoundKey {
+            round_type,
+            pre,
+            extension: false,
+        }
     }
 
     #[test]
@@ -71,7 +98,10 @@ mod tests {
         assert_eq!(parse_deals(b"").unwrap(), DealsQuery::default());
         assert_eq!(parse_deals(b"  \n").unwrap(), DealsQuery::default());
         assert_eq!(parse_deals(b"{}").unwrap(), DealsQuery::default());
-        assert_eq!(parse_deals(b"{\"page\": 1,").unwrap_err().code, "INVALID_JSON");
+        assert_eq!(
+            parse_deals(b"{\"page\": 1,").unwrap_err().code,
+            "INVALID_JSON"
+        );
     }
 
     #[test]
@@ -80,21 +110,58 @@ mod tests {
             parse(json!({ "company": { "locations": ["san-francisco-california"], "industries": ["fintech-e067"] },
                                "deal": { "financing_types": [ { "type": "SERIES_A" } ] } }))
             .unwrap();
-        assert_eq!(e1.company.locations, Some(vec!["san-francisco-california".to_string()]));
-        assert_eq!(e1.company.industries, Some(vec!["fintech-e067".to_string()]));
-        assert_eq!(e1.deal.financing_types, Some(vec![round(RoundType::SeriesA, false)]));
-        assert_eq!(parse(json!({"page_size": 5})).unwrap().page, PageRequest { page: 0, page_size: 5 });
-        let pre_seed =
-            parse(json!({"deal": {"financing_types": [{"type": "SEED", "pre": true}]}, "page_size": 10})).unwrap();
-        assert_eq!(pre_seed.deal.financing_types, Some(vec![round(RoundType::Seed, true)]));
+        assert_eq!(
+            e1.company.locations,
+            Some(vec!["san-francisco-california".to_string()])
+        );
+        assert_eq!(
+            e1.company.industries,
+            Some(vec!["fintech-e067".to_string()])
+        );
+        assert_eq!(
+            e1.deal.financing_types,
+            Some(vec![round(RoundType::SeriesA, false)])
+        );
+        assert_eq!(
+            parse(json!({"page_size": 5})).unwrap().page,
+            PageRequest {
+                page: 0,
+                page_size: 5
+            }
+        );
+        let pre_seed = parse(
+            json!({"deal": {"financing_types": [{"type": "SEED", "pre": true}]}, "page_size": 10}),
+        )
+        .unwrap();
+        assert_eq!(
+            pre_seed.deal.financing_types,
+            Some(vec![round(RoundType::Seed, true)])
+        );
         let sized = parse(json!({"company": {"industries": ["artificial-intelligence"], "ipo_status": ["private"]},
                                  "deal": {"size_min": 5000000, "size_max": 100000000}, "page_size": 10}))
         .unwrap();
         assert_eq!(sized.company.ipo_status, Some(vec![IpoStatus::Private]));
-        assert_eq!(sized.deal.size, Range { min: Some(5e6), max: Some(1e8) });
-        assert_eq!(parse(json!({"identifiers": {"deal_ids": [U1]}})).unwrap().deal_ids, Some(vec![uuid(U1)]));
+        assert_eq!(
+            sized.deal.size,
+            Range {
+                min: Some(5e6),
+                max: Some(1e8)
+            }
+        );
+        assert_eq!(
+            parse(json!({"identifiers": {"deal_ids": [U1]}}))
+                .unwrap()
+                .deal_ids,
+            Some(vec![uuid(U1)])
+        );
         let week = parse(json!({"deal": {"date_start": "2026-07-27", "date_end": "2026-07-31"}, "page_size": 25, "sort_by": "most_recent_deal"})).unwrap();
-        assert_eq!(week.deal.date, Range { min: Date::parse("2026-07-27"), max: Date::parse("2026-07-31") });
+        assert_eq!(
+            week.deal.date,
+            Range {
+                min: Date::parse("2026-07-27"),
+                max: Date::parse("2026-07-31")
+            }
+        );
         assert_eq!(week.sort, DealSort::MostRecentDeal);
     }
 
@@ -113,10 +180,23 @@ mod tests {
         let expected = DealsQuery {
             deal_ids: Some(vec![uuid(U1)]),
             deal: DealFilter {
-                financing_types: Some(vec![RoundKey { round_type: RoundType::SeriesB, pre: false, extension: true }]),
-                size: Range { min: Some(1.0), max: Some(2.0) },
-                date: Range { min: Date::parse("2024-01-01"), max: Date::parse("2024-12-31") },
-                created: Range { min: Date::parse("2025-01-01"), max: Date::parse("2025-02-01") },
+                financing_types: Some(vec![RoundKey {
+                    round_type: RoundType::SeriesB,
+                    pre: false,
+                    extension: true,
+                }]),
+                size: Range {
+                    min: Some(1.0),
+                    max: Some(2.0),
+                },
+                date: Range {
+                    min: Date::parse("2024-01-01"),
+                    max: Date::parse("2024-12-31"),
+                },
+                created: Range {
+                    min: Date::parse("2025-01-01"),
+                    max: Date::parse("2025-02-01"),
+                },
             },
             company: CompanyFilter {
                 ids: Some(vec![uuid(U2)]),
@@ -125,11 +205,20 @@ mod tests {
                 super_categories: Some(vec!["s".into()]),
                 employee_count: Some(vec![Headcount::H11To50]),
                 ipo_status: Some(vec![IpoStatus::Public]),
-                total_raised: Range { min: Some(3.0), max: Some(4.0) },
+                total_raised: Range {
+                    min: Some(3.0),
+                    max: Some(4.0),
+                },
             },
-            investors: InvestorsFilter { investor_ids: Some(vec![uuid(U1)]), people_ids: Some(vec![uuid(U2)]) },
+            investors: InvestorsFilter {
+                investor_ids: Some(vec![uuid(U1)]),
+                people_ids: Some(vec![uuid(U2)]),
+            },
             sort: DealSort::SmallestRaise,
-            page: PageRequest { page: 3, page_size: 500 },
+            page: PageRequest {
+                page: 3,
+                page_size: 500,
+            },
         };
         assert_eq!(q, expected);
     }
@@ -157,11 +246,22 @@ mod tests {
     #[test]
     fn invalid_financing_type_is_422_on_the_array() {
         let e = parse(json!({"deal": {"financing_types": ["series-a"]}})).unwrap_err();
-        assert_eq!((e.status, e.code, e.message.as_str()), (422, "VALIDATION_ERROR", "Invalid request parameters"));
+        assert_eq!(
+            (e.status, e.code, e.message.as_str()),
+            (422, "VALIDATION_ERROR", "Invalid request parameters")
+        );
         let item = &e.details["errors"][0];
         assert_eq!(
-            (item["field"].as_str(), item["code"].as_str(), item["value"].as_str()),
-            (Some("deal.financing_types"), Some("INVALID_FINANCING_TYPE"), Some("series-a"))
+            (
+                item["field"].as_str(),
+                item["code"].as_str(),
+                item["value"].as_str()
+            ),
+            (
+                Some("deal.financing_types"),
+                Some("INVALID_FINANCING_TYPE"),
+                Some("series-a")
+            )
         );
     }
 
@@ -171,29 +271,65 @@ mod tests {
                        "company": {"company_ids": "x"}, "sort_by": null}"#;
         let e = parse_deals(body.as_bytes()).unwrap_err();
         assert_eq!((e.status, e.code), (400, "VALIDATION_ERROR"));
-        let fields: Vec<&str> =
-            e.details["errors"].as_array().unwrap().iter().map(|x| x["field"].as_str().unwrap()).collect();
-        assert_eq!(fields, ["page_size", "page", "deal.size_min", "deal.date_end", "company.company_ids"]);
-        assert_eq!(e.details["errors"][0]["message"], "page_size must be an integer between 1 and 500");
+        let fields: Vec<&str> = e.details["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["field"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                "page_size",
+                "page",
+                "deal.size_min",
+                "deal.date_end",
+                "company.company_ids"
+            ]
+        );
+        assert_eq!(
+            e.details["errors"][0]["message"],
+            "page_size must be an integer between 1 and 500"
+        );
     }
 
     #[test]
     fn public_private_only() {
         let e = parse(json!({"company": {"ipo_status": ["acquired"]}})).unwrap_err();
-        assert_eq!((e.status, e.details["errors"][0]["code"].as_str()), (422, Some("INVALID_ENUM_VALUE")));
-        assert_eq!(e.details["errors"][0]["validOptions"], json!(["public", "private"]));
+        assert_eq!(
+            (e.status, e.details["errors"][0]["code"].as_str()),
+            (422, Some("INVALID_ENUM_VALUE"))
+        );
+        assert_eq!(
+            e.details["errors"][0]["validOptions"],
+            json!(["public", "private"])
+        );
         let e = parse(json!({"company": {"ipo_status": "private"}})).unwrap_err();
-        assert_eq!((e.status, e.details["errors"][0]["code"].as_str()), (400, Some("INVALID_TYPE")));
+        assert_eq!(
+            (e.status, e.details["errors"][0]["code"].as_str()),
+            (400, Some("INVALID_TYPE"))
+        );
     }
 
     #[test]
     fn sort_values() {
-        assert_eq!(parse(json!({"sort_by": "oldest_deal"})).unwrap().sort, DealSort::OldestDeal);
-        assert_eq!(parse(json!({"sort_by": "largest_raise"})).unwrap().sort, DealSort::LargestRaise);
+        assert_eq!(
+            parse(json!({"sort_by": "oldest_deal"})).unwrap().sort,
+            DealSort::OldestDeal
+        );
+        assert_eq!(
+            parse(json!({"sort_by": "largest_raise"})).unwrap().sort,
+            DealSort::LargestRaise
+        );
         let e = parse(json!({"sort_by": "newest"})).unwrap_err();
         assert_eq!(
             e.details["errors"][0]["validOptions"],
-            json!(["most_recent_deal", "oldest_deal", "largest_raise", "smallest_raise"])
+            json!([
+                "most_recent_deal",
+                "oldest_deal",
+                "largest_raise",
+                "smallest_raise"
+            ])
         );
     }
 }

@@ -22,8 +22,14 @@ use super::reader::Obj;
 pub fn domain_identifier(text: &str) -> Option<String> {
     let key = domain_key(text)?;
     let lower = text.trim().to_ascii_lowercase();
-    let host = lower.split_once("://").map_or(lower.as_str(), |(_, rest)| rest);
-    Some(if host.starts_with("www.") { format!("www.{key}") } else { key })
+    let host = lower
+        .split_once("://")
+        .map_or(lower.as_str(), |(_, rest)| rest);
+    Some(if host.starts_with("www.") {
+        format!("www.{key}")
+    } else {
+        key
+    })
 }
 
 fn key_of(id: Result<Identifier, impl Sized>) -> Option<String> {
@@ -61,15 +67,25 @@ fn as_given(text: &str) -> Option<String> {
 /// `crunchbase_urls`, and `permalinks` when `obj` allows it); `None` when
 /// none of them is present.
 pub fn org_identifiers(obj: &Obj, with_permalinks: bool) -> Option<OrgIdentifiers> {
-    let present = ["ids", "domains", "linkedin_urls", "crunchbase_urls", "permalinks"]
-        .iter()
-        .filter(|k| with_permalinks || **k != "permalinks")
-        .any(|k| obj.get(k).is_some());
+    let present = [
+        "ids",
+        "domains",
+        "linkedin_urls",
+        "crunchbase_urls",
+        "permalinks",
+    ]
+    .iter()
+    .filter(|k| with_permalinks || **k != "permalinks")
+    .any(|k| obj.get(k).is_some());
     let ids = obj.uuids("ids");
     let domains = obj.identifiers("domains", domain_identifier);
     let linkedin = obj.identifiers("linkedin_urls", org_linkedin);
     let crunchbase = obj.identifiers("crunchbase_urls", org_crunchbase);
-    let permalinks = if with_permalinks { obj.identifiers("permalinks", as_given) } else { None };
+    let permalinks = if with_permalinks {
+        obj.identifiers("permalinks", as_given)
+    } else {
+        None
+    };
     present.then(|| OrgIdentifiers {
         ids: ids.unwrap_or_default(),
         domains: domains.unwrap_or_default(),
@@ -99,22 +115,52 @@ mod tests {
 
     #[test]
     fn www_domains_keep_their_prefix_and_so_match_nothing() {
-        assert_eq!(domain_identifier("stripe.com").as_deref(), Some("stripe.com"));
-        assert_eq!(domain_identifier("https://Stripe.com/about").as_deref(), Some("stripe.com"));
-        assert_eq!(domain_identifier("www.stripe.com").as_deref(), Some("www.stripe.com"));
-        assert_eq!(domain_identifier(" https://WWW.Stripe.com/x ").as_deref(), Some("www.stripe.com"));
-        assert_eq!(domain_identifier("wwwstripe.com").as_deref(), Some("wwwstripe.com"));
+        assert_eq!(
+            domain_identifier("stripe.com").as_deref(),
+            Some("stripe.com")
+        );
+        assert_eq!(
+            domain_identifier("https://Stripe.com/about").as_deref(),
+            Some("stripe.com")
+        );
+        assert_eq!(
+            domain_identifier("www.stripe.com").as_deref(),
+            Some("www.stripe.com")
+        );
+        assert_eq!(
+            domain_identifier(" https://WWW.Stripe.com/x ").as_deref(),
+            Some("www.stripe.com")
+        );
+        assert_eq!(
+            domain_identifier("wwwstripe.com").as_deref(),
+            Some("wwwstripe.com")
+        );
         assert_eq!(domain_identifier("not a domain"), None);
         assert_eq!(domain_identifier("www.com"), None);
     }
 
     #[test]
     fn org_and_person_urls_normalise_like_the_get_endpoints() {
-        assert_eq!(org_linkedin("https://www.linkedin.com/company/stripe/").as_deref(), Some("company/stripe"));
-        assert_eq!(org_crunchbase("crunchbase.com/organization/stripe").as_deref(), Some("organization/stripe"));
-        assert_eq!(person_linkedin("https://www.linkedin.com/in/eladgil/").as_deref(), Some("in/eladgil"));
+        assert_eq!(
+            org_linkedin("https://www.linkedin.com/company/stripe/").as_deref(),
+            Some("company/stripe")
+        );
+        assert_eq!(
+            org_crunchbase("crunchbase.com/organization/stripe").as_deref(),
+            Some("organization/stripe")
+        );
+        assert_eq!(
+            person_linkedin("https://www.linkedin.com/in/eladgil/").as_deref(),
+            Some("in/eladgil")
+        );
         assert_eq!(person_linkedin("https://linkedin.com/company/stripe"), None);
-        assert_eq!(person_crunchbase("elad-gil").as_deref(), Some("person/elad-gil"));
-        assert_eq!(person_twitter("https://x.com/JaneAngel").as_deref(), Some("janeangel"));
+        assert_eq!(
+            person_crunchbase("elad-gil").as_deref(),
+            Some("person/elad-gil")
+        );
+        assert_eq!(
+            person_twitter("https://x.com/JaneAngel").as_deref(),
+            Some("janeangel")
+        );
     }
 }

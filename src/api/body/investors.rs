@@ -9,13 +9,28 @@
 use crate::api::errors::ApiError;
 use crate::query::request::{InvestorSort, InvestorsQuery, PortfolioFilter};
 
-use super::blocks::{company_filter, deal_filter, headcounts, paging, semantic, CompanyKeys, DealKeys};
+use super::blocks::{
+    company_filter, deal_filter, headcounts, paging, semantic, CompanyKeys, DealKeys,
+};
 use super::identifiers::org_identifiers;
 use super::problems::ErrorForm;
 use super::reader::{parse_object, Obj};
 
-const TOP: &[&str] = &["identifiers", "investor", "company_investments", "page", "page_size", "sort_by"];
-const IDENTIFIERS: &[&str] = &["ids", "domains", "linkedin_urls", "crunchbase_urls", "permalinks"];
+const TOP: &[&str] = &[
+    "identifiers",
+    "investor",
+    "company_investments",
+    "page",
+    "page_size",
+    "sort_by",
+];
+const IDENTIFIERS: &[&str] = &[
+    "ids",
+    "domains",
+    "linkedin_urls",
+    "crunchbase_urls",
+    "permalinks",
+];
 const INVESTOR: &[&str] = &["locations", "employee_count"];
 const COMPANY_INVESTMENTS: &[&str] = &[
     "company_ids",
@@ -37,8 +52,11 @@ const COMPANY_INVESTMENTS: &[&str] = &[
     "min_matching_deals",
 ];
 
-const PORTFOLIO_DEAL_KEYS: DealKeys =
-    DealKeys { size: ("deal_size_min", "deal_size_max"), date: ("deal_start_date", "deal_end_date"), created: None };
+const PORTFOLIO_DEAL_KEYS: DealKeys = DealKeys {
+    size: ("deal_size_min", "deal_size_max"),
+    date: ("deal_start_date", "deal_end_date"),
+    created: None,
+};
 
 const SORTS: &[(&str, InvestorSort)] = &[
     ("most_recent_deal", InvestorSort::MostRecentDeal),
@@ -52,10 +70,16 @@ pub fn parse_investors(body: &[u8]) -> Result<InvestorsQuery, ApiError> {
     parse_object(body, TOP, ErrorForm::Validation, |top| {
         let investor = top.object("investor", INVESTOR);
         InvestorsQuery {
-            identifiers: top.object("identifiers", IDENTIFIERS).and_then(|o| org_identifiers(&o, true)),
+            identifiers: top
+                .object("identifiers", IDENTIFIERS)
+                .and_then(|o| org_identifiers(&o, true)),
             locations: investor.as_ref().and_then(|o| o.strings("locations")),
-            employee_count: investor.as_ref().and_then(|o| headcounts(o, "employee_count")),
-            portfolio: top.object("company_investments", COMPANY_INVESTMENTS).and_then(|o| portfolio(&o)),
+            employee_count: investor
+                .as_ref()
+                .and_then(|o| headcounts(o, "employee_count")),
+            portfolio: top
+                .object("company_investments", COMPANY_INVESTMENTS)
+                .and_then(|o| portfolio(&o)),
             sort: top.choice("sort_by", SORTS).unwrap_or_default(),
             page: paging(&top),
         }
@@ -98,26 +122,60 @@ mod tests {
                 "financing_types": [ {"type": "SERIES_A"}, {"type": "SERIES_B"} ], "deal_start_date": "2023-01-01" },
             "page": 0, "page_size": 25, "sort_by": "most_recent_deal" }))
         .unwrap();
-        assert_eq!(q.locations, Some(vec!["san-francisco-california".to_string()]));
+        assert_eq!(
+            q.locations,
+            Some(vec!["san-francisco-california".to_string()])
+        );
         let p = q.portfolio.unwrap();
-        assert_eq!(p.company.industries, Some(vec!["artificial-intelligence".to_string()]));
-        assert_eq!(p.deal.financing_types, Some(vec![plain(RoundType::SeriesA), plain(RoundType::SeriesB)]));
-        assert_eq!(p.deal.date, Range { min: Date::parse("2023-01-01"), max: None });
-        assert_eq!((q.page, q.sort), (PageRequest { page: 0, page_size: 25 }, InvestorSort::MostRecentDeal));
+        assert_eq!(
+            p.company.industries,
+            Some(vec!["artificial-intelligence".to_string()])
+        );
+        assert_eq!(
+            p.deal.financing_types,
+            Some(vec![plain(RoundType::SeriesA), plain(RoundType::SeriesB)])
+        );
+        assert_eq!(
+            p.deal.date,
+            Range {
+                min: Date::parse("2023-01-01"),
+                max: None
+            }
+        );
+        assert_eq!(
+            (q.page, q.sort),
+            (
+                PageRequest {
+                    page: 0,
+                    page_size: 25
+                },
+                InvestorSort::MostRecentDeal
+            )
+        );
 
         let led = parse(json!({ "company_investments": { "industries": ["fintech"], "only_lead_deals": true,
             "min_matching_deals": 3, "deal_start_date": "2024-01-01" }, "sort_by": "deals_led_ltm", "page_size": 50 }))
         .unwrap();
         let p = led.portfolio.unwrap();
-        assert_eq!((p.only_lead_deals, p.min_matching_deals, led.sort), (true, Some(3), InvestorSort::DealsLedLtm));
+        assert_eq!(
+            (p.only_lead_deals, p.min_matching_deals, led.sort),
+            (true, Some(3), InvestorSort::DealsLedLtm)
+        );
 
-        let domains = parse(json!({"identifiers": {"domains": ["sequoiacap.com", "a16z.com"]}})).unwrap();
-        assert_eq!(domains.identifiers.unwrap().domains, ["sequoiacap.com", "a16z.com"]);
+        let domains =
+            parse(json!({"identifiers": {"domains": ["sequoiacap.com", "a16z.com"]}})).unwrap();
+        assert_eq!(
+            domains.identifiers.unwrap().domains,
+            ["sequoiacap.com", "a16z.com"]
+        );
 
         let semantic = parse(json!({"company_investments": {"search_query": "climate-focused deep tech startups"}, "page": 0, "page_size": 25})).unwrap();
         assert_eq!(
             semantic.portfolio.unwrap().semantic,
-            Some(Semantic { query: "climate-focused deep tech startups".into(), min_relevance: 0.0 })
+            Some(Semantic {
+                query: "climate-focused deep tech startups".into(),
+                min_relevance: 0.0
+            })
         );
     }
 
@@ -136,10 +194,25 @@ mod tests {
         assert_eq!(p.company.locations, Some(vec!["l".to_string()]));
         assert_eq!(p.company.employee_count, Some(vec![Headcount::H1To10]));
         assert_eq!(p.company.ipo_status, Some(vec![IpoStatus::Public]));
-        assert_eq!(p.company.total_raised, Range { min: Some(1.0), max: Some(2.0) });
-        assert_eq!(p.deal.size, Range { min: Some(3.0), max: Some(4.0) });
+        assert_eq!(
+            p.company.total_raised,
+            Range {
+                min: Some(1.0),
+                max: Some(2.0)
+            }
+        );
+        assert_eq!(
+            p.deal.size,
+            Range {
+                min: Some(3.0),
+                max: Some(4.0)
+            }
+        );
         assert_eq!(p.deal.date.max, Date::parse("2024-05-01"));
-        assert_eq!((p.semantic, p.only_lead_deals, p.min_matching_deals), (None, false, None));
+        assert_eq!(
+            (p.semantic, p.only_lead_deals, p.min_matching_deals),
+            (None, false, None)
+        );
         assert_eq!(q.employee_count, Some(vec![Headcount::H51To100]));
         let expected = OrgIdentifiers {
             permalinks: vec!["sequoia-capital".into()],
@@ -152,9 +225,22 @@ mod tests {
 
     #[test]
     fn portfolio_is_some_only_with_a_key() {
-        assert_eq!(parse(json!({"company_investments": {}})).unwrap().portfolio, None);
-        assert_eq!(parse(json!({"company_investments": {"industries": null}})).unwrap().portfolio, None);
-        assert!(parse(json!({"company_investments": {"only_lead_deals": false}})).unwrap().portfolio.is_some());
+        assert_eq!(
+            parse(json!({"company_investments": {}})).unwrap().portfolio,
+            None
+        );
+        assert_eq!(
+            parse(json!({"company_investments": {"industries": null}}))
+                .unwrap()
+                .portfolio,
+            None
+        );
+        assert!(
+            parse(json!({"company_investments": {"only_lead_deals": false}}))
+                .unwrap()
+                .portfolio
+                .is_some()
+        );
     }
 
     #[test]
@@ -169,21 +255,42 @@ mod tests {
             assert_eq!((e.status, e.code), (422, "UNKNOWN_PARAMETER"), "{body}");
         }
         let e = parse(json!({"company_investments": {"date_start": "2024-01-01"}})).unwrap_err();
-        assert_eq!(e.details["errors"][0]["field"], "company_investments.date_start");
-        assert_eq!(e.details["errors"][0]["validOptions"].as_array().unwrap().len(), COMPANY_INVESTMENTS.len());
+        assert_eq!(
+            e.details["errors"][0]["field"],
+            "company_investments.date_start"
+        );
+        assert_eq!(
+            e.details["errors"][0]["validOptions"]
+                .as_array()
+                .unwrap()
+                .len(),
+            COMPANY_INVESTMENTS.len()
+        );
     }
 
     #[test]
     fn value_problems() {
         let e = parse(json!({"company_investments": {"min_matching_deals": 0}})).unwrap_err();
-        assert_eq!((e.status, e.details["errors"][0]["code"].as_str()), (400, Some("OUT_OF_RANGE")));
+        assert_eq!(
+            (e.status, e.details["errors"][0]["code"].as_str()),
+            (400, Some("OUT_OF_RANGE"))
+        );
         let e = parse(json!({"company_investments": {"only_lead_deals": "true"}})).unwrap_err();
-        assert_eq!((e.status, e.details["errors"][0]["code"].as_str()), (400, Some("INVALID_TYPE")));
+        assert_eq!(
+            (e.status, e.details["errors"][0]["code"].as_str()),
+            (400, Some("INVALID_TYPE"))
+        );
         let e = parse(json!({"company_investments": {"deal_start_date": "2024-02-01", "deal_end_date": "2024-01-01"}}))
             .unwrap_err();
-        assert_eq!(e.details["errors"][0]["field"], "company_investments.deal_start_date");
+        assert_eq!(
+            e.details["errors"][0]["field"],
+            "company_investments.deal_start_date"
+        );
         assert_eq!(e.details["errors"][0]["code"], "INVALID_RANGE");
         let e = parse(json!({"sort_by": "most_recent_raise"})).unwrap_err();
-        assert_eq!((e.status, e.details["errors"][0]["code"].as_str()), (422, Some("INVALID_ENUM_VALUE")));
+        assert_eq!(
+            (e.status, e.details["errors"][0]["code"].as_str()),
+            (422, Some("INVALID_ENUM_VALUE"))
+        );
     }
 }

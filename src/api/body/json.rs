@@ -48,9 +48,12 @@ impl Json {
             Json::Number(n) => Value::Number(n.clone()),
             Json::String(s) => Value::String(s.clone()),
             Json::Array(items) => Value::Array(items.iter().map(Json::to_value).collect()),
-            Json::Object(entries) => {
-                Value::Object(entries.iter().map(|(k, v)| (k.clone(), v.to_value())).collect::<Map<_, _>>())
-            }
+            Json::Object(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.to_value()))
+                    .collect::<Map<_, _>>(),
+            ),
         }
     }
 }
@@ -142,7 +145,10 @@ mod tests {
     fn objects_keep_document_order_and_the_last_duplicate() {
         let j = parse_body(br#"{"z": 1, "a": {"y": [1, 2.5, "x", null, true]}, "z": 3}"#).unwrap();
         assert_eq!(keys(&j), ["z", "a"]);
-        assert_eq!(j.to_value(), json!({"z": 3, "a": {"y": [1, 2.5, "x", null, true]}}));
+        assert_eq!(
+            j.to_value(),
+            json!({"z": 3, "a": {"y": [1, 2.5, "x", null, true]}})
+        );
     }
 
     #[test]
@@ -166,6 +172,9 @@ mod tests {
     #[test]
     fn deep_nesting_is_refused_not_overflowed() {
         let deep = "[".repeat(100_000);
-        assert_eq!(parse_body(deep.as_bytes()).unwrap_err().code, "INVALID_JSON");
+        assert_eq!(
+            parse_body(deep.as_bytes()).unwrap_err().code,
+            "INVALID_JSON"
+        );
     }
 }

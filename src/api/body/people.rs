@@ -13,21 +13,37 @@
 
 use crate::api::errors::ApiError;
 use crate::query::request::{
-    EmployerFilter, InvestmentType, InvestorPersonFilter, LatestDealFilter, PeopleQuery, PersonDealsFilter,
-    PersonFilter, PersonSort, PersonType,
+    EmployerFilter, InvestmentType, InvestorPersonFilter, LatestDealFilter, PeopleQuery,
+    PersonDealsFilter, PersonFilter, PersonSort, PersonType,
 };
 use crate::schema::{ContactType, PersonRole};
 
 use super::blocks::{
-    company_filter, deal_filter, headcounts, paging, semantic, CompanyKeys, IpoChoices, DEAL_KEYS_NO_CREATED,
+    company_filter, deal_filter, headcounts, paging, semantic, CompanyKeys, IpoChoices,
+    DEAL_KEYS_NO_CREATED,
 };
 use super::identifiers::{org_identifiers, person_identifiers};
 use super::problems::ErrorForm;
 use super::reader::{parse_object, spellings, Obj};
 
-const TOP: &[&str] = &["person_type", "identifiers", "person", "company", "investor", "page", "page_size", "sort_by"];
+const TOP: &[&str] = &[
+    "person_type",
+    "identifiers",
+    "person",
+    "company",
+    "investor",
+    "page",
+    "page_size",
+    "sort_by",
+];
 const IDENTIFIERS: &[&str] = &["ids", "linkedin_urls", "crunchbase_urls", "twitter_urls"];
-const PERSON: &[&str] = &["roles", "contact_types", "job_titles", "education_schools", "linkedin_companies"];
+const PERSON: &[&str] = &[
+    "roles",
+    "contact_types",
+    "job_titles",
+    "education_schools",
+    "linkedin_companies",
+];
 const COMPANY: &[&str] = &[
     "search_query",
     "min_relevance",
@@ -42,10 +58,25 @@ const COMPANY: &[&str] = &[
     "investor_people_ids",
     "latest_deal",
 ];
-const LATEST_DEAL: &[&str] =
-    &["financing_types", "size_min", "size_max", "date_start", "date_end", "investor_ids", "investor_locations"];
-const INVESTOR: &[&str] =
-    &["ids", "domains", "linkedin_urls", "crunchbase_urls", "permalinks", "locations", "employee_count", "deals"];
+const LATEST_DEAL: &[&str] = &[
+    "financing_types",
+    "size_min",
+    "size_max",
+    "date_start",
+    "date_end",
+    "investor_ids",
+    "investor_locations",
+];
+const INVESTOR: &[&str] = &[
+    "ids",
+    "domains",
+    "linkedin_urls",
+    "crunchbase_urls",
+    "permalinks",
+    "locations",
+    "employee_count",
+    "deals",
+];
 const DEALS: &[&str] = &[
     "search_query",
     "min_relevance",
@@ -66,7 +97,10 @@ const DEALS: &[&str] = &[
     "total_raised_max",
 ];
 
-const EMPLOYER_KEYS: CompanyKeys = CompanyKeys { ipo: IpoChoices::All, ..CompanyKeys::plain(Some("ids")) };
+const EMPLOYER_KEYS: CompanyKeys = CompanyKeys {
+    ipo: IpoChoices::All,
+    ..CompanyKeys::plain(Some("ids"))
+};
 const PORTFOLIO_KEYS: CompanyKeys = CompanyKeys {
     ids: None,
     locations: "portfolio_locations",
@@ -74,41 +108,60 @@ const PORTFOLIO_KEYS: CompanyKeys = CompanyKeys {
     ipo: IpoChoices::Listed,
 };
 
-const PERSON_TYPES: &[(&str, PersonType)] =
-    &[("any", PersonType::Any), ("company", PersonType::Company), ("investor", PersonType::Investor)];
-const INVESTMENT_TYPES: &[(&str, InvestmentType)] =
-    &[("all", InvestmentType::All), ("angel", InvestmentType::Angel), ("institutional", InvestmentType::Institutional)];
+const PERSON_TYPES: &[(&str, PersonType)] = &[
+    ("any", PersonType::Any),
+    ("company", PersonType::Company),
+    ("investor", PersonType::Investor),
+];
+const INVESTMENT_TYPES: &[(&str, InvestmentType)] = &[
+    ("all", InvestmentType::All),
+    ("angel", InvestmentType::Angel),
+    ("institutional", InvestmentType::Institutional),
+];
 const SORTS: &[(&str, PersonSort)] = &[
     ("most_recent_deal_date", PersonSort::MostRecentDealDate),
     ("total_raised", PersonSort::TotalRaised),
     ("latest_deal_size", PersonSort::LatestDealSize),
     ("name", PersonSort::Name),
     ("total_deal_count", PersonSort::TotalDealCount),
-    ("deal_count_last_12_months", PersonSort::DealCountLast12Months),
+    (
+        "deal_count_last_12_months",
+        PersonSort::DealCountLast12Months,
+    ),
     ("lead_deal_count", PersonSort::LeadDealCount),
-    ("lead_deal_count_last_12_months", PersonSort::LeadDealCountLast12Months),
+    (
+        "lead_deal_count_last_12_months",
+        PersonSort::LeadDealCountLast12Months,
+    ),
     ("filtered_deal_count", PersonSort::FilteredDealCount),
 ];
 
 pub fn parse_people(body: &[u8]) -> Result<PeopleQuery, ApiError> {
-    parse_object(body, TOP, ErrorForm::People, |top| {
-        PeopleQuery {
-            person_type: top.choice("person_type", PERSON_TYPES).unwrap_or_default(),
-            identifiers: top.object("identifiers", IDENTIFIERS).and_then(|o| person_identifiers(&o)),
-            person: top.object("person", PERSON).map(|o| person(&o)).unwrap_or_default(),
-            company: top.object("company", COMPANY).and_then(|o| employer(&o)),
-            investor: top.object("investor", INVESTOR).and_then(|o| investor(&o)),
-            sort: top.choice("sort_by", SORTS).unwrap_or_default(),
-            page: paging(&top),
-        }
+    parse_object(body, TOP, ErrorForm::People, |top| PeopleQuery {
+        person_type: top.choice("person_type", PERSON_TYPES).unwrap_or_default(),
+        identifiers: top
+            .object("identifiers", IDENTIFIERS)
+            .and_then(|o| person_identifiers(&o)),
+        person: top
+            .object("person", PERSON)
+            .map(|o| person(&o))
+            .unwrap_or_default(),
+        company: top.object("company", COMPANY).and_then(|o| employer(&o)),
+        investor: top.object("investor", INVESTOR).and_then(|o| investor(&o)),
+        sort: top.choice("sort_by", SORTS).unwrap_or_default(),
+        page: paging(&top),
     })
 }
 
 fn person(obj: &Obj) -> PersonFilter {
-    let contact_types = obj.enums("contact_types", &spellings(ContactType::ALL, ContactType::as_str));
+    let contact_types = obj.enums(
+        "contact_types",
+        &spellings(ContactType::ALL, ContactType::as_str),
+    );
     PersonFilter {
         roles: obj.enums("roles", &spellings(PersonRole::ALL, PersonRole::as_str)),
-        contact_types: contact_types.map(|types| types.iter().map(|t| t.as_str().to_string()).collect()),
+        contact_types: contact_types
+            .map(|types| types.iter().map(|t| t.as_str().to_string()).collect()),
         job_titles: obj.strings("job_titles"),
         education_schools: obj.strings("education_schools"),
         linkedin_companies: obj.strings("linkedin_companies"),
@@ -120,7 +173,10 @@ fn employer(obj: &Obj) -> Option<EmployerFilter> {
         company: company_filter(obj, &EMPLOYER_KEYS),
         semantic: semantic(obj),
         investor_people_ids: obj.uuids("investor_people_ids"),
-        latest_deal: obj.object("latest_deal", LATEST_DEAL).map(|o| latest_deal(&o)).unwrap_or_default(),
+        latest_deal: obj
+            .object("latest_deal", LATEST_DEAL)
+            .map(|o| latest_deal(&o))
+            .unwrap_or_default(),
     };
     obj.has_keys().then_some(filter)
 }
@@ -146,7 +202,9 @@ fn investor(obj: &Obj) -> Option<InvestorPersonFilter> {
 fn deals(obj: &Obj) -> PersonDealsFilter {
     PersonDealsFilter {
         semantic: semantic(obj),
-        investment_type: obj.choice("investment_type", INVESTMENT_TYPES).unwrap_or_default(),
+        investment_type: obj
+            .choice("investment_type", INVESTMENT_TYPES)
+            .unwrap_or_default(),
         only_lead_deals: obj.bool("only_lead_deals").unwrap_or(false),
         min_matching_deals: obj.int_at_least("min_matching_deals", 1),
         deal: deal_filter(obj, &DEAL_KEYS_NO_CREATED),
@@ -158,7 +216,9 @@ fn deals(obj: &Obj) -> PersonDealsFilter {
 mod tests {
     use super::*;
     use crate::api::body::test_support::*;
-    use crate::query::request::{CompanyFilter, OrgIdentifiers, PageRequest, PersonIdentifiers, Range, Semantic};
+    use crate::query::request::{
+        CompanyFilter, OrgIdentifiers, PageRequest, PersonIdentifiers, Range, Semantic,
+    };
     use crate::schema::{Date, Headcount, IpoStatus, RoundKey, RoundType};
     use serde_json::json;
 
@@ -178,30 +238,67 @@ mod tests {
         assert_eq!(founders.person.roles, Some(vec![PersonRole::Founder]));
         let employer = founders.company.unwrap();
         assert_eq!(employer.company.ipo_status, Some(vec![IpoStatus::Private]));
-        assert_eq!(employer.company.super_categories, Some(vec!["financial-services-d7b6".to_string()]));
+        assert_eq!(
+            employer.company.super_categories,
+            Some(vec!["financial-services-d7b6".to_string()])
+        );
         assert_eq!(founders.page.page_size, 25);
 
         let linkedin = parse(json!({"identifiers": {"linkedin_urls": ["https://www.linkedin.com/in/joshua-kushner-711b45230/", "https://www.linkedin.com/in/eladgil/"]}})).unwrap();
-        assert_eq!(linkedin.identifiers.unwrap().linkedin, ["in/joshua-kushner-711b45230", "in/eladgil"]);
+        assert_eq!(
+            linkedin.identifiers.unwrap().linkedin,
+            ["in/joshua-kushner-711b45230", "in/eladgil"]
+        );
 
         let angels = parse(json!({"investor": {"deals": {"investment_type": "angel", "min_matching_deals": 3, "date_start": "2024-01-01", "date_end": "2024-12-31"}}, "sort_by": "lead_deal_count", "page_size": 50})).unwrap();
         let deals = angels.investor.as_ref().unwrap().deals.as_ref().unwrap();
-        assert_eq!((deals.investment_type, deals.min_matching_deals), (InvestmentType::Angel, Some(3)));
-        assert_eq!(deals.deal.date, Range { min: Date::parse("2024-01-01"), max: Date::parse("2024-12-31") });
-        assert_eq!((angels.sort, angels.investor.as_ref().unwrap().firms.as_ref()), (PersonSort::LeadDealCount, None));
+        assert_eq!(
+            (deals.investment_type, deals.min_matching_deals),
+            (InvestmentType::Angel, Some(3))
+        );
+        assert_eq!(
+            deals.deal.date,
+            Range {
+                min: Date::parse("2024-01-01"),
+                max: Date::parse("2024-12-31")
+            }
+        );
+        assert_eq!(
+            (
+                angels.sort,
+                angels.investor.as_ref().unwrap().firms.as_ref()
+            ),
+            (PersonSort::LeadDealCount, None)
+        );
 
         let semantic = parse(json!({"person_type": "investor", "investor": {"deals": {"investment_type": "angel", "search_query": "gtm tooling", "min_relevance": 0.6, "min_matching_deals": 2, "date_start": "2024-01-01"}}, "page_size": 10})).unwrap();
         assert_eq!(semantic.person_type, PersonType::Investor);
         assert_eq!(
             semantic.investor.unwrap().deals.unwrap().semantic,
-            Some(Semantic { query: "gtm tooling".into(), min_relevance: 0.6 })
+            Some(Semantic {
+                query: "gtm tooling".into(),
+                min_relevance: 0.6
+            })
         );
 
-        let team = parse(json!({"person_type": "company", "company": {"ids": [U1]}, "page_size": 10})).unwrap();
-        assert_eq!((team.person_type, team.company.unwrap().company.ids), (PersonType::Company, Some(vec![uuid(U1)])));
+        let team =
+            parse(json!({"person_type": "company", "company": {"ids": [U1]}, "page_size": 10}))
+                .unwrap();
+        assert_eq!(
+            (team.person_type, team.company.unwrap().company.ids),
+            (PersonType::Company, Some(vec![uuid(U1)]))
+        );
 
-        let firm = parse(json!({"person_type": "investor", "investor": {"ids": [U2]}, "page_size": 10})).unwrap();
-        assert_eq!(firm.investor.unwrap().firms, Some(OrgIdentifiers { ids: vec![uuid(U2)], ..Default::default() }));
+        let firm =
+            parse(json!({"person_type": "investor", "investor": {"ids": [U2]}, "page_size": 10}))
+                .unwrap();
+        assert_eq!(
+            firm.investor.unwrap().firms,
+            Some(OrgIdentifiers {
+                ids: vec![uuid(U2)],
+                ..Default::default()
+            })
+        );
     }
 
     #[test]
@@ -230,24 +327,50 @@ mod tests {
                 twitter: vec!["jane".into()]
             })
         );
-        assert_eq!(q.person.contact_types, Some(vec!["email".to_string(), "linkedin".to_string()]));
-        assert_eq!((q.person.job_titles.as_deref(), q.person.roles.as_ref()), (Some(&["cto".to_string()][..]), None));
+        assert_eq!(
+            q.person.contact_types,
+            Some(vec!["email".to_string(), "linkedin".to_string()])
+        );
+        assert_eq!(
+            (q.person.job_titles.as_deref(), q.person.roles.as_ref()),
+            (Some(&["cto".to_string()][..]), None)
+        );
         assert_eq!(q.person.education_schools, Some(vec!["mit".to_string()]));
-        assert_eq!(q.person.linkedin_companies, Some(vec!["google".to_string()]));
+        assert_eq!(
+            q.person.linkedin_companies,
+            Some(vec!["google".to_string()])
+        );
 
         let employer = q.company.unwrap();
-        assert_eq!(employer.semantic.map(|s| s.query).as_deref(), Some("robots"));
-        assert_eq!(employer.company.ipo_status, Some(vec![IpoStatus::Acquired, IpoStatus::Delisted]));
-        assert_eq!(employer.company.employee_count, Some(vec![Headcount::H10001Plus]));
+        assert_eq!(
+            employer.semantic.map(|s| s.query).as_deref(),
+            Some("robots")
+        );
+        assert_eq!(
+            employer.company.ipo_status,
+            Some(vec![IpoStatus::Acquired, IpoStatus::Delisted])
+        );
+        assert_eq!(
+            employer.company.employee_count,
+            Some(vec![Headcount::H10001Plus])
+        );
         assert_eq!(employer.company.total_raised.min, Some(5.0));
         assert_eq!(employer.investor_people_ids, Some(vec![uuid(U2)]));
         let latest = employer.latest_deal;
         assert_eq!(
             latest.deal.financing_types,
-            Some(vec![RoundKey { round_type: RoundType::Safe, pre: false, extension: false }])
+            Some(vec![RoundKey {
+                round_type: RoundType::Safe,
+                pre: false,
+                extension: false
+            }])
         );
         assert_eq!(
-            (latest.deal.size.max, latest.investor_ids, latest.investor_locations),
+            (
+                latest.deal.size.max,
+                latest.investor_ids,
+                latest.investor_locations
+            ),
             (Some(9.0), Some(vec![uuid(U1)]), Some(vec!["x".into()]))
         );
 
@@ -267,7 +390,11 @@ mod tests {
         );
         let deals = investor.deals.unwrap();
         assert_eq!(
-            (deals.only_lead_deals, deals.investment_type, deals.deal.size.min),
+            (
+                deals.only_lead_deals,
+                deals.investment_type,
+                deals.deal.size.min
+            ),
             (true, InvestmentType::Institutional, Some(1.0))
         );
         assert_eq!(deals.deal.financing_types.map(|f| f.len()), Some(1));
@@ -278,10 +405,22 @@ mod tests {
             super_categories: Some(vec!["s2".into()]),
             employee_count: Some(vec![Headcount::H1To10]),
             ipo_status: Some(vec![IpoStatus::Public]),
-            total_raised: Range { min: None, max: Some(7.0) },
+            total_raised: Range {
+                min: None,
+                max: Some(7.0),
+            },
         };
         assert_eq!(deals.portfolio, portfolio);
-        assert_eq!((q.page, q.sort), (PageRequest { page: 2, page_size: 1 }, PersonSort::FilteredDealCount));
+        assert_eq!(
+            (q.page, q.sort),
+            (
+                PageRequest {
+                    page: 2,
+                    page_size: 1
+                },
+                PersonSort::FilteredDealCount
+            )
+        );
     }
 
     #[test]
@@ -290,8 +429,16 @@ mod tests {
         assert_eq!((q.company, q.investor), (None, None));
         let q = parse(json!({"company": {"latest_deal": {}}, "investor": {"deals": {}}})).unwrap();
         assert_eq!(q.company.unwrap().latest_deal, LatestDealFilter::default());
-        assert_eq!(q.investor.unwrap().deals, Some(PersonDealsFilter::default()));
-        assert_eq!(parse(json!({"investor": {"deals": null}})).unwrap().investor, None);
+        assert_eq!(
+            q.investor.unwrap().deals,
+            Some(PersonDealsFilter::default())
+        );
+        assert_eq!(
+            parse(json!({"investor": {"deals": null}}))
+                .unwrap()
+                .investor,
+            None
+        );
     }
 
     #[test]
@@ -299,7 +446,10 @@ mod tests {
         let body = r#"{"page_size": 0, "person": {"roles": ["founder"], "bogus": 1}, "investor": {"deals": {"created_start": "2024-01-01"}}}"#;
         let e = parse_people(body.as_bytes()).unwrap_err();
         assert_eq!((e.status, e.code), (422, "UNKNOWN_PARAMETER"));
-        assert_eq!(e.message, "Unknown parameter(s): person.bogus, investor.deals.created_start");
+        assert_eq!(
+            e.message,
+            "Unknown parameter(s): person.bogus, investor.deals.created_start"
+        );
         assert_eq!(
             e.details,
             json!({"unknownParameters": ["person.bogus", "investor.deals.created_start"],
@@ -309,8 +459,14 @@ mod tests {
             json!({"investor": {"deals": {"investment_type": "angel", "financing_types": [{"type": "SEED", "x": 1}]}}}),
         )
         .unwrap_err();
-        assert_eq!(e.details["unknownParameters"], json!(["investor.deals.financing_types[0].x"]));
-        assert_eq!(e.details["allowedParameters"], json!(["type", "pre", "extension"]));
+        assert_eq!(
+            e.details["unknownParameters"],
+            json!(["investor.deals.financing_types[0].x"])
+        );
+        assert_eq!(
+            e.details["allowedParameters"],
+            json!(["type", "pre", "extension"])
+        );
     }
 
     #[test]
@@ -320,13 +476,22 @@ mod tests {
             (e.status, e.code, e.details["errors"][0]["code"].as_str()),
             (422, "VALIDATION_ERROR", Some("INVALID_ENUM_VALUE"))
         );
-        assert_eq!(e.details["errors"][0]["validOptions"], json!(["any", "company", "investor"]));
+        assert_eq!(
+            e.details["errors"][0]["validOptions"],
+            json!(["any", "company", "investor"])
+        );
         let e = parse(json!({"investor": {"deals": {"investment_type": "vc"}}})).unwrap_err();
-        assert_eq!(e.details["errors"][0]["validOptions"], json!(["all", "angel", "institutional"]));
+        assert_eq!(
+            e.details["errors"][0]["validOptions"],
+            json!(["all", "angel", "institutional"])
+        );
         let e = parse(json!({"person": {"roles": ["cto"], "contact_types": ["fax"]}})).unwrap_err();
         assert_eq!(e.details["errors"].as_array().unwrap().len(), 2);
         let e = parse(json!({"company": {"search_query": ""}})).unwrap_err();
-        assert_eq!((e.status, e.details["errors"][0]["code"].as_str()), (400, Some("EMPTY_STRING")));
+        assert_eq!(
+            (e.status, e.details["errors"][0]["code"].as_str()),
+            (400, Some("EMPTY_STRING"))
+        );
     }
 
     #[test]
@@ -334,7 +499,10 @@ mod tests {
         assert!(parse(json!({"company": {"ipo_status": ["delisted"]}})).is_ok());
         let e = parse(json!({"investor": {"deals": {"ipo_status": ["acquired"]}}})).unwrap_err();
         assert_eq!(e.details["errors"][0]["field"], "investor.deals.ipo_status");
-        assert_eq!(e.details["errors"][0]["validOptions"], json!(["public", "private"]));
+        assert_eq!(
+            e.details["errors"][0]["validOptions"],
+            json!(["public", "private"])
+        );
     }
 
     #[test]
@@ -342,13 +510,20 @@ mod tests {
         // api-examples E13.5: the hosted API answered the whole table; we refuse.
         let e = parse(json!({"identifiers": {"linkedin_urls": [""]}, "page_size": 1})).unwrap_err();
         assert_eq!(
-            (e.status, e.details["errors"][0]["field"].as_str(), e.details["errors"][0]["code"].as_str()),
+            (
+                e.status,
+                e.details["errors"][0]["field"].as_str(),
+                e.details["errors"][0]["code"].as_str()
+            ),
             (400, Some("identifiers.linkedin_urls"), Some("EMPTY_STRING"))
         );
         let e = parse(json!({"investor": {"permalinks": [" "]}})).unwrap_err();
         assert_eq!(e.details["errors"][0]["code"], "EMPTY_STRING");
         // A company URL is no person identifier: dropped, so the block matches nothing.
-        let q = parse(json!({"identifiers": {"linkedin_urls": ["https://linkedin.com/company/stripe"]}})).unwrap();
+        let q = parse(
+            json!({"identifiers": {"linkedin_urls": ["https://linkedin.com/company/stripe"]}}),
+        )
+        .unwrap();
         assert_eq!(q.identifiers, Some(PersonIdentifiers::default()));
     }
 
@@ -357,7 +532,11 @@ mod tests {
         for (text, sort) in SORTS {
             assert_eq!(parse(json!({"sort_by": text})).unwrap().sort, *sort);
         }
-        let e = parse(json!({"company": {"latest_deal": {"created_start": "2024-01-01"}}})).unwrap_err();
-        assert_eq!(e.details["unknownParameters"], json!(["company.latest_deal.created_start"]));
+        let e = parse(json!({"company": {"latest_deal": {"created_start": "2024-01-01"}}}))
+            .unwrap_err();
+        assert_eq!(
+            e.details["unknownParameters"],
+            json!(["company.latest_deal.created_start"])
+        );
     }
 }

@@ -29,7 +29,12 @@ pub const EMPTY_STRING: &str = "EMPTY_STRING";
 pub const TOO_MANY_ITEMS: &str = "TOO_MANY_ITEMS";
 
 /// Codes answered with 422 rather than 400.
-const UNPROCESSABLE: [&str; 4] = [UNKNOWN_PARAMETER, INVALID_ENUM_VALUE, INVALID_FINANCING_TYPE, EMPTY_ARRAY_PARAMETER];
+const UNPROCESSABLE: [&str; 4] = [
+    UNKNOWN_PARAMETER,
+    INVALID_ENUM_VALUE,
+    INVALID_FINANCING_TYPE,
+    EMPTY_ARRAY_PARAMETER,
+];
 
 /// Where a value sits: the position of each key / item on its path.
 pub type Order = Vec<u32>;
@@ -81,14 +86,32 @@ impl Problems {
             return Ok(());
         }
         list.sort_by(|a, b| a.order.cmp(&b.order));
-        let unknown: Vec<&Problem> = list.iter().filter(|p| p.code == UNKNOWN_PARAMETER).collect();
+        let unknown: Vec<&Problem> = list
+            .iter()
+            .filter(|p| p.code == UNKNOWN_PARAMETER)
+            .collect();
         if form == ErrorForm::People && !unknown.is_empty() {
             let names = unknown.iter().map(|p| p.field.clone()).collect();
-            return Err(ApiError::unknown_parameters(names, unknown[0].valid_options.clone()));
+            return Err(ApiError::unknown_parameters(
+                names,
+                unknown[0].valid_options.clone(),
+            ));
         }
-        let status = if list.iter().any(|p| UNPROCESSABLE.contains(&p.code)) { 422 } else { 400 };
-        let code = if unknown.is_empty() { "VALIDATION_ERROR" } else { UNKNOWN_PARAMETER };
-        Err(ApiError::validation(status, code, list.iter().map(Problem::to_json).collect()))
+        let status = if list.iter().any(|p| UNPROCESSABLE.contains(&p.code)) {
+            422
+        } else {
+            400
+        };
+        let code = if unknown.is_empty() {
+            "VALIDATION_ERROR"
+        } else {
+            UNKNOWN_PARAMETER
+        };
+        Err(ApiError::validation(
+            status,
+            code,
+            list.iter().map(Problem::to_json).collect(),
+        ))
     }
 }
 
@@ -119,15 +142,25 @@ mod tests {
         p.push(problem("page", INVALID_TYPE, vec![0]));
         p.push(problem("deal.date_start", INVALID_DATE, vec![1, 2]));
         let e = p.finish(ErrorForm::Validation).unwrap_err();
-        assert_eq!((e.status, e.code, e.message.as_str()), (400, "VALIDATION_ERROR", "Invalid request parameters"));
-        let fields: Vec<&str> =
-            e.details["errors"].as_array().unwrap().iter().map(|x| x["field"].as_str().unwrap()).collect();
+        assert_eq!(
+            (e.status, e.code, e.message.as_str()),
+            (400, "VALIDATION_ERROR", "Invalid request parameters")
+        );
+        let fields: Vec<&str> = e.details["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["field"].as_str().unwrap())
+            .collect();
         assert_eq!(fields, ["page", "deal.size_min", "deal.date_start"]);
         assert_eq!(
             e.details["errors"][0],
             json!({"field": "page", "value": null, "message": "page is wrong", "code": "INVALID_TYPE", "validOptions": ["a"]})
         );
-        assert!(e.details["help"].as_str().unwrap().starts_with("Please check your request parameters"));
+        assert!(e.details["help"]
+            .as_str()
+            .unwrap()
+            .starts_with("Please check your request parameters"));
     }
 
     #[test]
@@ -165,7 +198,10 @@ mod tests {
         p.push(problem("person.bogus", UNKNOWN_PARAMETER, vec![2, 0]));
         let e = p.finish(ErrorForm::People).unwrap_err();
         assert_eq!((e.status, e.code), (422, "UNKNOWN_PARAMETER"));
-        assert_eq!(e.message, "Unknown parameter(s): person.bogus, person.other");
+        assert_eq!(
+            e.message,
+            "Unknown parameter(s): person.bogus, person.other"
+        );
         assert_eq!(
             e.details,
             json!({"unknownParameters": ["person.bogus", "person.other"], "allowedParameters": ["a"]})

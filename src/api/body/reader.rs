@@ -60,12 +60,24 @@ pub struct Slot<'a> {
 
 impl<'a> Obj<'a> {
     /// The whole body; a body that is not an object is one problem (`body`).
-    pub fn root(problems: &'a Problems, body: &'a Json, allowed: &'static [&'static str]) -> Obj<'a> {
+    pub fn root(
+        problems: &'a Problems,
+        body: &'a Json,
+        allowed: &'static [&'static str],
+    ) -> Obj<'a> {
         let entries: &[(String, Json)] = match body {
             Json::Object(entries) => entries,
             _ => {
-                let slot = Slot { problems, path: "body".into(), order: Vec::new(), value: body };
-                slot.fail::<()>(INVALID_TYPE, "The request body must be a JSON object".into());
+                let slot = Slot {
+                    problems,
+                    path: "body".into(),
+                    order: Vec::new(),
+                    value: body,
+                };
+                slot.fail::<()>(
+                    INVALID_TYPE,
+                    "The request body must be a JSON object".into(),
+                );
                 &[]
             }
         };
@@ -79,12 +91,21 @@ impl<'a> Obj<'a> {
         entries: &'a [(String, Json)],
         allowed: &'static [&'static str],
     ) -> Obj<'a> {
-        let obj = Obj { problems, path, order, entries, allowed };
+        let obj = Obj {
+            problems,
+            path,
+            order,
+            entries,
+            allowed,
+        };
         for (i, (key, value)) in entries.iter().enumerate() {
             if !allowed.contains(&key.as_str()) {
                 let field = obj.child_path(key);
                 problems.push(Problem {
-                    message: format!("Unknown parameter: {field}. Allowed parameters: {}", allowed.join(", ")),
+                    message: format!(
+                        "Unknown parameter: {field}. Allowed parameters: {}",
+                        allowed.join(", ")
+                    ),
                     field,
                     value: value.to_value(),
                     code: UNKNOWN_PARAMETER,
@@ -117,8 +138,16 @@ impl<'a> Obj<'a> {
 
     /// The value of an allowed `key`, unless absent or null.
     pub fn get(&self, key: &str) -> Option<Slot<'a>> {
-        debug_assert!(self.allowed.contains(&key), "{key} is not an allowed key of {}", self.path);
-        let (i, (_, value)) = self.entries.iter().enumerate().find(|(_, (k, _))| k == key)?;
+        debug_assert!(
+            self.allowed.contains(&key),
+            "{key} is not an allowed key of {}",
+            self.path
+        );
+        let (i, (_, value)) = self
+            .entries
+            .iter()
+            .enumerate()
+            .find(|(_, (k, _))| k == key)?;
         (!value.is_null()).then(|| Slot {
             problems: self.problems,
             path: self.child_path(key),
@@ -145,7 +174,10 @@ impl<'a> Obj<'a> {
 
     /// `min_key`/`max_key` money bounds; `min > max` is `INVALID_RANGE` on `min_key`.
     pub fn money_range(&self, min_key: &str, max_key: &str) -> Range<f64> {
-        let range = Range { min: self.money(min_key), max: self.money(max_key) };
+        let range = Range {
+            min: self.money(min_key),
+            max: self.money(max_key),
+        };
         self.check_range(range, min_key, max_key)
     }
 
@@ -161,16 +193,28 @@ impl<'a> Obj<'a> {
 
     /// `start_key`/`end_key` date bounds; start after end is `INVALID_RANGE` on `start_key`.
     pub fn date_range(&self, start_key: &str, end_key: &str) -> Range<Date> {
-        let range = Range { min: self.date(start_key), max: self.date(end_key) };
+        let range = Range {
+            min: self.date(start_key),
+            max: self.date(end_key),
+        };
         self.check_range(range, start_key, end_key)
     }
 
     /// `range` unless its bounds are crossed, which is reported on `min_key`.
-    fn check_range<T: PartialOrd + Copy>(&self, range: Range<T>, min_key: &str, max_key: &str) -> Range<T> {
+    fn check_range<T: PartialOrd + Copy>(
+        &self,
+        range: Range<T>,
+        min_key: &str,
+        max_key: &str,
+    ) -> Range<T> {
         let crossed = matches!((range.min, range.max), (Some(min), Some(max)) if min > max);
         match self.get(min_key).filter(|_| crossed) {
             Some(slot) => {
-                let message = format!("{} must not be greater than {}", slot.path, self.child_path(max_key));
+                let message = format!(
+                    "{} must not be greater than {}",
+                    slot.path,
+                    self.child_path(max_key)
+                );
                 slot.fail(INVALID_RANGE, message).unwrap_or_default()
             }
             None => range,
@@ -183,9 +227,16 @@ impl<'a> Obj<'a> {
         let parsed: Vec<Option<Uuid>> = items
             .iter()
             .map(|item| match item.value {
-                Json::String(text) => parse_uuid(text)
-                    .or_else(|| item.fail(INVALID_UUID, format!("{} contains an invalid UUID: '{text}'", item.path))),
-                _ => item.fail(INVALID_TYPE, format!("{} must contain only UUID strings", item.path)),
+                Json::String(text) => parse_uuid(text).or_else(|| {
+                    item.fail(
+                        INVALID_UUID,
+                        format!("{} contains an invalid UUID: '{text}'", item.path),
+                    )
+                }),
+                _ => item.fail(
+                    INVALID_TYPE,
+                    format!("{} must contain only UUID strings", item.path),
+                ),
             })
             .collect();
         parsed.into_iter().collect()
@@ -194,25 +245,38 @@ impl<'a> Obj<'a> {
     /// An array of strings, kept as given (permalinks, job titles…).
     pub fn strings(&self, key: &str) -> Option<Vec<String>> {
         let items = self.get(key)?.array()?;
-        let parsed: Vec<Option<String>> = items.iter().map(|item| item.item_string().map(str::to_string)).collect();
+        let parsed: Vec<Option<String>> = items
+            .iter()
+            .map(|item| item.item_string().map(str::to_string))
+            .collect();
         parsed.into_iter().collect()
     }
 
     /// An array of identifier strings: blank ones are `EMPTY_STRING`, the
     /// others go through `normalise`, and those it refuses are dropped.
-    pub fn identifiers(&self, key: &str, normalise: fn(&str) -> Option<String>) -> Option<Vec<String>> {
+    pub fn identifiers(
+        &self,
+        key: &str,
+        normalise: fn(&str) -> Option<String>,
+    ) -> Option<Vec<String>> {
         let items = self.get(key)?.array()?;
         let parsed: Vec<Option<Option<String>>> = items
             .iter()
             .map(|item| {
                 let text = item.item_string()?;
                 if text.trim().is_empty() {
-                    return item.fail(EMPTY_STRING, format!("{} must not contain blank strings", item.path));
+                    return item.fail(
+                        EMPTY_STRING,
+                        format!("{} must not contain blank strings", item.path),
+                    );
                 }
                 Some(normalise(text))
             })
             .collect();
-        parsed.into_iter().collect::<Option<Vec<_>>>().map(|keys| keys.into_iter().flatten().collect())
+        parsed
+            .into_iter()
+            .collect::<Option<Vec<_>>>()
+            .map(|keys| keys.into_iter().flatten().collect())
     }
 
     /// An array of exact enum spellings.
@@ -236,12 +300,19 @@ impl<'a> Obj<'a> {
     pub fn choice<T: Copy>(&self, key: &str, choices: &Choices<T>) -> Option<T> {
         let slot = self.get(key)?;
         let Json::String(text) = slot.value else {
-            return slot.fail_with(INVALID_TYPE, format!("{} must be a string", slot.path), options(choices));
+            return slot.fail_with(
+                INVALID_TYPE,
+                format!("{} must be a string", slot.path),
+                options(choices),
+            );
         };
         let found = choices.iter().find(|(s, _)| s == text).map(|(_, v)| *v);
         found.or_else(|| {
-            let message =
-                format!("Invalid {}: '{text}'. Valid options are: {}", slot.path, options(choices).join(", "));
+            let message = format!(
+                "Invalid {}: '{text}'. Valid options are: {}",
+                slot.path,
+                options(choices).join(", ")
+            );
             slot.fail_with(INVALID_ENUM_VALUE, message, options(choices))
         })
     }
@@ -264,9 +335,16 @@ impl<'a> Obj<'a> {
         if bad.is_empty() {
             return Some(keys);
         }
-        let all: Vec<String> = RoundType::ALL.iter().map(|t| t.as_str().to_string()).collect();
+        let all: Vec<String> = RoundType::ALL
+            .iter()
+            .map(|t| t.as_str().to_string())
+            .collect();
         let shown: Vec<&str> = bad.iter().map(|(_, s)| s.as_str()).collect();
-        let message = format!("Invalid financing type(s): {}. Valid options are: {}", shown.join(", "), all.join(", "));
+        let message = format!(
+            "Invalid financing type(s): {}. Valid options are: {}",
+            shown.join(", "),
+            all.join(", ")
+        );
         let value = match bad.as_slice() {
             [(one, _)] => one.to_value(),
             many => Value::Array(many.iter().map(|(v, _)| v.to_value()).collect()),
@@ -288,7 +366,13 @@ impl<'a> Obj<'a> {
             return Err(shown(item.value));
         };
         let path = format!("{}[{index}]", item.path);
-        let obj = Obj::open(self.problems, path, item.order.clone(), entries, FINANCING_KEYS);
+        let obj = Obj::open(
+            self.problems,
+            path,
+            item.order.clone(),
+            entries,
+            FINANCING_KEYS,
+        );
         let pre = obj.bool("pre").unwrap_or(false);
         let extension = obj.bool("extension").unwrap_or(false);
         let round_type = match obj.get("type").map(|t| t.value) {
@@ -296,19 +380,31 @@ impl<'a> Obj<'a> {
             Some(other) => return Err(shown(other)),
             None => return Err(shown(item.value)),
         };
-        Ok(RoundKey { round_type, pre, extension })
+        Ok(RoundKey {
+            round_type,
+            pre,
+            extension,
+        })
     }
 
     /// An integer in `min..=max`.
     pub fn int_between(&self, key: &str, min: u64, max: u64) -> Option<u64> {
         let slot = self.get(key)?;
-        slot.integer(min, max, format!("{} must be an integer between {min} and {max}", slot.path))
+        slot.integer(
+            min,
+            max,
+            format!("{} must be an integer between {min} and {max}", slot.path),
+        )
     }
 
     /// An integer ≥ `min` (and within `u32`).
     pub fn int_at_least(&self, key: &str, min: u32) -> Option<u32> {
         let slot = self.get(key)?;
-        let n = slot.integer(min as u64, u32::MAX as u64, format!("{} must be an integer >= {min}", slot.path))?;
+        let n = slot.integer(
+            min as u64,
+            u32::MAX as u64,
+            format!("{} must be an integer >= {min}", slot.path),
+        )?;
         Some(n as u32)
     }
 
@@ -357,7 +453,12 @@ impl<'a> Slot<'a> {
         self.fail_with(code, message, Vec::new())
     }
 
-    pub fn fail_with<T>(&self, code: &'static str, message: String, valid_options: Vec<String>) -> Option<T> {
+    pub fn fail_with<T>(
+        &self,
+        code: &'static str,
+        message: String,
+        valid_options: Vec<String>,
+    ) -> Option<T> {
         self.problems.push(Problem {
             field: self.path.clone(),
             value: self.value.to_value(),
@@ -371,9 +472,13 @@ impl<'a> Slot<'a> {
 
     fn object(&self, allowed: &'static [&'static str]) -> Option<Obj<'a>> {
         match self.value {
-            Json::Object(entries) => {
-                Some(Obj::open(self.problems, self.path.clone(), self.order.clone(), entries, allowed))
-            }
+            Json::Object(entries) => Some(Obj::open(
+                self.problems,
+                self.path.clone(),
+                self.order.clone(),
+                entries,
+                allowed,
+            )),
             _ => self.fail(INVALID_TYPE, format!("{} must be an object", self.path)),
         }
     }
@@ -386,19 +491,31 @@ impl<'a> Slot<'a> {
         if items.is_empty() {
             return self.fail(
                 EMPTY_ARRAY_PARAMETER,
-                format!("{} must not be an empty array; omit the key instead", self.path),
+                format!(
+                    "{} must not be an empty array; omit the key instead",
+                    self.path
+                ),
             );
         }
         if items.len() > MAX_ITEMS {
             return self.fail(
                 TOO_MANY_ITEMS,
-                format!("{} must have at most {MAX_ITEMS} items (got {})", self.path, items.len()),
+                format!(
+                    "{} must have at most {MAX_ITEMS} items (got {})",
+                    self.path,
+                    items.len()
+                ),
             );
         }
         let slot = |(i, value)| {
             let mut order = self.order.clone();
             order.push(i as u32);
-            Slot { problems: self.problems, path: self.path.clone(), order, value }
+            Slot {
+                problems: self.problems,
+                path: self.path.clone(),
+                order,
+                value,
+            }
         };
         Some(items.iter().enumerate().map(slot).collect())
     }
@@ -415,7 +532,10 @@ impl<'a> Slot<'a> {
     fn item_string(&self) -> Option<&'a str> {
         match self.value {
             Json::String(text) => Some(text),
-            _ => self.fail(INVALID_TYPE, format!("{} must contain only strings", self.path)),
+            _ => self.fail(
+                INVALID_TYPE,
+                format!("{} must contain only strings", self.path),
+            ),
         }
     }
 
@@ -493,31 +613,49 @@ mod tests {
     fn codes(errors: &[Value]) -> Vec<(String, String)> {
         errors
             .iter()
-            .map(|e| (e["field"].as_str().unwrap().to_string(), e["code"].as_str().unwrap().to_string()))
+            .map(|e| {
+                (
+                    e["field"].as_str().unwrap().to_string(),
+                    e["code"].as_str().unwrap().to_string(),
+                )
+            })
             .collect()
     }
 
     fn one(errors: &[Value], field: &str, code: &str) {
-        assert_eq!(codes(errors), [(field.to_string(), code.to_string())], "{errors:?}");
+        assert_eq!(
+            codes(errors),
+            [(field.to_string(), code.to_string())],
+            "{errors:?}"
+        );
     }
 
     #[test]
     fn null_is_absent_and_absent_is_none() {
-        let (v, errors) = read(r#"{"a": null}"#, |o| (o.money("a"), o.uuids("b"), o.has_keys()));
+        let (v, errors) = read(r#"{"a": null}"#, |o| {
+            (o.money("a"), o.uuids("b"), o.has_keys())
+        });
         assert_eq!(v, (None, None, false));
         assert!(errors.is_empty());
     }
 
     #[test]
     fn unknown_keys_are_reported_with_their_dotted_path_and_the_allowed_keys() {
-        let (_, errors) =
-            read(r#"{"zz": 1, "inner": {"a": 1, "deep": {"x": 1}}}"#, |o| o.object("inner", &["a"]).is_some());
+        let (_, errors) = read(r#"{"zz": 1, "inner": {"a": 1, "deep": {"x": 1}}}"#, |o| {
+            o.object("inner", &["a"]).is_some()
+        });
         assert_eq!(
             codes(&errors),
-            [("zz".into(), "UNKNOWN_PARAMETER".into()), ("inner.deep".into(), "UNKNOWN_PARAMETER".into())]
+            [
+                ("zz".into(), "UNKNOWN_PARAMETER".into()),
+                ("inner.deep".into(), "UNKNOWN_PARAMETER".into())
+            ]
         );
         assert_eq!(errors[0]["validOptions"], json!(["a", "b", "inner"]));
-        assert_eq!(errors[0]["message"], "Unknown parameter: zz. Allowed parameters: a, b, inner");
+        assert_eq!(
+            errors[0]["message"],
+            "Unknown parameter: zz. Allowed parameters: a, b, inner"
+        );
         assert_eq!(errors[1]["value"], json!({"x": 1}));
         assert_eq!(errors[1]["validOptions"], json!(["a"]));
     }
@@ -542,7 +680,11 @@ mod tests {
     fn money_is_a_non_negative_json_number() {
         assert_eq!(read(r#"{"a": 1.5}"#, |o| o.money("a")), (Some(1.5), vec![]));
         assert_eq!(read(r#"{"a": 0}"#, |o| o.money("a")).0, Some(0.0));
-        one(&read(r#"{"a": "5"}"#, |o| o.money("a")).1, "a", "INVALID_TYPE");
+        one(
+            &read(r#"{"a": "5"}"#, |o| o.money("a")).1,
+            "a",
+            "INVALID_TYPE",
+        );
         let (_, errors) = read(r#"{"a": -1}"#, |o| o.money("a"));
         one(&errors, "a", "OUT_OF_RANGE");
         assert_eq!(errors[0]["value"], json!(-1));
@@ -558,7 +700,9 @@ mod tests {
         let (range, errors) = read(r#"{"a": 5, "b": 5}"#, |o| o.money_range("a", "b"));
         assert_eq!((range.min, range.max), (Some(5.0), Some(5.0)));
         assert!(errors.is_empty());
-        let (_, errors) = read(r#"{"a": "2024-02-01", "b": "2024-01-31"}"#, |o| o.date_range("a", "b"));
+        let (_, errors) = read(r#"{"a": "2024-02-01", "b": "2024-01-31"}"#, |o| {
+            o.date_range("a", "b")
+        });
         one(&errors, "a", "INVALID_RANGE");
     }
 
@@ -566,30 +710,59 @@ mod tests {
     fn dates_are_iso_days() {
         let (d, errors) = read(r#"{"a": "2024-01-15"}"#, |o| o.date("a"));
         assert_eq!((d, errors.len()), (Date::parse("2024-01-15"), 0));
-        for bad in [r#""2024-1-15""#, r#""2024-02-30""#, r#""2024-01-15T00:00:00Z""#, r#""yesterday""#] {
-            one(&read(&format!(r#"{{"a": {bad}}}"#), |o| o.date("a")).1, "a", "INVALID_DATE");
+        for bad in [
+            r#""2024-1-15""#,
+            r#""2024-02-30""#,
+            r#""2024-01-15T00:00:00Z""#,
+            r#""yesterday""#,
+        ] {
+            one(
+                &read(&format!(r#"{{"a": {bad}}}"#), |o| o.date("a")).1,
+                "a",
+                "INVALID_DATE",
+            );
         }
-        one(&read(r#"{"a": 20240115}"#, |o| o.date("a")).1, "a", "INVALID_TYPE");
+        one(
+            &read(r#"{"a": 20240115}"#, |o| o.date("a")).1,
+            "a",
+            "INVALID_TYPE",
+        );
     }
 
     #[test]
     fn arrays_must_be_non_empty_arrays_of_at_most_100_items() {
-        one(&read(r#"{"a": "x,y"}"#, |o| o.strings("a")).1, "a", "INVALID_TYPE");
+        one(
+            &read(r#"{"a": "x,y"}"#, |o| o.strings("a")).1,
+            "a",
+            "INVALID_TYPE",
+        );
         let (_, errors) = read(r#"{"a": []}"#, |o| o.uuids("a"));
         one(&errors, "a", "EMPTY_ARRAY_PARAMETER");
-        assert_eq!(errors[0]["message"], "a must not be an empty array; omit the key instead");
+        assert_eq!(
+            errors[0]["message"],
+            "a must not be an empty array; omit the key instead"
+        );
         let many = format!(r#"{{"a": [{}]}}"#, vec!["\"x\""; 101].join(","));
         one(&read(&many, |o| o.strings("a")).1, "a", "TOO_MANY_ITEMS");
         let hundred = format!(r#"{{"a": [{}]}}"#, vec!["\"x\""; 100].join(","));
-        assert_eq!(read(&hundred, |o| o.strings("a").map(|v| v.len())), (Some(100), vec![]));
+        assert_eq!(
+            read(&hundred, |o| o.strings("a").map(|v| v.len())),
+            (Some(100), vec![])
+        );
     }
 
     #[test]
     fn uuid_items_are_strict_and_each_bad_one_is_reported() {
         let good = "550e8400-e29b-41d4-a716-446655440000";
         let (ids, errors) = read(&format!(r#"{{"a": ["{good}"]}}"#), |o| o.uuids("a"));
-        assert_eq!((ids, errors.len()), (Some(vec![Uuid::parse_str(good).unwrap()]), 0));
-        let (_, errors) = read(r#"{"a": ["550e8400e29b41d4a716446655440000", 7, "x"]}"#, |o| o.uuids("a"));
+        assert_eq!(
+            (ids, errors.len()),
+            (Some(vec![Uuid::parse_str(good).unwrap()]), 0)
+        );
+        let (_, errors) = read(
+            r#"{"a": ["550e8400e29b41d4a716446655440000", 7, "x"]}"#,
+            |o| o.uuids("a"),
+        );
         assert_eq!(
             codes(&errors),
             [
@@ -625,8 +798,15 @@ mod tests {
             read(r#"{"a": ["x", "bad", "y"]}"#, |o| o.identifiers("a", upper)),
             (Some(vec!["X".into(), "Y".into()]), vec![])
         );
-        assert_eq!(read(r#"{"a": ["bad"]}"#, |o| o.identifiers("a", upper)), (Some(vec![]), vec![]));
-        one(&read(r#"{"a": ["x", "  "]}"#, |o| o.identifiers("a", upper)).1, "a", "EMPTY_STRING");
+        assert_eq!(
+            read(r#"{"a": ["bad"]}"#, |o| o.identifiers("a", upper)),
+            (Some(vec![]), vec![])
+        );
+        one(
+            &read(r#"{"a": ["x", "  "]}"#, |o| o.identifiers("a", upper)).1,
+            "a",
+            "EMPTY_STRING",
+        );
     }
 
     #[test]
@@ -636,7 +816,9 @@ mod tests {
             read(r#"{"a": ["1-10", "10001+"]}"#, |o| o.enums("a", &choices)).0,
             Some(vec![Headcount::H1To10, Headcount::H10001Plus])
         );
-        let (_, errors) = read(r#"{"a": ["5-10", "11-50", "1-10 "]}"#, |o| o.enums("a", &choices));
+        let (_, errors) = read(r#"{"a": ["5-10", "11-50", "1-10 "]}"#, |o| {
+            o.enums("a", &choices)
+        });
         assert_eq!(errors.len(), 2);
         one(&errors[..1], "a", "INVALID_ENUM_VALUE");
         assert_eq!(errors[0]["message"], "a contains an invalid value: '5-10'");
@@ -647,23 +829,41 @@ mod tests {
     #[test]
     fn a_choice_is_one_exact_spelling() {
         let choices: &Choices<u8> = &[("x", 1), ("y", 2)];
-        assert_eq!(read(r#"{"a": "y"}"#, |o| o.choice("a", choices)), (Some(2), vec![]));
+        assert_eq!(
+            read(r#"{"a": "y"}"#, |o| o.choice("a", choices)),
+            (Some(2), vec![])
+        );
         let (_, errors) = read(r#"{"a": "Y"}"#, |o| o.choice("a", choices));
         one(&errors, "a", "INVALID_ENUM_VALUE");
         assert_eq!(errors[0]["validOptions"], json!(["x", "y"]));
-        assert_eq!(errors[0]["message"], "Invalid a: 'Y'. Valid options are: x, y");
-        one(&read(r#"{"a": ["x"]}"#, |o| o.choice("a", choices)).1, "a", "INVALID_TYPE");
+        assert_eq!(
+            errors[0]["message"],
+            "Invalid a: 'Y'. Valid options are: x, y"
+        );
+        one(
+            &read(r#"{"a": ["x"]}"#, |o| o.choice("a", choices)).1,
+            "a",
+            "INVALID_TYPE",
+        );
     }
 
     #[test]
     fn financing_types_are_type_objects_with_flags() {
-        let (keys, errors) =
-            read(r#"{"a": [{"type": "SEED", "pre": true}, {"type": "SERIES_A", "extension": true}]}"#, |o| {
-                o.financing_types("a")
-            });
+        let (keys, errors) = read(
+            r#"{"a": [{"type": "SEED", "pre": true}, {"type": "SERIES_A", "extension": true}]}"#,
+            |o| o.financing_types("a"),
+        );
         assert!(errors.is_empty());
-        let seed = RoundKey { round_type: RoundType::Seed, pre: true, extension: false };
-        let a_ext = RoundKey { round_type: RoundType::SeriesA, pre: false, extension: true };
+        let seed = RoundKey {
+            round_type: RoundType::Seed,
+            pre: true,
+            extension: false,
+        };
+        let a_ext = RoundKey {
+            round_type: RoundType::SeriesA,
+            pre: false,
+            extension: true,
+        };
         assert_eq!(keys, Some(vec![seed, a_ext]));
     }
 
@@ -677,65 +877,132 @@ mod tests {
             message.starts_with("Invalid financing type(s): series-a. Valid options are: SERIES_A, SERIES_B, SERIES_C"),
             "{message}"
         );
-        assert!(message.ends_with("INITIAL_COIN_OFFERING, FUNDING_ROUND"), "{message}");
+        assert!(
+            message.ends_with("INITIAL_COIN_OFFERING, FUNDING_ROUND"),
+            "{message}"
+        );
         assert_eq!(errors[0]["validOptions"].as_array().unwrap().len(), 25);
     }
 
     #[test]
     fn several_bad_financing_types_are_listed_together() {
-        let (_, errors) =
-            read(r#"{"a": [{"type": "SERIES_A"}, "SERIES_B", {"type": "Series C"}, {"pre": true}, 4]}"#, |o| {
-                o.financing_types("a")
-            });
+        let (_, errors) = read(
+            r#"{"a": [{"type": "SERIES_A"}, "SERIES_B", {"type": "Series C"}, {"pre": true}, 4]}"#,
+            |o| o.financing_types("a"),
+        );
         one(&errors, "a", "INVALID_FINANCING_TYPE");
-        assert_eq!(errors[0]["value"], json!(["SERIES_B", {"type": "Series C"}, {"pre": true}, 4]));
+        assert_eq!(
+            errors[0]["value"],
+            json!(["SERIES_B", {"type": "Series C"}, {"pre": true}, 4])
+        );
         let message = errors[0]["message"].as_str().unwrap();
         assert!(
-            message.starts_with(r#"Invalid financing type(s): SERIES_B, Series C, {"pre":true}, 4. Valid"#),
+            message.starts_with(
+                r#"Invalid financing type(s): SERIES_B, Series C, {"pre":true}, 4. Valid"#
+            ),
             "{message}"
         );
     }
 
     #[test]
     fn financing_type_items_have_their_own_keys() {
-        let (_, errors) = read(r#"{"a": [{"type": "SEED"}, {"type": "SEED", "pre": "yes", "stage": 1}]}"#, |o| {
-            o.financing_types("a")
-        });
+        let (_, errors) = read(
+            r#"{"a": [{"type": "SEED"}, {"type": "SEED", "pre": "yes", "stage": 1}]}"#,
+            |o| o.financing_types("a"),
+        );
         assert_eq!(
             codes(&errors),
-            [("a[1].pre".into(), "INVALID_TYPE".into()), ("a[1].stage".into(), "UNKNOWN_PARAMETER".into())]
+            [
+                ("a[1].pre".into(), "INVALID_TYPE".into()),
+                ("a[1].stage".into(), "UNKNOWN_PARAMETER".into())
+            ]
         );
-        assert_eq!(errors[1]["validOptions"], json!(["type", "pre", "extension"]));
-        one(&read(r#"{"a": []}"#, |o| o.financing_types("a")).1, "a", "EMPTY_ARRAY_PARAMETER");
+        assert_eq!(
+            errors[1]["validOptions"],
+            json!(["type", "pre", "extension"])
+        );
+        one(
+            &read(r#"{"a": []}"#, |o| o.financing_types("a")).1,
+            "a",
+            "EMPTY_ARRAY_PARAMETER",
+        );
     }
 
     #[test]
     fn integers_are_whole_json_numbers_in_bounds() {
-        assert_eq!(read(r#"{"a": 2}"#, |o| o.int_between("a", 1, 500)), (Some(2), vec![]));
-        assert_eq!(read(r#"{"a": 2.0}"#, |o| o.int_between("a", 1, 500)), (Some(2), vec![]));
+        assert_eq!(
+            read(r#"{"a": 2}"#, |o| o.int_between("a", 1, 500)),
+            (Some(2), vec![])
+        );
+        assert_eq!(
+            read(r#"{"a": 2.0}"#, |o| o.int_between("a", 1, 500)),
+            (Some(2), vec![])
+        );
         let (_, errors) = read(r#"{"a": "2"}"#, |o| o.int_between("a", 1, 500));
         one(&errors, "a", "INVALID_TYPE");
-        assert_eq!(errors[0]["message"], "a must be an integer between 1 and 500");
-        one(&read(r#"{"a": 2.5}"#, |o| o.int_between("a", 1, 500)).1, "a", "INVALID_TYPE");
-        one(&read(r#"{"a": 501}"#, |o| o.int_between("a", 1, 500)).1, "a", "OUT_OF_RANGE");
-        one(&read(r#"{"a": -3}"#, |o| o.int_between("a", 0, 500)).1, "a", "OUT_OF_RANGE");
-        one(&read(r#"{"a": 1e300}"#, |o| o.int_between("a", 0, 500)).1, "a", "OUT_OF_RANGE");
+        assert_eq!(
+            errors[0]["message"],
+            "a must be an integer between 1 and 500"
+        );
+        one(
+            &read(r#"{"a": 2.5}"#, |o| o.int_between("a", 1, 500)).1,
+            "a",
+            "INVALID_TYPE",
+        );
+        one(
+            &read(r#"{"a": 501}"#, |o| o.int_between("a", 1, 500)).1,
+            "a",
+            "OUT_OF_RANGE",
+        );
+        one(
+            &read(r#"{"a": -3}"#, |o| o.int_between("a", 0, 500)).1,
+            "a",
+            "OUT_OF_RANGE",
+        );
+        one(
+            &read(r#"{"a": 1e300}"#, |o| o.int_between("a", 0, 500)).1,
+            "a",
+            "OUT_OF_RANGE",
+        );
         let (_, errors) = read(r#"{"a": 0}"#, |o| o.int_at_least("a", 1));
         one(&errors, "a", "OUT_OF_RANGE");
         assert_eq!(errors[0]["message"], "a must be an integer >= 1");
-        one(&read(r#"{"a": 4294967296}"#, |o| o.int_at_least("a", 1)).1, "a", "OUT_OF_RANGE");
+        one(
+            &read(r#"{"a": 4294967296}"#, |o| o.int_at_least("a", 1)).1,
+            "a",
+            "OUT_OF_RANGE",
+        );
     }
 
     #[test]
     fn booleans_strings_and_fractions() {
         assert_eq!(read(r#"{"a": true}"#, |o| o.bool("a")).0, Some(true));
-        one(&read(r#"{"a": "true"}"#, |o| o.bool("a")).1, "a", "INVALID_TYPE");
-        assert_eq!(read(r#"{"a": " ai tools "}"#, |o| o.text("a")).0.as_deref(), Some("ai tools"));
-        one(&read(r#"{"a": " "}"#, |o| o.text("a")).1, "a", "EMPTY_STRING");
+        one(
+            &read(r#"{"a": "true"}"#, |o| o.bool("a")).1,
+            "a",
+            "INVALID_TYPE",
+        );
+        assert_eq!(
+            read(r#"{"a": " ai tools "}"#, |o| o.text("a")).0.as_deref(),
+            Some("ai tools")
+        );
+        one(
+            &read(r#"{"a": " "}"#, |o| o.text("a")).1,
+            "a",
+            "EMPTY_STRING",
+        );
         one(&read(r#"{"a": 3}"#, |o| o.text("a")).1, "a", "INVALID_TYPE");
         assert_eq!(read(r#"{"a": 0.3}"#, |o| o.fraction("a")).0, Some(0.3));
-        one(&read(r#"{"a": 1.5}"#, |o| o.fraction("a")).1, "a", "OUT_OF_RANGE");
-        one(&read(r#"{"a": "0.5"}"#, |o| o.fraction("a")).1, "a", "INVALID_TYPE");
+        one(
+            &read(r#"{"a": 1.5}"#, |o| o.fraction("a")).1,
+            "a",
+            "OUT_OF_RANGE",
+        );
+        one(
+            &read(r#"{"a": "0.5"}"#, |o| o.fraction("a")).1,
+            "a",
+            "INVALID_TYPE",
+        );
     }
 
     #[test]
@@ -743,7 +1010,11 @@ mod tests {
         let body = r#"{"inner": {"a": "x", "b": -1}, "b": [], "zz": 0, "a": 2.5}"#;
         let (_, errors) = read(body, |o| {
             let inner = o.object("inner", &["a", "b"]);
-            (o.int_between("a", 0, 9), o.uuids("b"), inner.map(|i| (i.money("b"), i.date("a"))))
+            (
+                o.int_between("a", 0, 9),
+                o.uuids("b"),
+                inner.map(|i| (i.money("b"), i.date("a"))),
+            )
         });
         let expected = [
             ("inner.a", "INVALID_DATE"),
@@ -752,6 +1023,9 @@ mod tests {
             ("zz", "UNKNOWN_PARAMETER"),
             ("a", "INVALID_TYPE"),
         ];
-        assert_eq!(codes(&errors), expected.map(|(f, c)| (f.to_string(), c.to_string())));
+        assert_eq!(
+            codes(&errors),
+            expected.map(|(f, c)| (f.to_string(), c.to_string()))
+        );
     }
 }

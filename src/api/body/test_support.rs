@@ -13,5 +13,9 @@ pub fn uuid(text: &str) -> Uuid {
 
 /// A round type without the pre / extension flags.
 pub fn plain(round_type: RoundType) -> RoundKey {
-    RoundKey { round_type, pre: false, extension: false }
+    RoundKey {
+        round_type,
+        pre: false,
+        extension: false,
+    }
 }

@@ -13,7 +13,9 @@ use crate::api::errors::ApiError;
 use crate::index::build::render::LIST_HISTORY_LIMIT;
 use crate::index::open::Kind;
 use crate::index::IndexError;
-use crate::query::exec::{search_companies, search_deals, search_investors, search_people, QueryError};
+use crate::query::exec::{
+    search_companies, search_deals, search_investors, search_people, QueryError,
+};
 use crate::query::request::{FilteredCounts, PageRequest, ResultPage};
 use crate::schema::record::PersonRecord;
 
@@ -38,14 +40,32 @@ fn query_error(e: QueryError) -> ApiError {
 }
 
 fn list(name: &'static str, result: &ResultPage, page: PageRequest, rows: Vec<Raw>) -> Reply {
-    let meta = Meta { shape: MetaShape::List, total_count: result.total_count, page: page.page as u64, page_size: page.page_size as u64 };
-    Reply { rows: rows.len() as u64, data: Data::list(name, rows), meta, message: None }
+    let meta = Meta {
+        shape: MetaShape::List,
+        total_count: result.total_count,
+        page: page.page as u64,
+        page_size: page.page_size as u64,
+    };
+    Reply {
+        rows: rows.len() as u64,
+        data: Data::list(name, rows),
+        meta,
+        message: None,
+    }
 }
 
 /// The stored `variant` records of a page, each passed through `shape`.
-fn hydrate(kind: &Kind, variant: &str, docs: &[u32], mut shape: impl FnMut(usize, &[u8]) -> Result<Raw, ApiError>) -> Result<Vec<Raw>, ApiError> {
+fn hydrate(
+    kind: &Kind,
+    variant: &str,
+    docs: &[u32],
+    mut shape: impl FnMut(usize, &[u8]) -> Result<Raw, ApiError>,
+) -> Result<Vec<Raw>, ApiError> {
     let store = kind.records(variant).map_err(internal)?;
-    docs.iter().enumerate().map(|(i, &d)| shape(i, store.get(d))).collect()
+    docs.iter()
+        .enumerate()
+        .map(|(i, &d)| shape(i, store.get(d)))
+        .collect()
 }
 
 fn no_query_parameters(ctx: &Ctx) -> Result<(), ApiError> {
@@ -57,7 +77,9 @@ pub fn companies(ctx: &Ctx) -> Result<Reply, ApiError> {
     let q = parse_companies(ctx.body)?;
     let index = &ctx.app.index;
     let result = search_companies(index, &q).map_err(query_error)?;
-    let rows = hydrate(&index.companies, "full", &result.docs, |_, r| Ok(Raw::with_keys(r, &[("similarity", Value::Null)])))?;
+    let rows = hydrate(&index.companies, "full", &result.docs, |_, r| {
+        Ok(Raw::with_keys(r, &[("similarity", Value::Null)]))
+    })?;
     Ok(list("companies", &result, q.page, rows))
 }
 
@@ -66,7 +88,9 @@ pub fn deals(ctx: &Ctx) -> Result<Reply, ApiError> {
     let q = parse_deals(ctx.body)?;
     let index = &ctx.app.index;
     let result = search_deals(index, &q).map_err(query_error)?;
-    let rows = hydrate(&index.deals, "full", &result.docs, |_, r| Ok(Raw(r.to_vec())))?;
+    let rows = hydrate(&index.deals, "full", &result.docs, |_, r| {
+        Ok(Raw(r.to_vec()))
+    })?;
     Ok(list("deals", &result, q.page, rows))
 }
 
@@ -93,16 +117,20 @@ pub fn investors(ctx: &Ctx) -> Result<Reply, ApiError> {
 
 /// A person list row: histories cut to [`LIST_HISTORY_LIMIT`] entries, `filtered_*` appended.
 fn person_row(stored: &[u8], f: Option<FilteredCounts>) -> Result<Raw, ApiError> {
-    let mut person: PersonRecord =
-        serde_json::from_slice(stored).map_err(|e| internal(IndexError::corrupt("people.full.store", e.to_string())))?;
+    let mut person: PersonRecord = serde_json::from_slice(stored)
+        .map_err(|e| internal(IndexError::corrupt("people.full.store", e.to_string())))?;
     person.employment_history.truncate(LIST_HISTORY_LIMIT);
     person.education_history.truncate(LIST_HISTORY_LIMIT);
     let keys = [
         ("filtered_deal_count", json!(f.map(|f| f.deal_count))),
         ("filtered_lead_count", json!(f.map(|f| f.lead_count))),
-        ("filtered_most_recent_date", json!(f.and_then(|f| f.most_recent_date).map(|d| d.iso()))),
+        (
+            "filtered_most_recent_date",
+            json!(f.and_then(|f| f.most_recent_date).map(|d| d.iso())),
+        ),
     ];
-    let trimmed = serde_json::to_vec(&person).map_err(|e| internal(IndexError::corrupt("people.full.store", e.to_string())))?;
+    let trimmed = serde_json::to_vec(&person)
+        .map_err(|e| internal(IndexError::corrupt("people.full.store", e.to_string())))?;
     Ok(Raw::with_keys(&trimmed, &keys))
 }
 
@@ -111,7 +139,9 @@ pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
     let q = parse_people(ctx.body)?;
     let index = &ctx.app.index;
     let result = search_people(index, &q).map_err(query_error)?;
-    let rows = hydrate(&index.people, "full", &result.docs, |i, r| person_row(r, filtered(&result, i)))?;
+    let rows = hydrate(&index.people, "full", &result.docs, |i, r| {
+        person_row(r, filtered(&result, i))
+    })?;
     let mut reply = list("people", &result, q.page, rows);
     if result.total_count == 0 {
         reply.message = Some(NO_PEOPLE.to_string());

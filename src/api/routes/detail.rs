@@ -12,18 +12,38 @@ use crate::api::envelope::{Data, Meta, MetaShape, Raw};
 use crate::api::errors::ApiError;
 use crate::index::open::Kind;
 use crate::index::payload::FIRM_LED;
-use crate::query::resolve::{org_identifier, parse_uuid, person_identifier, resolve, IdentifierKind};
+use crate::query::resolve::{
+    org_identifier, parse_uuid, person_identifier, resolve, IdentifierKind,
+};
 use crate::schema::RoundType;
 
 use super::support::{internal, one_of, pick, stored, stored_value, Picked};
 
-pub const ORG_KINDS: [IdentifierKind; 4] =
-    [IdentifierKind::Id, IdentifierKind::Domain, IdentifierKind::Linkedin, IdentifierKind::Crunchbase];
-pub const PERSON_KINDS: [IdentifierKind; 4] =
-    [IdentifierKind::Id, IdentifierKind::Linkedin, IdentifierKind::Crunchbase, IdentifierKind::Twitter];
+pub const ORG_KINDS: [IdentifierKind; 4] = [
+    IdentifierKind::Id,
+    IdentifierKind::Domain,
+    IdentifierKind::Linkedin,
+    IdentifierKind::Crunchbase,
+];
+pub const PERSON_KINDS: [IdentifierKind; 4] = [
+    IdentifierKind::Id,
+    IdentifierKind::Linkedin,
+    IdentifierKind::Crunchbase,
+    IdentifierKind::Twitter,
+];
 
 fn detail(name: &'static str, record: Raw) -> Reply {
-    Reply { data: Data::one(name, record), meta: Meta { shape: MetaShape::Detail, total_count: 1, page: 0, page_size: 1 }, rows: 1, message: None }
+    Reply {
+        data: Data::one(name, record),
+        meta: Meta {
+            shape: MetaShape::Detail,
+            total_count: 1,
+            page: 0,
+            page_size: 1,
+        },
+        rows: 1,
+        message: None,
+    }
 }
 
 fn param_names(kinds: &[IdentifierKind]) -> Vec<&'static str> {
@@ -34,23 +54,45 @@ fn multiple(given: &[&str], kinds: &[IdentifierKind]) -> ApiError {
     ApiError::bad_request(
         "MULTIPLE_IDENTIFIERS",
         "Only one identifier parameter is allowed",
-        format!("You provided: {}. Please use only one of: {}", given.join(", "), one_of(kinds)),
+        format!(
+            "You provided: {}. Please use only one of: {}",
+            given.join(", "),
+            one_of(kinds)
+        ),
     )
 }
 
 fn invalid_org_value(kind: IdentifierKind, value: &str) -> ApiError {
     let (code, what) = match kind {
         IdentifierKind::Domain => ("INVALID_DOMAIN", "a domain or website URL, e.g. stripe.com"),
-        IdentifierKind::Linkedin => ("INVALID_LINKEDIN_URL", "a LinkedIn company URL, e.g. https://linkedin.com/company/stripe"),
-        IdentifierKind::Crunchbase => ("INVALID_CRUNCHBASE_URL", "a Crunchbase organization URL, e.g. https://crunchbase.com/organization/stripe"),
-        _ => ("INVALID_ID", "a UUID, e.g. 550e8400-e29b-41d4-a716-446655440000"),
+        IdentifierKind::Linkedin => (
+            "INVALID_LINKEDIN_URL",
+            "a LinkedIn company URL, e.g. https://linkedin.com/company/stripe",
+        ),
+        IdentifierKind::Crunchbase => (
+            "INVALID_CRUNCHBASE_URL",
+            "a Crunchbase organization URL, e.g. https://crunchbase.com/organization/stripe",
+        ),
+        _ => (
+            "INVALID_ID",
+            "a UUID, e.g. 550e8400-e29b-41d4-a716-446655440000",
+        ),
     };
-    ApiError::new(400, code, format!("Invalid {}: '{value}'", kind.param()), json!({ "help": format!("Provide {what}") }))
+    ApiError::new(
+        400,
+        code,
+        format!("Invalid {}: '{value}'", kind.param()),
+        json!({ "help": format!("Provide {what}") }),
+    )
 }
 
 /// Resolves the organisation identifier of a detail or history request.
 /// `missing` builds the endpoint's own "no identifier" error.
-pub fn org_docs(ctx: &Ctx, kind: &Kind, missing: impl Fn() -> ApiError) -> Result<(IdentifierKind, String, Vec<u32>), ApiError> {
+pub fn org_docs(
+    ctx: &Ctx,
+    kind: &Kind,
+    missing: impl Fn() -> ApiError,
+) -> Result<(IdentifierKind, String, Vec<u32>), ApiError> {
     match pick(&ctx.query, &ORG_KINDS) {
         Picked::None => Err(missing()),
         Picked::Many(given) => Err(multiple(&given, &ORG_KINDS)),
@@ -89,7 +131,10 @@ pub fn company(ctx: &Ctx) -> Result<Reply, ApiError> {
         )
     })?;
     let record = companies.records("full").map_err(internal)?;
-    Ok(detail("company", Raw::with_keys(record.get(doc), &[("similarity", Value::Null)])))
+    Ok(detail(
+        "company",
+        Raw::with_keys(record.get(doc), &[("similarity", Value::Null)]),
+    ))
 }
 
 pub fn investor(ctx: &Ctx) -> Result<Reply, ApiError> {
@@ -119,7 +164,11 @@ pub fn investor(ctx: &Ctx) -> Result<Reply, ApiError> {
 }
 
 /// Resolves the person identifier of `/person` and `/person/deals`.
-pub fn person_docs(ctx: &Ctx, missing: impl Fn() -> ApiError, invalid: impl Fn(IdentifierKind, &str) -> ApiError) -> Result<Vec<u32>, ApiError> {
+pub fn person_docs(
+    ctx: &Ctx,
+    missing: impl Fn() -> ApiError,
+    invalid: impl Fn(IdentifierKind, &str) -> ApiError,
+) -> Result<Vec<u32>, ApiError> {
     match pick(&ctx.query, &PERSON_KINDS) {
         Picked::None => Err(missing()),
         Picked::Many(given) => Err(multiple(&given, &PERSON_KINDS)),
@@ -131,7 +180,11 @@ pub fn person_docs(ctx: &Ctx, missing: impl Fn() -> ApiError, invalid: impl Fn(I
 }
 
 pub fn person_not_found() -> ApiError {
-    ApiError::not_found("PERSON_NOT_FOUND", "Person not found", "Please check the person identifier and try again")
+    ApiError::not_found(
+        "PERSON_NOT_FOUND",
+        "Person not found",
+        "Please check the person identifier and try again",
+    )
 }
 
 pub fn person(ctx: &Ctx) -> Result<Reply, ApiError> {
@@ -147,7 +200,11 @@ pub fn person(ctx: &Ctx) -> Result<Reply, ApiError> {
     let doc = *docs.first().ok_or_else(person_not_found)?;
     let people = &ctx.app.index.people;
     let record = people.records("full").map_err(internal)?;
-    let nulls = [("filtered_deal_count", Value::Null), ("filtered_lead_count", Value::Null), ("filtered_most_recent_date", Value::Null)];
+    let nulls = [
+        ("filtered_deal_count", Value::Null),
+        ("filtered_lead_count", Value::Null),
+        ("filtered_most_recent_date", Value::Null),
+    ];
     Ok(detail("person", Raw::with_keys(record.get(doc), &nulls)))
 }
 
@@ -156,7 +213,12 @@ fn deal_doc(ctx: &Ctx, invalid: impl Fn() -> ApiError) -> Result<u32, ApiError> 
     let raw = ctx.params.first().copied().unwrap_or("");
     let id = parse_uuid(raw).ok_or_else(invalid)?;
     ctx.app.index.deals.ids.docid(&id).ok_or_else(|| {
-        ApiError::not_found("DEAL_NOT_FOUND", "Deal not found", "Please check the deal ID and try again").with_status_code()
+        ApiError::not_found(
+            "DEAL_NOT_FOUND",
+            "Deal not found",
+            "Please check the deal ID and try again",
+        )
+        .with_status_code()
     })
 }
 
@@ -172,7 +234,12 @@ pub fn deal(ctx: &Ctx) -> Result<Reply, ApiError> {
         .with_status_code());
     }
     let doc = deal_doc(ctx, || {
-        ApiError::bad_request("INVALID_DEAL_ID", "Deal ID must be a valid UUID", "Please provide a valid UUID format for the deal ID").with_status_code()
+        ApiError::bad_request(
+            "INVALID_DEAL_ID",
+            "Deal ID must be a valid UUID",
+            "Please provide a valid UUID format for the deal ID",
+        )
+        .with_status_code()
     })?;
     Ok(detail("deal", stored(&ctx.app.index.deals, "full", doc)?))
 }
@@ -193,11 +260,23 @@ pub fn deal_investors(ctx: &Ctx) -> Result<Reply, ApiError> {
     })?;
     let (investors, angels) = lineup(ctx, doc)?;
     let data = Data::list("investors", investors).and_list("angel_investors", angels);
-    Ok(Reply { data, meta: Meta { shape: MetaShape::Detail, total_count: 1, page: 0, page_size: 1 }, rows: 1, message: None })
+    Ok(Reply {
+        data,
+        meta: Meta {
+            shape: MetaShape::Detail,
+            total_count: 1,
+            page: 0,
+            page_size: 1,
+        },
+        rows: 1,
+        message: None,
+    })
 }
 
 fn financing_name(code: u8) -> Value {
-    let t = (code as usize).checked_sub(1).and_then(|i| RoundType::ALL.get(i));
+    let t = (code as usize)
+        .checked_sub(1)
+        .and_then(|i| RoundType::ALL.get(i));
     t.map_or(Value::Null, |t| json!(t.as_str()))
 }
 
@@ -210,10 +289,17 @@ fn lineup(ctx: &Ctx, deal: u32) -> Result<(Vec<Raw>, Vec<Raw>), ApiError> {
     let angels = deals.relation("angels").map_err(internal)?;
     let person = |doc: u32| -> Result<Value, ApiError> {
         let card = stored_value(&index.people, "card", doc)?;
-        Ok(json!({ "id": card["id"], "name": card["name"], "linkedin": card["linkedin_url"], "crunchbase": card["crunchbase_url"], "twitter": card["twitter_url"] }))
+        Ok(
+            json!({ "id": card["id"], "name": card["name"], "linkedin": card["linkedin_url"], "crunchbase": card["crunchbase_url"], "twitter": card["twitter_url"] }),
+        )
     };
     let mut rows: Vec<(bool, u32, Value)> = Vec::new();
-    for (slot, (&firm, &payload)) in firms.targets(deal).iter().zip(firms.payload(deal)).enumerate() {
+    for (slot, (&firm, &payload)) in firms
+        .targets(deal)
+        .iter()
+        .zip(firms.payload(deal))
+        .enumerate()
+    {
         let card = stored_value(&index.firms, "card", firm)?;
         let mut personnel = Vec::new();
         for (&p, &s) in partners.targets(deal).iter().zip(partners.payload(deal)) {
@@ -235,5 +321,8 @@ fn lineup(ctx: &Ctx, deal: u32) -> Result<(Vec<Raw>, Vec<Raw>), ApiError> {
         a["financing_type"] = financing_name(code);
         angel_rows.push(Raw::from_value(&a));
     }
-    Ok((rows.iter().map(|(_, _, v)| Raw::from_value(v)).collect(), angel_rows))
+    Ok((
+        rows.iter().map(|(_, _, v)| Raw::from_value(v)).collect(),
+        angel_rows,
+    ))
 }

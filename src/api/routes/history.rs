@@ -14,7 +14,11 @@ use super::detail::{org_docs, person_docs, person_not_found, ORG_KINDS, PERSON_K
 use super::support::{internal, one_of};
 
 fn allowed(kinds: &[crate::query::resolve::IdentifierKind]) -> Vec<&'static str> {
-    kinds.iter().map(|k| k.param()).chain(["page", "page_size"]).collect()
+    kinds
+        .iter()
+        .map(|k| k.param())
+        .chain(["page", "page_size"])
+        .collect()
 }
 
 /// A page of `deals` (ascending doc ids) as a reply.
@@ -22,9 +26,22 @@ fn page_of(ctx: &Ctx, deals: Vec<u32>) -> Result<Reply, ApiError> {
     let paging = ctx.query.paging()?;
     let range = paging.range(deals.len());
     let store = ctx.app.index.deals.records("full").map_err(internal)?;
-    let rows: Vec<_> = deals[range].iter().map(|&d| Raw(store.get(d).to_vec())).collect();
-    let meta = Meta { shape: MetaShape::List, total_count: deals.len() as u64, page: paging.page, page_size: paging.page_size };
-    Ok(Reply { rows: rows.len() as u64, data: Data::list("deals", rows), meta, message: None })
+    let rows: Vec<_> = deals[range]
+        .iter()
+        .map(|&d| Raw(store.get(d).to_vec()))
+        .collect();
+    let meta = Meta {
+        shape: MetaShape::List,
+        total_count: deals.len() as u64,
+        page: paging.page,
+        page_size: paging.page_size,
+    };
+    Ok(Reply {
+        rows: rows.len() as u64,
+        data: Data::list("deals", rows),
+        meta,
+        message: None,
+    })
 }
 
 /// Union of a relation's targets over several sources, ascending, distinct.
@@ -77,11 +94,30 @@ pub fn person_deals(ctx: &Ctx) -> Result<Reply, ApiError> {
     ctx.query.paging()?;
     let docs = person_docs(
         ctx,
-        || ApiError::bad_request("MISSING_IDENTIFIER", "Person identifier is required", "Provide id, linkedin, crunchbase, or twitter."),
-        |k, v| ApiError::bad_request("INVALID_ID", format!("Invalid {}: '{v}'", k.param()), "Provide a UUID, a LinkedIn or Crunchbase URL or slug, or a Twitter URL or handle."),
+        || {
+            ApiError::bad_request(
+                "MISSING_IDENTIFIER",
+                "Person identifier is required",
+                "Provide id, linkedin, crunchbase, or twitter.",
+            )
+        },
+        |k, v| {
+            ApiError::bad_request(
+                "INVALID_ID",
+                format!("Invalid {}: '{v}'", k.param()),
+                "Provide a UUID, a LinkedIn or Crunchbase URL or slug, or a Twitter URL or handle.",
+            )
+        },
     )?;
     if docs.is_empty() {
         return Err(person_not_found());
     }
-    page_of(ctx, union_targets(&ctx.app.index.people, &["angel_deals", "partner_deals"], &docs)?)
+    page_of(
+        ctx,
+        union_targets(
+            &ctx.app.index.people,
+            &["angel_deals", "partner_deals"],
+            &docs,
+        )?,
+    )
 }

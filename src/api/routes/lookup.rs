@@ -14,28 +14,54 @@ use crate::api::errors::ApiError;
 use crate::index::open::Kind;
 use crate::index::text::{NameHit, NameIndex};
 use crate::query::lookup::{PersonPool, MAX_NAME_RESULTS};
-use crate::query::resolve::{org_identifier, person_identifier, resolve, Identifier, IdentifierKind};
+use crate::query::resolve::{
+    org_identifier, person_identifier, resolve, Identifier, IdentifierKind,
+};
 use crate::schema::{IndustryType, LocationType};
 
 use super::support::internal;
 use crate::index::build::text::{industry_category, location_category};
 use crate::index::store::Store;
 
-const ORG_KINDS: [IdentifierKind; 4] =
-    [IdentifierKind::Id, IdentifierKind::Domain, IdentifierKind::Linkedin, IdentifierKind::Crunchbase];
+const ORG_KINDS: [IdentifierKind; 4] = [
+    IdentifierKind::Id,
+    IdentifierKind::Domain,
+    IdentifierKind::Linkedin,
+    IdentifierKind::Crunchbase,
+];
 const ORG_SEARCH: [&str; 4] = ["name", "domain", "linkedin", "crunchbase"];
 const PERSON_SEARCH: [&str; 5] = ["name", "id", "linkedin", "crunchbase", "twitter"];
 const MAX_CATALOG_LIMIT: usize = 50;
 
 fn reply(name: &'static str, rows: Vec<Raw>, shape: MetaShape) -> Reply {
     let n = rows.len() as u64;
-    Reply { data: Data::list(name, rows), meta: Meta { shape, total_count: n, page: 0, page_size: n }, rows: n, message: None }
+    Reply {
+        data: Data::list(name, rows),
+        meta: Meta {
+            shape,
+            total_count: n,
+            page: 0,
+            page_size: n,
+        },
+        rows: n,
+        message: None,
+    }
 }
 
-fn name_hits(index: &NameIndex, name: &str, limit: usize, category: Option<u8>) -> Result<Vec<NameHit>, ApiError> {
+fn name_hits(
+    index: &NameIndex,
+    name: &str,
+    limit: usize,
+    category: Option<u8>,
+) -> Result<Vec<NameHit>, ApiError> {
     index.search(name, limit, category).map_err(|e| {
         eprintln!("name index error: {e}");
-        ApiError::new(500, "INTERNAL_SERVER_ERROR", "An unexpected error occurred", Value::Null)
+        ApiError::new(
+            500,
+            "INTERNAL_SERVER_ERROR",
+            "An unexpected error occurred",
+            Value::Null,
+        )
     })
 }
 
@@ -43,15 +69,28 @@ fn name_hits(index: &NameIndex, name: &str, limit: usize, category: Option<u8>) 
 fn catalog_limit(ctx: &Ctx) -> Result<usize, ApiError> {
     match ctx.query.get("limit") {
         None => Ok(MAX_NAME_RESULTS),
-        Some(v) => v.trim().parse::<usize>().ok().filter(|l| (1..=MAX_CATALOG_LIMIT).contains(l)).ok_or_else(|| {
-            ApiError::bad_request("INVALID_PARAMETER", format!("Invalid limit '{v}'"), format!("limit must be an integer from 1 to {MAX_CATALOG_LIMIT}"))
+        Some(v) => v
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|l| (1..=MAX_CATALOG_LIMIT).contains(l))
+            .ok_or_else(|| {
+                ApiError::bad_request(
+                    "INVALID_PARAMETER",
+                    format!("Invalid limit '{v}'"),
+                    format!("limit must be an integer from 1 to {MAX_CATALOG_LIMIT}"),
+                )
                 .with_status_code()
-        }),
+            }),
     }
 }
 
 /// The `type` / alias parameter of the catalog lookups.
-fn type_param<'q>(ctx: &'q Ctx, alias: &str, multiple_code: &'static str) -> Result<Option<&'q str>, ApiError> {
+fn type_param<'q>(
+    ctx: &'q Ctx,
+    alias: &str,
+    multiple_code: &'static str,
+) -> Result<Option<&'q str>, ApiError> {
     match (ctx.query.non_empty("type"), ctx.query.non_empty(alias)) {
         (Some(_), Some(_)) => Err(ApiError::bad_request(
             multiple_code,
@@ -75,7 +114,9 @@ fn required_name<'q>(ctx: &'q Ctx, example: &str) -> Result<&'q str, ApiError> {
 }
 
 fn catalog_rows(store: &Store, hits: &[NameHit]) -> Vec<Raw> {
-    hits.iter().map(|h| Raw(store.get(h.docid).to_vec())).collect()
+    hits.iter()
+        .map(|h| Raw(store.get(h.docid).to_vec()))
+        .collect()
 }
 
 /// What differs between the two catalog lookups.
@@ -96,7 +137,9 @@ struct CatalogLookup<'a> {
 }
 
 fn catalog_lookup(ctx: &Ctx, c: CatalogLookup) -> Result<Reply, ApiError> {
-    ctx.query.only(&["name", "type", c.alias, "limit"]).map_err(ApiError::with_status_code)?;
+    ctx.query
+        .only(&["name", "type", c.alias, "limit"])
+        .map_err(ApiError::with_status_code)?;
     let kind = type_param(ctx, c.alias, c.multiple_code)?;
     let name = required_name(ctx, c.example)?;
     let category = match kind {
@@ -111,7 +154,11 @@ fn catalog_lookup(ctx: &Ctx, c: CatalogLookup) -> Result<Reply, ApiError> {
         })?),
     };
     let hits = name_hits(c.names, name, catalog_limit(ctx)?, category)?;
-    Ok(reply(c.array, catalog_rows(c.cards, &hits), MetaShape::CountOnly))
+    Ok(reply(
+        c.array,
+        catalog_rows(c.cards, &hits),
+        MetaShape::CountOnly,
+    ))
 }
 
 pub fn locations(ctx: &Ctx) -> Result<Reply, ApiError> {
@@ -153,8 +200,16 @@ pub fn industries(ctx: &Ctx) -> Result<Reply, ApiError> {
 }
 
 /// Exactly one search parameter among `allowed`; 400s otherwise.
-fn one_search_param<'q>(ctx: &'q Ctx, allowed: &[&'static str], example: &str) -> Result<(&'static str, &'q str), ApiError> {
-    let present: Vec<&'static str> = allowed.iter().copied().filter(|p| ctx.query.has(p)).collect();
+fn one_search_param<'q>(
+    ctx: &'q Ctx,
+    allowed: &[&'static str],
+    example: &str,
+) -> Result<(&'static str, &'q str), ApiError> {
+    let present: Vec<&'static str> = allowed
+        .iter()
+        .copied()
+        .filter(|p| ctx.query.has(p))
+        .collect();
     let listing = allowed.join(", ");
     match present.as_slice() {
         [] => Err(ApiError::new(
@@ -169,14 +224,21 @@ fn one_search_param<'q>(ctx: &'q Ctx, allowed: &[&'static str], example: &str) -
         )),
         [one] => {
             let value = ctx.query.non_empty(one).ok_or_else(|| {
-                ApiError::bad_request("EMPTY_SEARCH_TERM", format!("The {one} parameter is empty"), format!("Provide a value for {one}"))
+                ApiError::bad_request(
+                    "EMPTY_SEARCH_TERM",
+                    format!("The {one} parameter is empty"),
+                    format!("Provide a value for {one}"),
+                )
             })?;
             Ok((one, value))
         }
         many => Err(ApiError::bad_request(
             "MULTIPLE_SEARCH_PARAMS",
             "Only one search parameter is allowed at a time",
-            format!("You provided: {}. Please use only one of: {listing}", many.join(", ")),
+            format!(
+                "You provided: {}. Please use only one of: {listing}",
+                many.join(", ")
+            ),
         )),
     }
 }
@@ -184,27 +246,61 @@ fn one_search_param<'q>(ctx: &'q Ctx, allowed: &[&'static str], example: &str) -
 fn invalid_identifier(param: &str, value: &str) -> ApiError {
     let (code, what) = match param {
         "domain" => ("INVALID_DOMAIN", "a domain or website URL, e.g. stripe.com"),
-        "linkedin" => ("INVALID_LINKEDIN_URL", "a LinkedIn URL, e.g. https://linkedin.com/company/stripe"),
-        "crunchbase" => ("INVALID_CRUNCHBASE_URL", "a Crunchbase URL, e.g. https://crunchbase.com/organization/stripe"),
+        "linkedin" => (
+            "INVALID_LINKEDIN_URL",
+            "a LinkedIn URL, e.g. https://linkedin.com/company/stripe",
+        ),
+        "crunchbase" => (
+            "INVALID_CRUNCHBASE_URL",
+            "a Crunchbase URL, e.g. https://crunchbase.com/organization/stripe",
+        ),
         "twitter" => ("INVALID_TWITTER_URL", "a Twitter/X URL or @handle"),
-        _ => ("INVALID_ID", "a UUID, e.g. 550e8400-e29b-41d4-a716-446655440000"),
+        _ => (
+            "INVALID_ID",
+            "a UUID, e.g. 550e8400-e29b-41d4-a716-446655440000",
+        ),
     };
-    ApiError::new(400, code, format!("Invalid {param}: '{value}'"), json!({ "help": format!("Provide {what}"), "provided": value }))
+    ApiError::new(
+        400,
+        code,
+        format!("Invalid {param}: '{value}'"),
+        json!({ "help": format!("Provide {what}"), "provided": value }),
+    )
 }
 
 /// Organisation lookup: name or identifier → cards with `relevance_score`.
-fn org_search(ctx: &Ctx, kind: &Kind, names: &NameIndex, array: &'static str, example: &str) -> Result<Reply, ApiError> {
+fn org_search(
+    ctx: &Ctx,
+    kind: &Kind,
+    names: &NameIndex,
+    array: &'static str,
+    example: &str,
+) -> Result<Reply, ApiError> {
     ctx.query.only(&ORG_SEARCH)?;
     let (param, value) = one_search_param(ctx, &ORG_SEARCH, example)?;
     let scored: Vec<(u32, f32)> = if param == "name" {
-        name_hits(names, value, MAX_NAME_RESULTS, None)?.into_iter().map(|h| (h.docid, h.score)).collect()
+        name_hits(names, value, MAX_NAME_RESULTS, None)?
+            .into_iter()
+            .map(|h| (h.docid, h.score))
+            .collect()
     } else {
-        let k = ORG_KINDS.iter().copied().find(|k| k.param() == param).unwrap_or(IdentifierKind::Domain);
+        let k = ORG_KINDS
+            .iter()
+            .copied()
+            .find(|k| k.param() == param)
+            .unwrap_or(IdentifierKind::Domain);
         let id = org_identifier(k, value).map_err(|_| invalid_identifier(param, value))?;
-        resolve(kind, &id).into_iter().take(MAX_NAME_RESULTS).map(|d| (d, 1.0)).collect()
+        resolve(kind, &id)
+            .into_iter()
+            .take(MAX_NAME_RESULTS)
+            .map(|d| (d, 1.0))
+            .collect()
     };
     let store = kind.records("card").map_err(internal)?;
-    let rows = scored.iter().map(|&(d, s)| Raw::with_keys(store.get(d), &[("relevance_score", score_json(s))])).collect();
+    let rows = scored
+        .iter()
+        .map(|&(d, s)| Raw::with_keys(store.get(d), &[("relevance_score", score_json(s))]))
+        .collect();
     Ok(reply(array, rows, MetaShape::List))
 }
 
@@ -214,12 +310,24 @@ fn score_json(score: f32) -> Value {
 
 pub fn companies(ctx: &Ctx) -> Result<Reply, ApiError> {
     let index = &ctx.app.index;
-    org_search(ctx, &index.companies, &index.company_names, "companies", "?name=stripe or ?domain=stripe.com")
+    org_search(
+        ctx,
+        &index.companies,
+        &index.company_names,
+        "companies",
+        "?name=stripe or ?domain=stripe.com",
+    )
 }
 
 pub fn investors(ctx: &Ctx) -> Result<Reply, ApiError> {
     let index = &ctx.app.index;
-    org_search(ctx, &index.firms, &index.firm_names, "investors", "?name=sequoia or ?domain=sequoiacap.com")
+    org_search(
+        ctx,
+        &index.firms,
+        &index.firm_names,
+        "investors",
+        "?name=sequoia or ?domain=sequoiacap.com",
+    )
 }
 
 pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
@@ -229,21 +337,53 @@ pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
     let pool = match ctx.query.non_empty("person_type") {
         None => None,
         Some(t) => Some(PersonPool::parse(t).ok_or_else(|| {
-            ApiError::bad_request("INVALID_PERSON_TYPE", format!("Invalid person_type '{t}'"), "person_type must be investor or company")
+            ApiError::bad_request(
+                "INVALID_PERSON_TYPE",
+                format!("Invalid person_type '{t}'"),
+                "person_type must be investor or company",
+            )
         })?),
     };
-    let (param, value) = one_search_param(ctx, &PERSON_SEARCH, "?name=jane+angel or ?linkedin=https://linkedin.com/in/janeangel")?;
+    let (param, value) = one_search_param(
+        ctx,
+        &PERSON_SEARCH,
+        "?name=jane+angel or ?linkedin=https://linkedin.com/in/janeangel",
+    )?;
     let index = &ctx.app.index;
     let docs: Vec<u32> = if param == "name" {
-        name_hits(&index.person_names, value, MAX_NAME_RESULTS, pool.map(PersonPool::category))?.into_iter().map(|h| h.docid).collect()
+        name_hits(
+            &index.person_names,
+            value,
+            MAX_NAME_RESULTS,
+            pool.map(PersonPool::category),
+        )?
+        .into_iter()
+        .map(|h| h.docid)
+        .collect()
     } else {
-        let kinds = [IdentifierKind::Id, IdentifierKind::Linkedin, IdentifierKind::Crunchbase, IdentifierKind::Twitter];
-        let k = kinds.iter().copied().find(|k| k.param() == param).unwrap_or(IdentifierKind::Id);
-        let id: Identifier = person_identifier(k, value).map_err(|_| invalid_identifier(param, value))?;
+        let kinds = [
+            IdentifierKind::Id,
+            IdentifierKind::Linkedin,
+            IdentifierKind::Crunchbase,
+            IdentifierKind::Twitter,
+        ];
+        let k = kinds
+            .iter()
+            .copied()
+            .find(|k| k.param() == param)
+            .unwrap_or(IdentifierKind::Id);
+        let id: Identifier =
+            person_identifier(k, value).map_err(|_| invalid_identifier(param, value))?;
         let pool_facet = index.people.facet("person_type").map_err(internal)?;
         let keep = match pool {
             None => None,
-            Some(p) => pool_facet.docids(if p == PersonPool::Investor { "investor" } else { "company" }).map_err(internal)?,
+            Some(p) => pool_facet
+                .docids(if p == PersonPool::Investor {
+                    "investor"
+                } else {
+                    "company"
+                })
+                .map_err(internal)?,
         };
         resolve(&index.people, &id)
             .into_iter()

@@ -32,23 +32,108 @@ pub struct Route {
 
 /// Every endpoint served under `/v1`.
 pub static ROUTES: &[Route] = &[
-    Route { method: "GET", path: "/v1/location/search", cost: Cost::Free, handler: lookup::locations },
-    Route { method: "GET", path: "/v1/industry/search", cost: Cost::Free, handler: lookup::industries },
-    Route { method: "GET", path: "/v1/company/search", cost: Cost::Free, handler: lookup::companies },
-    Route { method: "GET", path: "/v1/investor/search", cost: Cost::Free, handler: lookup::investors },
-    Route { method: "GET", path: "/v1/person/search", cost: Cost::Free, handler: lookup::people },
-    Route { method: "GET", path: "/v1/company", cost: Cost::PerCall(1), handler: detail::company },
-    Route { method: "GET", path: "/v1/investor", cost: Cost::PerCall(1), handler: detail::investor },
-    Route { method: "GET", path: "/v1/person", cost: Cost::PerCall(1), handler: detail::person },
-    Route { method: "GET", path: "/v1/deals/{}", cost: Cost::PerCall(1), handler: detail::deal },
-    Route { method: "GET", path: "/v1/deals/{}/investors", cost: Cost::PerCall(1), handler: detail::deal_investors },
-    Route { method: "GET", path: "/v1/company/deals", cost: Cost::PerRow, handler: history::company_deals },
-    Route { method: "GET", path: "/v1/investor/deals", cost: Cost::PerRow, handler: history::investor_deals },
-    Route { method: "GET", path: "/v1/person/deals", cost: Cost::PerRow, handler: history::person_deals },
-    Route { method: "POST", path: "/v1/companies", cost: Cost::PerRow, handler: collections::companies },
-    Route { method: "POST", path: "/v1/deals", cost: Cost::PerRow, handler: collections::deals },
-    Route { method: "POST", path: "/v1/investors", cost: Cost::PerRow, handler: collections::investors },
-    Route { method: "POST", path: "/v1/people", cost: Cost::PerRow, handler: collections::people },
+    Route {
+        method: "GET",
+        path: "/v1/location/search",
+        cost: Cost::Free,
+        handler: lookup::locations,
+    },
+    Route {
+        method: "GET",
+        path: "/v1/industry/search",
+        cost: Cost::Free,
+        handler: lookup::industries,
+    },
+    Route {
+        method: "GET",
+        path: "/v1/company/search",
+        cost: Cost::Free,
+        handler: lookup::companies,
+    },
+    Route {
+        method: "GET",
+        path: "/v1/investor/search",
+        cost: Cost::Free,
+        handler: lookup::investors,
+    },
+    Route {
+        method: "GET",
+        path: "/v1/person/search",
+        cost: Cost::Free,
+        handler: lookup::people,
+    },
+    Route {
+        method: "GET",
+        path: "/v1/company",
+        cost: Cost::PerCall(1),
+        handler: detail::company,
+    },
+    Route {
+        method: "GET",
+        path: "/v1/investor",
+        cost: Cost::PerCall(1),
+        handler: detail::investor,
+    },
+    Route {
+        method: "GET",
+        path: "/v1/person",
+        cost: Cost::PerCall(1),
+        handler: detail::person,
+    },
+    Route {
+        method: "GET",
+        path: "/v1/deals/{}",
+        cost: Cost::PerCall(1),
+        handler: detail::deal,
+    },
+    Route {
+        method: "GET",
+        path: "/v1/deals/{}/investors",
+        cost: Cost::PerCall(1),
+        handler: detail::deal_investors,
+    },
+    Route {
+        method: "GET",
+        path: "/v1/company/deals",
+        cost: Cost::PerRow,
+        handler: history::company_deals,
+    },
+    Route {
+        method: "GET",
+        path: "/v1/investor/deals",
+        cost: Cost::PerRow,
+        handler: history::investor_deals,
+    },
+    Route {
+        method: "GET",
+        path: "/v1/person/deals",
+        cost: Cost::PerRow,
+        handler: history::person_deals,
+    },
+    Route {
+        method: "POST",
+        path: "/v1/companies",
+        cost: Cost::PerRow,
+        handler: collections::companies,
+    },
+    Route {
+        method: "POST",
+        path: "/v1/deals",
+        cost: Cost::PerRow,
+        handler: collections::deals,
+    },
+    Route {
+        method: "POST",
+        path: "/v1/investors",
+        cost: Cost::PerRow,
+        handler: collections::investors,
+    },
+    Route {
+        method: "POST",
+        path: "/v1/people",
+        cost: Cost::PerRow,
+        handler: collections::people,
+    },
 ];
 
 pub struct RouteMatch<'p> {
@@ -97,9 +182,15 @@ mod tests {
         let m = match_route("GET", "/v1/deals/abc/investors").unwrap();
         assert_eq!(m.route.path, "/v1/deals/{}/investors");
         assert_eq!(m.params, vec!["abc"]);
-        assert_eq!(match_route("GET", "/v1/deals/abc").unwrap().route.path, "/v1/deals/{}");
+        assert_eq!(
+            match_route("GET", "/v1/deals/abc").unwrap().route.path,
+            "/v1/deals/{}"
+        );
         assert_eq!(match_route("GET", "/v1/nope").err().unwrap().status, 404);
-        assert_eq!(match_route("DELETE", "/v1/company").err().unwrap().status, 405);
+        assert_eq!(
+            match_route("DELETE", "/v1/company").err().unwrap().status,
+            405
+        );
         assert_eq!(match_route("GET", "/v1/deals/").err().unwrap().status, 404);
     }
 
@@ -107,7 +198,12 @@ mod tests {
     fn every_route_is_unique() {
         for (i, a) in ROUTES.iter().enumerate() {
             for b in &ROUTES[i + 1..] {
-                assert!(!(a.method == b.method && a.path == b.path), "{} {}", a.method, a.path);
+                assert!(
+                    !(a.method == b.method && a.path == b.path),
+                    "{} {}",
+                    a.method,
+                    a.path
+                );
             }
         }
     }

@@ -20,8 +20,10 @@ pub enum Picked<'q> {
 
 /// The identifier parameters among `kinds` present in `query` (empty values count as absent).
 pub fn pick<'q>(query: &'q Query, kinds: &[IdentifierKind]) -> Picked<'q> {
-    let present: Vec<(IdentifierKind, &str)> =
-        kinds.iter().filter_map(|&k| query.non_empty(k.param()).map(|v| (k, v))).collect();
+    let present: Vec<(IdentifierKind, &str)> = kinds
+        .iter()
+        .filter_map(|&k| query.non_empty(k.param()).map(|v| (k, v)))
+        .collect();
     match present.as_slice() {
         [] => Picked::None,
         [(k, v)] => Picked::One(*k, v),
@@ -42,7 +44,12 @@ pub fn one_of(kinds: &[IdentifierKind]) -> String {
 /// An index failure: logged with the request context, answered as a 500.
 pub fn internal(e: IndexError) -> ApiError {
     eprintln!("index error: {e}");
-    ApiError::new(500, "INTERNAL_SERVER_ERROR", "An unexpected error occurred", Value::Null)
+    ApiError::new(
+        500,
+        "INTERNAL_SERVER_ERROR",
+        "An unexpected error occurred",
+        Value::Null,
+    )
 }
 
 /// The stored record `variant` of `doc`.
@@ -54,7 +61,8 @@ pub fn stored(kind: &Kind, variant: &str, doc: u32) -> Result<Raw, ApiError> {
 /// A stored record parsed as JSON (for the few responses assembled from parts).
 pub fn stored_value(kind: &Kind, variant: &str, doc: u32) -> Result<Value, ApiError> {
     let store = kind.records(variant).map_err(internal)?;
-    serde_json::from_slice(store.get(doc)).map_err(|e| internal(IndexError::corrupt("store", e.to_string())))
+    serde_json::from_slice(store.get(doc))
+        .map_err(|e| internal(IndexError::corrupt("store", e.to_string())))
 }
 
 #[cfg(test)]
@@ -63,7 +71,12 @@ mod tests {
 
     #[test]
     fn one_of_lists_kinds_in_prose() {
-        let kinds = [IdentifierKind::Id, IdentifierKind::Domain, IdentifierKind::Linkedin, IdentifierKind::Crunchbase];
+        let kinds = [
+            IdentifierKind::Id,
+            IdentifierKind::Domain,
+            IdentifierKind::Linkedin,
+            IdentifierKind::Crunchbase,
+        ];
         assert_eq!(one_of(&kinds), "id, domain, linkedin, or crunchbase");
         assert_eq!(one_of(&kinds[..1]), "id");
     }

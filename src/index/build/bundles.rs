@@ -68,7 +68,10 @@ fn industry_closure(industries: &[u32], facts: &Facts) -> (Vec<u32>, Vec<u32>) {
 
 /// Rank of each doc by accent-folded, lowercased name (ties by doc id).
 fn name_ranks<'n>(docs: usize, name_of_doc: impl Fn(u32) -> &'n str + Sync) -> Vec<i32> {
-    let mut keyed: Vec<(String, u32)> = (0..docs as u32).into_par_iter().map(|d| (fold_text(name_of_doc(d)), d)).collect();
+    let mut keyed: Vec<(String, u32)> = (0..docs as u32)
+        .into_par_iter()
+        .map(|d| (fold_text(name_of_doc(d)), d))
+        .collect();
     keyed.par_sort_unstable();
     let mut rank = vec![0i32; docs];
     for (r, (_, d)) in keyed.iter().enumerate() {
@@ -86,19 +89,36 @@ pub fn write_companies(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     let order = &orders.companies;
     let n = order.len();
     let mut out = BundleWriter::create(path, COMPANY_TAG)?;
-    write_ids(&mut out, &order.row_of_doc.iter().map(|&r| facts.companies[r as usize].id).collect::<Vec<_>>())?;
+    write_ids(
+        &mut out,
+        &order
+            .row_of_doc
+            .iter()
+            .map(|&r| facts.companies[r as usize].id)
+            .collect::<Vec<_>>(),
+    )?;
 
     let mut company_facets = CompanyFacets::new();
     let mut latest_round = FacetBuilder::default();
     let mut latest_investor_location = FacetBuilder::default();
-    let (mut total_raised, mut latest_size, mut latest_created, mut valuation) =
-        (vec![NULL_I64; n], vec![NULL_I64; n], vec![NULL_I64; n], vec![NULL_I64; n]);
-    let (mut latest_date, mut founded, mut rounds, mut investors, mut latest_deal) =
-        (vec![NULL_I32; n], vec![NULL_I32; n], vec![0i32; n], vec![0i32; n], vec![NULL_I32; n]);
+    let (mut total_raised, mut latest_size, mut latest_created, mut valuation) = (
+        vec![NULL_I64; n],
+        vec![NULL_I64; n],
+        vec![NULL_I64; n],
+        vec![NULL_I64; n],
+    );
+    let (mut latest_date, mut founded, mut rounds, mut investors, mut latest_deal) = (
+        vec![NULL_I32; n],
+        vec![NULL_I32; n],
+        vec![0i32; n],
+        vec![0i32; n],
+        vec![NULL_I32; n],
+    );
     let mut company_deals = RelationBuilder::new(n, false);
     let mut company_firms = RelationBuilder::new(n, false);
     let mut company_investor_people = RelationBuilder::new(n, false);
-    let (mut domains, mut linkedins, mut crunchbases, mut permalinks) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut domains, mut linkedins, mut crunchbases, mut permalinks) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
 
     for doc in 0..n as u32 {
         let row = order.row(doc);
@@ -120,17 +140,30 @@ pub fn write_companies(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
             latest_deal[d] = orders.deals.doc(l) as i32;
             for f in &deal.firms {
                 let places = &facts.firms[f.firm as usize].places;
-                place_closure(places, facts)
-                    .iter()
-                    .for_each(|&l| latest_investor_location.add(&facts.catalog.locations[l as usize].permalink, doc));
+                place_closure(places, facts).iter().for_each(|&l| {
+                    latest_investor_location
+                        .add(&facts.catalog.locations[l as usize].permalink, doc)
+                });
             }
         }
-        agg.deals.iter().for_each(|&r| company_deals.add(doc, orders.deals.doc(r), 0));
-        agg.all_investors.iter().for_each(|&f| company_firms.add(doc, orders.firms.doc(f), 0));
-        agg.investor_people.iter().for_each(|&p| company_investor_people.add(doc, orders.people.doc(p), 0));
-        c.domain_key.iter().for_each(|k| domains.push((k.to_string(), doc)));
-        c.linkedin_key.iter().for_each(|k| linkedins.push((k.to_string(), doc)));
-        c.crunchbase_key.iter().for_each(|k| crunchbases.push((k.to_string(), doc)));
+        agg.deals
+            .iter()
+            .for_each(|&r| company_deals.add(doc, orders.deals.doc(r), 0));
+        agg.all_investors
+            .iter()
+            .for_each(|&f| company_firms.add(doc, orders.firms.doc(f), 0));
+        agg.investor_people
+            .iter()
+            .for_each(|&p| company_investor_people.add(doc, orders.people.doc(p), 0));
+        c.domain_key
+            .iter()
+            .for_each(|k| domains.push((k.to_string(), doc)));
+        c.linkedin_key
+            .iter()
+            .for_each(|k| linkedins.push((k.to_string(), doc)));
+        c.crunchbase_key
+            .iter()
+            .for_each(|k| crunchbases.push((k.to_string(), doc)));
         permalinks.push((c.permalink.to_string(), doc));
     }
     company_facets.write(&mut out, "")?;
@@ -163,7 +196,11 @@ fn employer_people(inp: &Inputs) -> RelationBuilder {
     let mut rel = RelationBuilder::new(inp.orders.companies.len(), false);
     for (row, p) in inp.facts.people.iter().enumerate() {
         if let Some(Employer::Company(c)) = p.employer {
-            rel.add(inp.orders.companies.doc(c), inp.orders.people.doc(row as u32), 0);
+            rel.add(
+                inp.orders.companies.doc(c),
+                inp.orders.people.doc(row as u32),
+                0,
+            );
         }
     }
     rel
@@ -172,7 +209,11 @@ fn employer_people(inp: &Inputs) -> RelationBuilder {
 /// Every person of a deal (as angel, as partner of a firm) with their
 /// flags OR'ed, one entry per person.
 fn participant_flags(deal: &crate::ingest::facts::DealFacts) -> Vec<(u32, u8)> {
-    let mut all: Vec<(u32, u8)> = deal.angels.iter().map(|&(p, _)| (p, PARTICIPANT_ANGEL)).collect();
+    let mut all: Vec<(u32, u8)> = deal
+        .angels
+        .iter()
+        .map(|&(p, _)| (p, PARTICIPANT_ANGEL))
+        .collect();
     for f in &deal.firms {
         let flags = PARTICIPANT_PARTNER | if f.lead { PARTICIPANT_LEAD } else { 0 };
         all.extend(f.partners.iter().map(|&p| (p, flags)));
@@ -195,7 +236,8 @@ pub fn firm_edge_payload(lead: bool, financing: Option<RoundType>) -> u8 {
 
 /// Financing type as a byte: its position in `RoundType::ALL` plus one, 0 for none.
 pub fn financing_code(t: Option<RoundType>) -> u8 {
-    t.and_then(|t| RoundType::ALL.iter().position(|x| *x == t)).map_or(0, |i| i as u8 + 1)
+    t.and_then(|t| RoundType::ALL.iter().position(|x| *x == t))
+        .map_or(0, |i| i as u8 + 1)
 }
 
 pub fn write_deals(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
@@ -203,10 +245,18 @@ pub fn write_deals(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     let order = &orders.deals;
     let n = order.len();
     let mut out = BundleWriter::create(path, DEAL_TAG)?;
-    write_ids(&mut out, &order.row_of_doc.iter().map(|&r| facts.deals[r as usize].id).collect::<Vec<_>>())?;
+    write_ids(
+        &mut out,
+        &order
+            .row_of_doc
+            .iter()
+            .map(|&r| facts.deals[r as usize].id)
+            .collect::<Vec<_>>(),
+    )?;
     let mut round = FacetBuilder::default();
     let mut company_facets = CompanyFacets::new();
-    let (mut size, mut created, mut company_raised) = (vec![NULL_I64; n], vec![NULL_I64; n], vec![NULL_I64; n]);
+    let (mut size, mut created, mut company_raised) =
+        (vec![NULL_I64; n], vec![NULL_I64; n], vec![NULL_I64; n]);
     let (mut date, mut company) = (vec![NULL_I32; n], vec![NULL_I32; n]);
     let mut firms = RelationBuilder::new(n, true);
     let mut angels = RelationBuilder::new(n, true);
@@ -223,15 +273,27 @@ pub fn write_deals(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
         date[d] = day(deal.date);
         company[d] = orders.companies.doc(deal.company) as i32;
         company_raised[d] = money(inp.derived.companies[deal.company as usize].total_raised);
-        let mut firm_docs: Vec<u32> = deal.firms.iter().map(|f| orders.firms.doc(f.firm)).collect();
+        let mut firm_docs: Vec<u32> = deal
+            .firms
+            .iter()
+            .map(|f| orders.firms.doc(f.firm))
+            .collect();
         firm_docs.sort_unstable();
         for f in &deal.firms {
             let firm_doc = orders.firms.doc(f.firm);
             firms.add(doc, firm_doc, firm_edge_payload(f.lead, f.financing_type));
-            let slot = firm_docs.iter().position(|&x| x == firm_doc).unwrap_or(0).min(255) as u8;
-            f.partners.iter().for_each(|&p| partners.add(doc, orders.people.doc(p), slot));
+            let slot = firm_docs
+                .iter()
+                .position(|&x| x == firm_doc)
+                .unwrap_or(0)
+                .min(255) as u8;
+            f.partners
+                .iter()
+                .for_each(|&p| partners.add(doc, orders.people.doc(p), slot));
         }
-        deal.angels.iter().for_each(|&(p, ft)| angels.add(doc, orders.people.doc(p), financing_code(ft)));
+        deal.angels
+            .iter()
+            .for_each(|&(p, ft)| angels.add(doc, orders.people.doc(p), financing_code(ft)));
         for (person, flags) in participant_flags(deal) {
             participants.add(doc, orders.people.doc(person), flags);
         }
@@ -270,18 +332,28 @@ impl CompanyFacets {
             headcount: FacetBuilder::default(),
             ipo: FacetBuilder::default(),
         };
-        declare_all(&mut facets.headcount, Headcount::ALL.iter().map(|h| h.as_str()));
+        declare_all(
+            &mut facets.headcount,
+            Headcount::ALL.iter().map(|h| h.as_str()),
+        );
         declare_all(&mut facets.ipo, IpoStatus::ALL.iter().map(|h| h.as_str()));
         facets
     }
 
     fn add(&mut self, facts: &Facts, c: &crate::ingest::facts::CompanyFacts, doc: u32) {
         for l in place_closure(&c.places, facts) {
-            self.location.add(&facts.catalog.locations[l as usize].permalink, doc);
+            self.location
+                .add(&facts.catalog.locations[l as usize].permalink, doc);
         }
         let (inds, supers) = industry_closure(&c.industries, facts);
-        inds.iter().for_each(|&i| self.industry.add(&facts.catalog.industries[i as usize].permalink, doc));
-        supers.iter().for_each(|&i| self.super_category.add(&facts.catalog.industries[i as usize].permalink, doc));
+        inds.iter().for_each(|&i| {
+            self.industry
+                .add(&facts.catalog.industries[i as usize].permalink, doc)
+        });
+        supers.iter().for_each(|&i| {
+            self.super_category
+                .add(&facts.catalog.industries[i as usize].permalink, doc)
+        });
         if let Some(h) = c.headcount {
             self.headcount.add(h.as_str(), doc);
         }
@@ -293,8 +365,10 @@ impl CompanyFacets {
     fn write(self, out: &mut BundleWriter, prefix: &str) -> io::Result<()> {
         self.location.write(out, &format!("{prefix}location"))?;
         self.industry.write(out, &format!("{prefix}industry"))?;
-        self.super_category.write(out, &format!("{prefix}super_category"))?;
-        self.headcount.write(out, &format!("{prefix}employee_count"))?;
+        self.super_category
+            .write(out, &format!("{prefix}super_category"))?;
+        self.headcount
+            .write(out, &format!("{prefix}employee_count"))?;
         self.ipo.write(out, &format!("{prefix}ipo_status"))
     }
 }
@@ -306,15 +380,27 @@ struct StatColumns {
 }
 
 impl StatColumns {
-    const COUNT_NAMES: [&'static str; 4] =
-        ["total_deal_count", "lead_deal_count", "deal_count_last_12_months", "lead_deal_count_last_12_months"];
+    const COUNT_NAMES: [&'static str; 4] = [
+        "total_deal_count",
+        "lead_deal_count",
+        "deal_count_last_12_months",
+        "lead_deal_count_last_12_months",
+    ];
 
     fn new(docs: usize) -> StatColumns {
-        StatColumns { counts: std::array::from_fn(|_| vec![0; docs]), most_recent: vec![NULL_I32; docs] }
+        StatColumns {
+            counts: std::array::from_fn(|_| vec![0; docs]),
+            most_recent: vec![NULL_I32; docs],
+        }
     }
 
     fn set(&mut self, doc: usize, s: &crate::ingest::derive::InvestorStats) {
-        let values = [s.total_deal_count, s.lead_deal_count, s.deal_count_last_12_months, s.lead_deal_count_last_12_months];
+        let values = [
+            s.total_deal_count,
+            s.lead_deal_count,
+            s.deal_count_last_12_months,
+            s.lead_deal_count_last_12_months,
+        ];
         for (column, value) in self.counts.iter_mut().zip(values) {
             column[doc] = value as i32;
         }
@@ -334,27 +420,47 @@ pub fn write_firms(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     let order = &orders.firms;
     let n = order.len();
     let mut out = BundleWriter::create(path, FIRM_TAG)?;
-    write_ids(&mut out, &order.row_of_doc.iter().map(|&r| facts.firms[r as usize].id).collect::<Vec<_>>())?;
+    write_ids(
+        &mut out,
+        &order
+            .row_of_doc
+            .iter()
+            .map(|&r| facts.firms[r as usize].id)
+            .collect::<Vec<_>>(),
+    )?;
     let (mut location, mut headcount) = (FacetBuilder::default(), FacetBuilder::default());
     let mut stats = StatColumns::new(n);
     let mut deals = RelationBuilder::new(n, true);
     let mut people = RelationBuilder::new(n, false);
-    let (mut domains, mut linkedins, mut crunchbases, mut permalinks) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut domains, mut linkedins, mut crunchbases, mut permalinks) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for doc in 0..n as u32 {
         let row = order.row(doc);
         let (f, agg) = (&facts.firms[row as usize], &derived.firms[row as usize]);
         let d = doc as usize;
-        place_closure(&f.places, facts).iter().for_each(|&l| location.add(&facts.catalog.locations[l as usize].permalink, doc));
+        place_closure(&f.places, facts)
+            .iter()
+            .for_each(|&l| location.add(&facts.catalog.locations[l as usize].permalink, doc));
         if let Some(h) = f.headcount {
             headcount.add(h.as_str(), doc);
         }
         let s = &agg.stats;
         stats.set(d, s);
-        agg.deals.iter().for_each(|&(r, lead)| deals.add(doc, orders.deals.doc(r), lead as u8));
-        agg.partners.iter().for_each(|&p| people.add(doc, orders.people.doc(p), 0));
-        f.domain_key.iter().for_each(|k| domains.push((k.to_string(), doc)));
-        f.linkedin_key.iter().for_each(|k| linkedins.push((k.to_string(), doc)));
-        f.crunchbase_key.iter().for_each(|k| crunchbases.push((k.to_string(), doc)));
+        agg.deals
+            .iter()
+            .for_each(|&(r, lead)| deals.add(doc, orders.deals.doc(r), lead as u8));
+        agg.partners
+            .iter()
+            .for_each(|&p| people.add(doc, orders.people.doc(p), 0));
+        f.domain_key
+            .iter()
+            .for_each(|k| domains.push((k.to_string(), doc)));
+        f.linkedin_key
+            .iter()
+            .for_each(|k| linkedins.push((k.to_string(), doc)));
+        f.crunchbase_key
+            .iter()
+            .for_each(|k| crunchbases.push((k.to_string(), doc)));
         permalinks.push((f.permalink.to_string(), doc));
     }
     declare_all(&mut headcount, Headcount::ALL.iter().map(|h| h.as_str()));
@@ -375,10 +481,20 @@ pub fn write_people(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     let order = &orders.people;
     let n = order.len();
     let mut out = BundleWriter::create(path, PERSON_TAG)?;
-    write_ids(&mut out, &order.row_of_doc.iter().map(|&r| facts.people[r as usize].id).collect::<Vec<_>>())?;
+    write_ids(
+        &mut out,
+        &order
+            .row_of_doc
+            .iter()
+            .map(|&r| facts.people[r as usize].id)
+            .collect::<Vec<_>>(),
+    )?;
     let mut f: [FacetBuilder; 10] = Default::default();
     declare_all(&mut f[0], PersonRole::ALL.iter().map(|r| r.as_str()));
-    declare_all(&mut f[1], ["linkedin", "email", "phone", "twitter"].into_iter());
+    declare_all(
+        &mut f[1],
+        ["linkedin", "email", "phone", "twitter"].into_iter(),
+    );
     let mut stats = StatColumns::new(n);
     let (mut employer, mut employer_firm) = (vec![NULL_I32; n], vec![NULL_I32; n]);
     let (mut employer_raised, mut employer_latest_size) = (vec![NULL_I64; n], vec![NULL_I64; n]);
@@ -395,9 +511,24 @@ pub fn write_people(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
         p.job_title.iter().for_each(|t| f[2].add(t, doc));
         p.schools.iter().for_each(|s| f[3].add(s, doc));
         p.linkedin_companies.iter().for_each(|c| f[4].add(c, doc));
-        let flags = [(5, agg.is_investor()), (6, agg.is_angel()), (7, agg.has_led_deal()), (8, p.employer.is_some())];
-        flags.iter().filter(|(_, on)| *on).for_each(|&(i, _)| f[i].add("true", doc));
-        f[9].add(if agg.is_investor() { "investor" } else { "company" }, doc);
+        let flags = [
+            (5, agg.is_investor()),
+            (6, agg.is_angel()),
+            (7, agg.has_led_deal()),
+            (8, p.employer.is_some()),
+        ];
+        flags
+            .iter()
+            .filter(|(_, on)| *on)
+            .for_each(|&(i, _)| f[i].add("true", doc));
+        f[9].add(
+            if agg.is_investor() {
+                "investor"
+            } else {
+                "company"
+            },
+            doc,
+        );
         let s = &agg.stats;
         stats.set(d, s);
         match p.employer {
@@ -405,7 +536,10 @@ pub fn write_people(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
                 employer[d] = orders.companies.doc(c) as i32;
                 let cagg = &derived.companies[c as usize];
                 employer_raised[d] = money(cagg.total_raised);
-                employer_latest_size[d] = money(cagg.latest_deal().and_then(|l| facts.deals[l as usize].size));
+                employer_latest_size[d] = money(
+                    cagg.latest_deal()
+                        .and_then(|l| facts.deals[l as usize].size),
+                );
             }
             Some(Employer::Firm(fi)) => {
                 employer_firm[d] = orders.firms.doc(fi) as i32;
@@ -413,14 +547,37 @@ pub fn write_people(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
             }
             None => {}
         }
-        agg.angel_deals.iter().for_each(|&r| angel_deals.add(doc, orders.deals.doc(r), 0));
-        agg.partner_deals.iter().for_each(|&(r, _, lead)| partner_deals.add(doc, orders.deals.doc(r), lead as u8));
-        agg.firms.iter().for_each(|pf| firms.add(doc, orders.firms.doc(pf.firm), 0));
-        p.linkedin_key.iter().for_each(|k| linkedins.push((k.to_string(), doc)));
-        p.crunchbase_key.iter().for_each(|k| crunchbases.push((k.to_string(), doc)));
-        p.twitter_key.iter().for_each(|k| twitters.push((k.to_string(), doc)));
+        agg.angel_deals
+            .iter()
+            .for_each(|&r| angel_deals.add(doc, orders.deals.doc(r), 0));
+        agg.partner_deals
+            .iter()
+            .for_each(|&(r, _, lead)| partner_deals.add(doc, orders.deals.doc(r), lead as u8));
+        agg.firms
+            .iter()
+            .for_each(|pf| firms.add(doc, orders.firms.doc(pf.firm), 0));
+        p.linkedin_key
+            .iter()
+            .for_each(|k| linkedins.push((k.to_string(), doc)));
+        p.crunchbase_key
+            .iter()
+            .for_each(|k| crunchbases.push((k.to_string(), doc)));
+        p.twitter_key
+            .iter()
+            .for_each(|k| twitters.push((k.to_string(), doc)));
     }
-    let names = ["role", "contact_type", "job_title", "school", "linkedin_company", "is_investor", "is_angel", "has_led_deal", "has_employer", "person_type"];
+    let names = [
+        "role",
+        "contact_type",
+        "job_title",
+        "school",
+        "linkedin_company",
+        "is_investor",
+        "is_angel",
+        "has_led_deal",
+        "has_employer",
+        "person_type",
+    ];
     for (facet, name) in f.into_iter().zip(names) {
         facet.write(&mut out, name)?;
     }
@@ -465,8 +622,18 @@ pub fn write_catalog(path: &Path, facts: &Facts) -> io::Result<WrittenFile> {
     location_descendants.write(&mut out, "location_within")?;
     industry_type.write(&mut out, "industry_type")?;
     super_members.write(&mut out, "industry_within")?;
-    let loc_keys = catalog.locations.iter().enumerate().map(|(i, l)| (l.permalink.clone(), i as u32)).collect();
-    let ind_keys = catalog.industries.iter().enumerate().map(|(i, l)| (l.permalink.clone(), i as u32)).collect();
+    let loc_keys = catalog
+        .locations
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.permalink.clone(), i as u32))
+        .collect();
+    let ind_keys = catalog
+        .industries
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.permalink.clone(), i as u32))
+        .collect();
     write_keymap(&mut out, "location_permalink", loc_keys)?;
     write_keymap(&mut out, "industry_permalink", ind_keys)?;
     out.finish()

@@ -21,8 +21,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::index::manifest::{checksum_file, list_files, Counts, FileEntry, Manifest, MANIFEST_FORMAT};
 use crate::index::format::{WrittenFile, FORMAT_VERSION};
+use crate::index::manifest::{
+    checksum_file, list_files, Counts, FileEntry, Manifest, MANIFEST_FORMAT,
+};
 use crate::index::names::*;
 use crate::ingest::{derive::derive, load_dump, IngestError, IngestReport};
 use crate::schema::{Date, Timestamp};
@@ -63,7 +65,11 @@ impl fmt::Display for BuildError {
         match self {
             BuildError::Ingest(e) => write!(f, "{e}"),
             BuildError::Write { step, reason } => write!(f, "{step}: {reason}"),
-            BuildError::OutputExists(p) => write!(f, "{} exists and is not an index directory; refusing to replace it", p.display()),
+            BuildError::OutputExists(p) => write!(
+                f,
+                "{} exists and is not an index directory; refusing to replace it",
+                p.display()
+            ),
         }
     }
 }
@@ -71,7 +77,10 @@ impl fmt::Display for BuildError {
 impl std::error::Error for BuildError {}
 
 fn step_err(step: &str) -> impl Fn(&dyn fmt::Display) -> BuildError + '_ {
-    move |e| BuildError::Write { step: step.to_string(), reason: e.to_string() }
+    move |e| BuildError::Write {
+        step: step.to_string(),
+        reason: e.to_string(),
+    }
 }
 
 /// Builds the index described by `opts`.
@@ -103,7 +112,11 @@ fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError
     let derived = derive(&loaded.facts, as_of);
     let orders = order::assign_doc_ids(&loaded.facts, &derived);
     progress.finish("derive aggregates");
-    let inp = Inputs { facts: &loaded.facts, derived: &derived, orders: &orders };
+    let inp = Inputs {
+        facts: &loaded.facts,
+        derived: &derived,
+        orders: &orders,
+    };
     let step = "bitmaps, columns, relations, name indexes, record stores";
     progress.start(step);
     let mut tasks = structure_tasks(dir, &inp);
@@ -116,7 +129,12 @@ fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError
     manifest.write(dir).map_err(|e| step_err("manifest")(&e))?;
     progress.finish("manifest");
     progress.close();
-    let report = BuildReport { ingest: loaded.report, manifest, timings: progress.timings.clone(), elapsed: progress.elapsed() };
+    let report = BuildReport {
+        ingest: loaded.report,
+        manifest,
+        timings: progress.timings.clone(),
+        elapsed: progress.elapsed(),
+    };
     // Tens of millions of small allocations: free them off the critical path
     // (a CLI exits without waiting for this).
     let (facts, kept) = (loaded.facts, loaded.kept);
@@ -125,7 +143,10 @@ fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError
 }
 
 /// A writer task: the files it wrote (path relative to the index, bytes, CRC).
-type Task<'a> = (&'static str, Box<dyn FnOnce() -> Result<Vec<FileEntry>, String> + Send + 'a>);
+type Task<'a> = (
+    &'static str,
+    Box<dyn FnOnce() -> Result<Vec<FileEntry>, String> + Send + 'a>,
+);
 
 /// Runs independent writers in parallel and collects the files they wrote;
 /// the first failure wins. Each task's wall time is reported unless `quiet`.
@@ -142,10 +163,16 @@ fn run_parallel(tasks: Vec<Task<'_>>, quiet: bool) -> Result<Vec<FileEntry>, Bui
                     eprintln!("      {step}: {:.2}s", started.elapsed().as_secs_f64());
                 }
                 match outcome {
-                    Ok(files) => written.lock().unwrap_or_else(|p| p.into_inner()).extend(files),
+                    Ok(files) => written
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .extend(files),
                     Err(reason) => {
                         let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
-                        f.get_or_insert(BuildError::Write { step: step.to_string(), reason });
+                        f.get_or_insert(BuildError::Write {
+                            step: step.to_string(),
+                            reason,
+                        });
                     }
                 }
             });
@@ -163,7 +190,12 @@ fn entries(dir: &Path, files: std::io::Result<Vec<WrittenFile>>) -> Result<Vec<F
     Ok(files
         .into_iter()
         .map(|f| FileEntry {
-            path: f.path.strip_prefix(dir).unwrap_or(&f.path).to_string_lossy().replace('\\', "/"),
+            path: f
+                .path
+                .strip_prefix(dir)
+                .unwrap_or(&f.path)
+                .to_string_lossy()
+                .replace('\\', "/"),
             bytes: f.bytes,
             crc32: f.file_crc32,
         })
@@ -178,8 +210,14 @@ fn entries_below(dir: &Path, sub: &str) -> Result<Vec<FileEntry>, String> {
     for rel in list_files(&root).map_err(|e| e.to_string())? {
         let full = root.join(&rel);
         let (bytes, crc32) = checksum_file(&full).map_err(|e| e.to_string())?;
-        fs::File::open(&full).and_then(|f| f.sync_all()).map_err(|e| e.to_string())?;
-        out.push(FileEntry { path: format!("{sub}/{rel}"), bytes, crc32 });
+        fs::File::open(&full)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| e.to_string())?;
+        out.push(FileEntry {
+            path: format!("{sub}/{rel}"),
+            bytes,
+            crc32,
+        });
     }
     Ok(out)
 }
@@ -192,33 +230,105 @@ fn structure_tasks<'a>(dir: &'a Path, inp: &'a Inputs<'a>) -> Vec<Task<'a>> {
         entries_below(dir, &format!("{TEXT_DIR}/{kind}"))
     };
     vec![
-        ("companies.idx", Box::new(move || io(bundles::write_companies(&dir.join(COMPANIES_IDX), inp)))),
-        ("deals.idx", Box::new(move || io(bundles::write_deals(&dir.join(DEALS_IDX), inp)))),
-        ("investors.idx", Box::new(move || io(bundles::write_firms(&dir.join(FIRMS_IDX), inp)))),
-        ("people.idx", Box::new(move || io(bundles::write_people(&dir.join(PEOPLE_IDX), inp)))),
-        ("catalog.idx", Box::new(move || io(bundles::write_catalog(&dir.join(CATALOG_IDX), inp.facts)))),
-        ("text/companies", Box::new(move || tx(text::build_companies(&dir.join(TEXT_DIR).join("companies"), inp), "companies"))),
-        ("text/investors", Box::new(move || tx(text::build_firms(&dir.join(TEXT_DIR).join("investors"), inp), "investors"))),
-        ("text/people", Box::new(move || tx(text::build_people(&dir.join(TEXT_DIR).join("people"), inp), "people"))),
-        ("text/locations", Box::new(move || tx(text::build_locations(&dir.join(TEXT_DIR).join("locations"), inp), "locations"))),
-        ("text/industries", Box::new(move || tx(text::build_industries(&dir.join(TEXT_DIR).join("industries"), inp), "industries"))),
+        (
+            "companies.idx",
+            Box::new(move || io(bundles::write_companies(&dir.join(COMPANIES_IDX), inp))),
+        ),
+        (
+            "deals.idx",
+            Box::new(move || io(bundles::write_deals(&dir.join(DEALS_IDX), inp))),
+        ),
+        (
+            "investors.idx",
+            Box::new(move || io(bundles::write_firms(&dir.join(FIRMS_IDX), inp))),
+        ),
+        (
+            "people.idx",
+            Box::new(move || io(bundles::write_people(&dir.join(PEOPLE_IDX), inp))),
+        ),
+        (
+            "catalog.idx",
+            Box::new(move || io(bundles::write_catalog(&dir.join(CATALOG_IDX), inp.facts))),
+        ),
+        (
+            "text/companies",
+            Box::new(move || {
+                tx(
+                    text::build_companies(&dir.join(TEXT_DIR).join("companies"), inp),
+                    "companies",
+                )
+            }),
+        ),
+        (
+            "text/investors",
+            Box::new(move || {
+                tx(
+                    text::build_firms(&dir.join(TEXT_DIR).join("investors"), inp),
+                    "investors",
+                )
+            }),
+        ),
+        (
+            "text/people",
+            Box::new(move || {
+                tx(
+                    text::build_people(&dir.join(TEXT_DIR).join("people"), inp),
+                    "people",
+                )
+            }),
+        ),
+        (
+            "text/locations",
+            Box::new(move || {
+                tx(
+                    text::build_locations(&dir.join(TEXT_DIR).join("locations"), inp),
+                    "locations",
+                )
+            }),
+        ),
+        (
+            "text/industries",
+            Box::new(move || {
+                tx(
+                    text::build_industries(&dir.join(TEXT_DIR).join("industries"), inp),
+                    "industries",
+                )
+            }),
+        ),
     ]
 }
 
 /// Renderers of the record stores (they stream the dump a second time).
-fn store_tasks<'a>(dir: &'a Path, dump: &'a Path, kept: &'a crate::ingest::KeptLines, inp: &'a Inputs<'a>) -> Vec<Task<'a>> {
+fn store_tasks<'a>(
+    dir: &'a Path,
+    dump: &'a Path,
+    kept: &'a crate::ingest::KeptLines,
+    inp: &'a Inputs<'a>,
+) -> Vec<Task<'a>> {
     vec![
         (
             "deal and company stores",
             Box::new(move || {
                 let mut files = entries(dir, stores::write_deal_store(dir, dump, kept, inp))?;
-                files.extend(entries(dir, stores::write_company_store(dir, dump, kept, inp))?);
+                files.extend(entries(
+                    dir,
+                    stores::write_company_store(dir, dump, kept, inp),
+                )?);
                 Ok(files)
             }),
         ),
-        ("investor stores", Box::new(move || entries(dir, stores::write_firm_store(dir, dump, kept, inp)))),
-        ("person stores", Box::new(move || entries(dir, stores::write_person_store(dir, dump, kept, inp)))),
-        ("catalog stores", Box::new(move || entries(dir, stores::write_catalog_store(dir, inp)))),
+        (
+            "investor stores",
+            Box::new(move || entries(dir, stores::write_firm_store(dir, dump, kept, inp))),
+        ),
+        (
+            "person stores",
+            Box::new(move || entries(dir, stores::write_person_store(dir, dump, kept, inp))),
+        ),
+        (
+            "catalog stores",
+            Box::new(move || entries(dir, stores::write_catalog_store(dir, inp))),
+        ),
     ]
 }
 
@@ -253,11 +363,16 @@ fn check_output(out: &Path) -> Result<(), BuildError> {
 }
 
 fn is_empty_dir(p: &Path) -> bool {
-    fs::read_dir(p).map(|mut d| d.next().is_none()).unwrap_or(false)
+    fs::read_dir(p)
+        .map(|mut d| d.next().is_none())
+        .unwrap_or(false)
 }
 
 fn temp_dir_for(out: &Path) -> PathBuf {
-    let name = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "index".into());
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "index".into());
     out.with_file_name(format!(".{name}.building-{}", std::process::id()))
 }
 

@@ -35,7 +35,10 @@ impl DocOrder {
         for (doc, &row) in row_of_doc.iter().enumerate() {
             doc_of_row[row as usize] = doc as u32;
         }
-        DocOrder { row_of_doc, doc_of_row }
+        DocOrder {
+            row_of_doc,
+            doc_of_row,
+        }
     }
 
     pub fn doc(&self, row: u32) -> u32 {
@@ -66,21 +69,38 @@ pub struct Orders {
 
 pub fn assign_doc_ids(facts: &Facts, derived: &Derived) -> Orders {
     let rank = &derived.deal_rank;
-    let deals = DocOrder::sorted_by(facts.deals.len(), |a, b| rank[a as usize].cmp(&rank[b as usize]));
-    let latest = |c: u32| derived.companies[c as usize].latest_deal().map(|d| rank[d as usize]);
+    let deals = DocOrder::sorted_by(facts.deals.len(), |a, b| {
+        rank[a as usize].cmp(&rank[b as usize])
+    });
+    let latest = |c: u32| {
+        derived.companies[c as usize]
+            .latest_deal()
+            .map(|d| rank[d as usize])
+    };
     let companies = DocOrder::sorted_by(facts.companies.len(), |a, b| {
-        asc_nulls_last(latest(a), latest(b)).then_with(|| id_cmp(facts.companies[a as usize].id, facts.companies[b as usize].id))
+        asc_nulls_last(latest(a), latest(b)).then_with(|| {
+            id_cmp(
+                facts.companies[a as usize].id,
+                facts.companies[b as usize].id,
+            )
+        })
     });
     let firm_date = |f: u32| derived.firms[f as usize].stats.most_recent_deal_date;
     let firms = DocOrder::sorted_by(facts.firms.len(), |a, b| {
-        desc_nulls_last(firm_date(a), firm_date(b)).then_with(|| id_cmp(facts.firms[a as usize].id, facts.firms[b as usize].id))
+        desc_nulls_last(firm_date(a), firm_date(b))
+            .then_with(|| id_cmp(facts.firms[a as usize].id, facts.firms[b as usize].id))
     });
     let person_date = |p: u32| derived.people[p as usize].stats.most_recent_deal_date;
     let people = DocOrder::sorted_by(facts.people.len(), |a, b| {
         desc_nulls_last(person_date(a), person_date(b))
             .then_with(|| id_cmp(facts.people[a as usize].id, facts.people[b as usize].id))
     });
-    Orders { companies, deals, firms, people }
+    Orders {
+        companies,
+        deals,
+        firms,
+        people,
+    }
 }
 
 fn asc_nulls_last<T: Ord>(a: Option<T>, b: Option<T>) -> Ordering {

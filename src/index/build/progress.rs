@@ -56,14 +56,23 @@ impl Progress {
         self.done += 1;
         self.timings.push((step.to_string(), took));
         if !self.quiet && !self.terminal {
-            eprintln!("[{}/{}] {step}: {:.2}s", self.done, self.total, took.as_secs_f64());
+            eprintln!(
+                "[{}/{}] {step}: {:.2}s",
+                self.done,
+                self.total,
+                took.as_secs_f64()
+            );
         }
     }
 
     /// Ends the bar.
     pub fn close(&mut self) {
         if !self.quiet && self.terminal {
-            eprintln!("\r\x1b[2K[{}] done in {:.1}s", "#".repeat(30), self.started.elapsed().as_secs_f64());
+            eprintln!(
+                "\r\x1b[2K[{}] done in {:.1}s",
+                "#".repeat(30),
+                self.started.elapsed().as_secs_f64()
+            );
         }
     }
 

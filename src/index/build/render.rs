@@ -7,7 +7,8 @@ use crate::ingest::derive::{InvestorStats, PersonAgg};
 use crate::ingest::facts::{Catalog, Employer, Facts, Places};
 use crate::schema::record::*;
 use crate::schema::{
-    CompanyRow, DealRow, Date, EmploymentRow, FirmRow, Intermediate, LocationType, PersonRole, PersonRow,
+    CompanyRow, Date, DealRow, EmploymentRow, FirmRow, Intermediate, LocationType, PersonRole,
+    PersonRow,
 };
 
 use crate::ingest::derive::{CompanyAgg, FirmAgg};
@@ -20,7 +21,11 @@ pub fn deal_record(row: &DealRow) -> DealRecord {
         id: row.id,
         round_type: row.round_type.as_str().to_string(),
         extension: row.extension,
-        intermediate: row.intermediate.unwrap_or(Intermediate::None).as_str().to_string(),
+        intermediate: row
+            .intermediate
+            .unwrap_or(Intermediate::None)
+            .as_str()
+            .to_string(),
         pre: row.pre,
         date: row.date.map(Date::iso_datetime),
         created_at: row.created_at.map(|t| t.iso()),
@@ -52,7 +57,11 @@ pub fn deal_record(row: &DealRow) -> DealRecord {
         articles: row
             .articles
             .iter()
-            .map(|a| ArticleRecord { is_primary: a.is_primary, link: a.link.clone(), date: a.date.map(Date::iso) })
+            .map(|a| ArticleRecord {
+                is_primary: a.is_primary,
+                link: a.link.clone(),
+                date: a.date.map(Date::iso),
+            })
             .collect(),
     }
 }
@@ -83,10 +92,18 @@ pub fn location_record(places: &Places, catalog: &Catalog) -> LocationRecord {
     let named = |slot: usize| {
         p[slot].map(|l| {
             let loc = &catalog.locations[l as usize];
-            NamedRef { name: loc.name.clone(), permalink: loc.permalink.clone() }
+            NamedRef {
+                name: loc.name.clone(),
+                permalink: loc.permalink.clone(),
+            }
         })
     };
-    LocationRecord { city: named(0), state: named(1), region: named(2), country: named(3) }
+    LocationRecord {
+        city: named(0),
+        state: named(1),
+        region: named(2),
+        country: named(3),
+    }
 }
 
 pub fn company_record(
@@ -118,25 +135,40 @@ pub fn company_record(
         num_investors: agg.num_investors,
         total_raised: agg.total_raised.map(Money),
         latest_valuation_usd: agg.latest_valuation.map(|v| Money(v.0)),
-        latest_valuation_date: agg.latest_valuation.and_then(|v| v.1).map(Date::iso_datetime),
+        latest_valuation_date: agg
+            .latest_valuation
+            .and_then(|v| v.1)
+            .map(Date::iso_datetime),
         industries: row
             .industries
             .iter()
             .filter_map(|p| catalog.industry(p))
             .map(|i| {
                 let ind = &catalog.industries[i as usize];
-                NamedRef { name: ind.name.clone(), permalink: ind.permalink.clone() }
+                NamedRef {
+                    name: ind.name.clone(),
+                    permalink: ind.permalink.clone(),
+                }
             })
             .collect(),
         location,
         latest_deal,
-        all_investor_ids: agg.all_investors.iter().map(|&f| facts.firms[f as usize].id).collect(),
+        all_investor_ids: agg
+            .all_investors
+            .iter()
+            .map(|&f| facts.firms[f as usize].id)
+            .collect(),
     }
 }
 
 fn places_of(row: &CompanyRow, catalog: &Catalog) -> Places {
     let slot = |p: &Option<String>| p.as_deref().and_then(|p| catalog.location(p));
-    [slot(&row.location.city), slot(&row.location.state), slot(&row.location.region), slot(&row.location.country)]
+    [
+        slot(&row.location.city),
+        slot(&row.location.state),
+        slot(&row.location.region),
+        slot(&row.location.country),
+    ]
 }
 
 pub fn company_card(row: &CompanyRow) -> CompanyCard {
@@ -154,7 +186,12 @@ pub fn company_card(row: &CompanyRow) -> CompanyCard {
 pub fn investor_record(row: &FirmRow, agg: &FirmAgg, facts: &Facts) -> InvestorRecord {
     let catalog = &facts.catalog;
     let place = |p: &Option<String>| p.as_deref().and_then(|p| catalog.location(p));
-    let places = [place(&row.location.city), place(&row.location.state), place(&row.location.region), place(&row.location.country)];
+    let places = [
+        place(&row.location.city),
+        place(&row.location.state),
+        place(&row.location.region),
+        place(&row.location.country),
+    ];
     let s = &agg.stats;
     InvestorRecord {
         id: row.id,
@@ -202,7 +239,11 @@ fn top_industries(s: &InvestorStats, catalog: &Catalog) -> Vec<TopIndustry> {
         .iter()
         .map(|&(i, count)| {
             let ind = &catalog.industries[i as usize];
-            TopIndustry { name: ind.name.clone(), permalink: ind.permalink.clone(), count }
+            TopIndustry {
+                name: ind.name.clone(),
+                permalink: ind.permalink.clone(),
+                count,
+            }
         })
         .collect()
 }
@@ -224,14 +265,29 @@ fn top_locations(s: &InvestorStats, catalog: &Catalog) -> Vec<TopLocation> {
 }
 
 fn top_round_types(s: &InvestorStats) -> Vec<TopRoundType> {
-    s.top_round_types.iter().map(|&(t, count)| TopRoundType { round_type: t.as_str().to_string(), count }).collect()
+    s.top_round_types
+        .iter()
+        .map(|&(t, count)| TopRoundType {
+            round_type: t.as_str().to_string(),
+            count,
+        })
+        .collect()
 }
 
 /// The full person record (list rows of `POST /people` cut its histories to
 /// [`LIST_HISTORY_LIMIT`] entries when serving).
-pub fn person_record(row: &PersonRow, agg: &PersonAgg, employer: Option<Employer>, facts: &Facts) -> PersonRecord {
+pub fn person_record(
+    row: &PersonRow,
+    agg: &PersonAgg,
+    employer: Option<Employer>,
+    facts: &Facts,
+) -> PersonRecord {
     let mut jobs: Vec<&EmploymentRow> = row.employment.iter().collect();
-    jobs.sort_by(|a, b| b.is_current.cmp(&a.is_current).then_with(|| crate::ingest::derive::desc_nulls_last(a.start_date, b.start_date)));
+    jobs.sort_by(|a, b| {
+        b.is_current
+            .cmp(&a.is_current)
+            .then_with(|| crate::ingest::derive::desc_nulls_last(a.start_date, b.start_date))
+    });
     PersonRecord {
         id: row.id,
         name: row.name.clone(),
@@ -265,7 +321,9 @@ pub fn person_record(row: &PersonRow, agg: &PersonAgg, employer: Option<Employer
                 }
             })
             .collect(),
-        investor_highlights: agg.is_investor().then(|| highlights(&agg.stats, &facts.catalog)),
+        investor_highlights: agg
+            .is_investor()
+            .then(|| highlights(&agg.stats, &facts.catalog)),
     }
 }
 
@@ -280,7 +338,12 @@ fn current_company(employer: Employer, facts: &Facts) -> CurrentCompany {
             (f.id, &f.name, &f.permalink, f.domain.as_deref())
         }
     };
-    CurrentCompany { id, name: name.to_string(), permalink: permalink.to_string(), domain: domain.map(str::to_string) }
+    CurrentCompany {
+        id,
+        name: name.to_string(),
+        permalink: permalink.to_string(),
+        domain: domain.map(str::to_string),
+    }
 }
 
 fn employment_record(j: &EmploymentRow) -> EmploymentRecord {
@@ -330,6 +393,11 @@ pub fn person_card(row: &PersonRow, agg: &PersonAgg) -> PersonCard {
         linkedin_url: row.linkedin_url.clone(),
         crunchbase_url: row.crunchbase_url.clone(),
         twitter_url: row.twitter_url.clone(),
-        person_type: if agg.is_investor() { "investor" } else { "company" }.to_string(),
+        person_type: if agg.is_investor() {
+            "investor"
+        } else {
+            "company"
+        }
+        .to_string(),
     }
 }

@@ -16,7 +16,10 @@ pub struct Variants {
 
 impl Variants {
     pub fn create(dir: &Path, kind: &str, variants: &[&str], docs: usize) -> io::Result<Variants> {
-        let writers = variants.iter().map(|v| StoreWriter::create(&dir.join(store_file(kind, v)), v, docs)).collect::<io::Result<_>>()?;
+        let writers = variants
+            .iter()
+            .map(|v| StoreWriter::create(&dir.join(store_file(kind, v)), v, docs))
+            .collect::<io::Result<_>>()?;
         Ok(Variants { writers })
     }
 
@@ -56,13 +59,19 @@ where
             let row = kept.row_of_line(file, line)?;
             Some(match parsed {
                 Ok(r) => render(row, r),
-                Err(e) => Err(io::Error::new(io::ErrorKind::InvalidData, format!("{file}:{line}: {e}"))),
+                Err(e) => Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("{file}:{line}: {e}"),
+                )),
             })
         },
         |_, rendered| {
             if let (Some(outcome), Ok(())) = (rendered, &result) {
                 result = outcome.and_then(|(doc, records)| {
-                    records.iter().enumerate().try_for_each(|(v, bytes)| store.set(v, doc, bytes))
+                    records
+                        .iter()
+                        .enumerate()
+                        .try_for_each(|(v, bytes)| store.set(v, doc, bytes))
                 });
             }
         },
@@ -74,44 +83,75 @@ fn json<T: serde::Serialize>(value: &T) -> io::Result<Vec<u8>> {
     serde_json::to_vec(value).map_err(io::Error::other)
 }
 
-pub fn write_deal_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<Vec<WrittenFile>> {
+pub fn write_deal_store(
+    dir: &Path,
+    dump: &Path,
+    kept: &KeptLines,
+    inp: &Inputs,
+) -> io::Result<Vec<WrittenFile>> {
     let mut store = Variants::create(dir, DEALS, DEAL_STORES, inp.orders.deals.len())?;
     render_file::<DealRow, _>(dump, "deals.jsonl", kept, &mut store, |row, r| {
-        Ok((inp.orders.deals.doc(row), vec![json(&render::deal_record(&r))?]))
+        Ok((
+            inp.orders.deals.doc(row),
+            vec![json(&render::deal_record(&r))?],
+        ))
     })?;
     store.finish()
 }
 
-pub fn write_company_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<Vec<WrittenFile>> {
-    let deals_bundle = Bundle::open(&dir.join(store_file(DEALS, "full")), STORE_TAG, false).map_err(io::Error::other)?;
-    let deals = Store::open(&deals_bundle, "full", inp.orders.deals.len()).map_err(io::Error::other)?;
+pub fn write_company_store(
+    dir: &Path,
+    dump: &Path,
+    kept: &KeptLines,
+    inp: &Inputs,
+) -> io::Result<Vec<WrittenFile>> {
+    let deals_bundle = Bundle::open(&dir.join(store_file(DEALS, "full")), STORE_TAG, false)
+        .map_err(io::Error::other)?;
+    let deals =
+        Store::open(&deals_bundle, "full", inp.orders.deals.len()).map_err(io::Error::other)?;
     let mut store = Variants::create(dir, COMPANIES, COMPANY_STORES, inp.orders.companies.len())?;
     render_file::<CompanyRow, _>(dump, "companies.jsonl", kept, &mut store, |row, r| {
         let agg = &inp.derived.companies[row as usize];
         let latest = match agg.latest_deal() {
             Some(l) => {
-                let record: DealRecord =
-                    serde_json::from_slice(deals.get(inp.orders.deals.doc(l))).map_err(io::Error::other)?;
+                let record: DealRecord = serde_json::from_slice(deals.get(inp.orders.deals.doc(l)))
+                    .map_err(io::Error::other)?;
                 Some(LatestDealRecord::from(record))
             }
             None => None,
         };
         let full = render::company_record(&r, agg, latest, inp.facts);
-        Ok((inp.orders.companies.doc(row), vec![json(&full)?, json(&render::company_card(&r))?]))
+        Ok((
+            inp.orders.companies.doc(row),
+            vec![json(&full)?, json(&render::company_card(&r))?],
+        ))
     })?;
     store.finish()
 }
 
-pub fn write_firm_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<Vec<WrittenFile>> {
+pub fn write_firm_store(
+    dir: &Path,
+    dump: &Path,
+    kept: &KeptLines,
+    inp: &Inputs,
+) -> io::Result<Vec<WrittenFile>> {
     let mut store = Variants::create(dir, FIRMS, FIRM_STORES, inp.orders.firms.len())?;
     render_file::<FirmRow, _>(dump, "investors.jsonl", kept, &mut store, |row, r| {
         let full = render::investor_record(&r, &inp.derived.firms[row as usize], inp.facts);
-        Ok((inp.orders.firms.doc(row), vec![json(&full)?, json(&render::firm_card(&r))?]))
+        Ok((
+            inp.orders.firms.doc(row),
+            vec![json(&full)?, json(&render::firm_card(&r))?],
+        ))
     })?;
     store.finish()
 }
 
-pub fn write_person_store(dir: &Path, dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<Vec<WrittenFile>> {
+pub fn write_person_store(
+    dir: &Path,
+    dump: &Path,
+    kept: &KeptLines,
+    inp: &Inputs,
+) -> io::Result<Vec<WrittenFile>> {
     let mut store = Variants::create(dir, PEOPLE, PERSON_STORES, inp.orders.people.len())?;
     render_file::<PersonRow, _>(dump, "people.jsonl", kept, &mut store, |row, r| {
         let agg = &inp.derived.people[row as usize];
@@ -129,11 +169,19 @@ pub fn write_catalog_store(dir: &Path, inp: &Inputs) -> io::Result<Vec<WrittenFi
     let n = catalog.locations.len().max(catalog.industries.len());
     let mut store = Variants::create(dir, CATALOG, CATALOG_STORES, n)?;
     for (row, l) in catalog.locations.iter().enumerate() {
-        let card = LocationCard { permalink: l.permalink.clone(), name: l.name.clone(), location_type: l.location_type.as_str().into() };
+        let card = LocationCard {
+            permalink: l.permalink.clone(),
+            name: l.name.clone(),
+            location_type: l.location_type.as_str().into(),
+        };
         store.set(0, row as u32, &json(&card)?)?;
     }
     for (row, i) in catalog.industries.iter().enumerate() {
-        let card = IndustryCard { permalink: i.permalink.clone(), name: i.name.clone(), industry_type: i.industry_type.as_str().into() };
+        let card = IndustryCard {
+            permalink: i.permalink.clone(),
+            name: i.name.clone(),
+            industry_type: i.industry_type.as_str().into(),
+        };
         store.set(1, row as u32, &json(&card)?)?;
     }
     store.finish()

@@ -35,7 +35,11 @@ pub fn build_companies(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
     let order = &inp.orders.companies;
     let entries = (0..order.len() as u32).map(|doc| {
         let c = &inp.facts.companies[order.row(doc) as usize];
-        NameEntry { docid: doc, names: vec![&*c.name], category: None }
+        NameEntry {
+            docid: doc,
+            names: vec![&*c.name],
+            category: None,
+        }
     });
     build_name_index(dir, entries).map(|_| ())
 }
@@ -44,7 +48,11 @@ pub fn build_firms(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
     let order = &inp.orders.firms;
     let entries = (0..order.len() as u32).map(|doc| {
         let f = &inp.facts.firms[order.row(doc) as usize];
-        NameEntry { docid: doc, names: vec![&*f.name], category: None }
+        NameEntry {
+            docid: doc,
+            names: vec![&*f.name],
+            category: None,
+        }
     });
     build_name_index(dir, entries).map(|_| ())
 }
@@ -53,26 +61,46 @@ pub fn build_people(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
     let order = &inp.orders.people;
     let entries = (0..order.len() as u32).map(|doc| {
         let row = order.row(doc) as usize;
-        let pool = if inp.derived.people[row].is_investor() { PERSON_INVESTOR } else { PERSON_COMPANY };
-        NameEntry { docid: doc, names: vec![&*inp.facts.people[row].name], category: Some(pool) }
+        let pool = if inp.derived.people[row].is_investor() {
+            PERSON_INVESTOR
+        } else {
+            PERSON_COMPANY
+        };
+        NameEntry {
+            docid: doc,
+            names: vec![&*inp.facts.people[row].name],
+            category: Some(pool),
+        }
     });
     build_name_index(dir, entries).map(|_| ())
 }
 
 pub fn build_locations(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
-    let entries = inp.facts.catalog.locations.iter().enumerate().map(|(row, l)| NameEntry {
-        docid: row as u32,
-        names: vec![l.name.as_str()],
-        category: Some(location_category(l.location_type)),
-    });
+    let entries = inp
+        .facts
+        .catalog
+        .locations
+        .iter()
+        .enumerate()
+        .map(|(row, l)| NameEntry {
+            docid: row as u32,
+            names: vec![l.name.as_str()],
+            category: Some(location_category(l.location_type)),
+        });
     build_name_index(dir, entries).map(|_| ())
 }
 
 pub fn build_industries(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
-    let entries = inp.facts.catalog.industries.iter().enumerate().map(|(row, i)| NameEntry {
-        docid: row as u32,
-        names: vec![i.name.as_str()],
-        category: Some(industry_category(i.industry_type)),
-    });
+    let entries = inp
+        .facts
+        .catalog
+        .industries
+        .iter()
+        .enumerate()
+        .map(|(row, i)| NameEntry {
+            docid: row as u32,
+            names: vec![i.name.as_str()],
+            category: Some(industry_category(i.industry_type)),
+        });
     build_name_index(dir, entries).map(|_| ())
 }

@@ -70,7 +70,10 @@ pub(crate) fn for_each_token(analyzer: &mut TextAnalyzer, text: &str, mut sink: 
 /// read, duplicates are dropped (first occurrence kept), at most
 /// [`MAX_QUERY_TOKENS`] tokens are returned.
 pub(crate) fn query_tokens(analyzer: &mut TextAnalyzer, query: &str) -> Vec<String> {
-    let cut = query.char_indices().nth(MAX_QUERY_CHARS).map_or(query.len(), |(i, _)| i);
+    let cut = query
+        .char_indices()
+        .nth(MAX_QUERY_CHARS)
+        .map_or(query.len(), |(i, _)| i);
     let mut tokens: Vec<String> = Vec::new();
     for_each_token(analyzer, &query[..cut], |token| {
         if tokens.len() < MAX_QUERY_TOKENS && !tokens.iter().any(|t| t == token) {
@@ -96,11 +99,18 @@ pub(crate) fn folded_name(analyzer: &mut TextAnalyzer, name: &str) -> String {
 
 /// The `names` and `prefixes` word lists of a document whose folded names
 /// are `folded_names` (see the module docs), space-separated.
-pub(crate) fn word_lists<'n>(folded_names: impl Iterator<Item = &'n str> + Clone) -> (String, String) {
-    let tokens = folded_names.flat_map(|name| name.split(' ')).filter(|t| !t.is_empty());
+pub(crate) fn word_lists<'n>(
+    folded_names: impl Iterator<Item = &'n str> + Clone,
+) -> (String, String) {
+    let tokens = folded_names
+        .flat_map(|name| name.split(' '))
+        .filter(|t| !t.is_empty());
     let words = distinct_joined(tokens.clone());
     let prefixes = tokens.flat_map(|token| {
-        token.char_indices().take(PREFIX_CHARS).map(move |(at, c)| &token[..at + c.len_utf8()])
+        token
+            .char_indices()
+            .take(PREFIX_CHARS)
+            .map(move |(at, c)| &token[..at + c.len_utf8()])
     });
     (words, distinct_joined(prefixes))
 }
@@ -133,7 +143,10 @@ mod tests {
 
     #[test]
     fn keeps_cjk_runs_and_drops_duplicates() {
-        assert_eq!(tokens("字节跳动 ByteDance bytedance"), ["字节跳动", "bytedance"]);
+        assert_eq!(
+            tokens("字节跳动 ByteDance bytedance"),
+            ["字节跳动", "bytedance"]
+        );
     }
 
     #[test]
@@ -142,7 +155,10 @@ mod tests {
         assert_eq!(tokens(&long).len(), 1);
         let many: String = (0..30).map(|i| format!("w{i} ")).collect();
         assert_eq!(tokens(&many).len(), MAX_QUERY_TOKENS);
-        assert!(tokens(&"x".repeat(500)).is_empty(), "one over-long token is dropped");
+        assert!(
+            tokens(&"x".repeat(500)).is_empty(),
+            "one over-long token is dropped"
+        );
     }
 
     #[test]
@@ -161,9 +177,16 @@ mod tests {
 
     #[test]
     fn word_lists_hold_distinct_words_and_char_prefixes() {
-        let (words, prefixes) = word_lists(["blue blue labs", "labs", "北京字节跳动公司"].into_iter());
+        let (words, prefixes) =
+            word_lists(["blue blue labs", "labs", "北京字节跳动公司"].into_iter());
         assert_eq!(words, "blue labs 北京字节跳动公司");
-        assert_eq!(prefixes, "b bl blu blue l la lab labs 北 北京 北京字 北京字节 北京字节跳 北京字节跳动");
-        assert_eq!(word_lists(std::iter::empty()), (String::new(), String::new()));
+        assert_eq!(
+            prefixes,
+            "b bl blu blue l la lab labs 北 北京 北京字 北京字节 北京字节跳 北京字节跳动"
+        );
+        assert_eq!(
+            word_lists(std::iter::empty()),
+            (String::new(), String::new())
+        );
     }
 }

@@ -58,19 +58,37 @@ pub fn build_name_index<'a>(
     entries: impl Iterator<Item = NameEntry<'a>>,
 ) -> Result<NameIndexStats, TextError> {
     prepare_dir(dir)?;
-    let by_docid = IndexSortByField { field: DOCID.to_string(), order: Order::Asc };
-    let settings = IndexSettings { sort_by_field: Some(by_docid), ..IndexSettings::default() };
-    let index = Index::builder().schema(schema()).settings(settings).create_in_dir(tantivy_dir(dir))?;
+    let by_docid = IndexSortByField {
+        field: DOCID.to_string(),
+        order: Order::Asc,
+    };
+    let settings = IndexSettings {
+        sort_by_field: Some(by_docid),
+        ..IndexSettings::default()
+    };
+    let index = Index::builder()
+        .schema(schema())
+        .settings(settings)
+        .create_in_dir(tantivy_dir(dir))?;
     register(&index);
     let fields = Fields::of(&index.schema())?;
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_WRITER_THREADS);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(MAX_WRITER_THREADS);
     let mut writer: IndexWriter = index.writer_with_num_threads(threads, WRITER_HEAP_BYTES)?;
     writer.set_merge_policy(Box::new(NoMergePolicy));
     let mut stats = NameIndexStats::default();
     let mut names = NamesWriter::default();
     let mut analyzer = name_analyzer();
     for entry in entries {
-        add_entry(&writer, fields, &mut analyzer, &mut names, &entry, &mut stats)?;
+        add_entry(
+            &writer,
+            fields,
+            &mut analyzer,
+            &mut names,
+            &entry,
+            &mut stats,
+        )?;
     }
     names.write(&dir.join(FILE_NAME))?;
     writer.commit()?;
@@ -141,8 +159,14 @@ fn dir_bytes(dir: &Path) -> Result<u64, TextError> {
     let mut total = 0;
     for entry in fs::read_dir(dir).map_err(|e| TextError::io(dir, e))? {
         let entry = entry.map_err(|e| TextError::io(dir, e))?;
-        let meta = entry.metadata().map_err(|e| TextError::io(entry.path(), e))?;
-        total += if meta.is_dir() { dir_bytes(&entry.path())? } else { meta.len() };
+        let meta = entry
+            .metadata()
+            .map_err(|e| TextError::io(entry.path(), e))?;
+        total += if meta.is_dir() {
+            dir_bytes(&entry.path())?
+        } else {
+            meta.len()
+        };
     }
     Ok(total)
 }
@@ -158,7 +182,10 @@ mod tests {
         let stats = build_name_index(dir.path(), fixture_entries()).expect("build");
         assert_eq!(stats.docs, FIXTURE.len() as u64 - 1);
         assert_eq!(stats.skipped, 1, "the punctuation-only entry");
-        assert_eq!(stats.names, FIXTURE.iter().map(|e| e.1.len() as u64).sum::<u64>() - 2);
+        assert_eq!(
+            stats.names,
+            FIXTURE.iter().map(|e| e.1.len() as u64).sum::<u64>() - 2
+        );
         assert_eq!(stats.segments, 1);
         assert!(stats.bytes > 0);
         assert!(dir.path().join(FILE_NAME).is_file());
@@ -182,7 +209,11 @@ mod tests {
     #[test]
     fn refuses_duplicate_doc_ids() {
         let dir = TempDir::new("build-dup");
-        let entries = [7, 3, 7].map(|docid| NameEntry { docid, names: vec!["x y"], category: None });
+        let entries = [7, 3, 7].map(|docid| NameEntry {
+            docid,
+            names: vec!["x y"],
+            category: None,
+        });
         let result = build_name_index(dir.path(), entries.into_iter());
         assert!(matches!(result, Err(TextError::DuplicateDocid(7))));
     }

@@ -31,7 +31,10 @@ pub(crate) struct Candidate {
 impl Candidate {
     /// Better first: higher score, then lower doc id.
     fn rank(&self, other: &Candidate) -> Ordering {
-        other.score.total_cmp(&self.score).then(self.docid.cmp(&other.docid))
+        other
+            .score
+            .total_cmp(&self.score)
+            .then(self.docid.cmp(&other.docid))
     }
 }
 
@@ -82,14 +85,23 @@ impl Collector for TopCandidates {
     type Fruit = Vec<Candidate>;
     type Child = SegmentTop;
 
-    fn for_segment(&self, _: SegmentOrdinal, segment: &SegmentReader) -> tantivy::Result<SegmentTop> {
+    fn for_segment(
+        &self,
+        _: SegmentOrdinal,
+        segment: &SegmentReader,
+    ) -> tantivy::Result<SegmentTop> {
         let fast = segment.fast_fields();
         let filter = match self.category {
             Some(category) => Some((fast.u64(CATEGORY)?, u64::from(category))),
             None => None,
         };
         let heap = BinaryHeap::with_capacity(self.limit.min(MAX_PREALLOCATED));
-        Ok(SegmentTop { limit: self.limit, docids: fast.u64(DOCID)?, filter, heap })
+        Ok(SegmentTop {
+            limit: self.limit,
+            docids: fast.u64(DOCID)?,
+            filter,
+            heap,
+        })
     }
 
     fn requires_scoring(&self) -> bool {
@@ -97,7 +109,10 @@ impl Collector for TopCandidates {
     }
 
     fn merge_fruits(&self, fruits: Vec<Vec<Candidate>>) -> tantivy::Result<Vec<Candidate>> {
-        Ok(best_first(fruits.into_iter().flatten().collect(), self.limit))
+        Ok(best_first(
+            fruits.into_iter().flatten().collect(),
+            self.limit,
+        ))
     }
 
     fn collect_segment(
@@ -151,7 +166,9 @@ impl SegmentTop {
     }
 
     fn wanted(&self, doc: DocId) -> bool {
-        self.filter.as_ref().is_none_or(|(column, value)| column.first(doc) == Some(*value))
+        self.filter
+            .as_ref()
+            .is_none_or(|(column, value)| column.first(doc) == Some(*value))
     }
 }
 
@@ -185,12 +202,18 @@ mod tests {
     #[test]
     fn best_first_orders_by_score_then_doc_id() {
         let all = vec![c(1.0, 9), c(2.0, 5), c(1.0, 3), c(2.0, 7), c(0.5, 1)];
-        assert_eq!(best_first(all, 4), [c(2.0, 5), c(2.0, 7), c(1.0, 3), c(1.0, 9)]);
+        assert_eq!(
+            best_first(all, 4),
+            [c(2.0, 5), c(2.0, 7), c(1.0, 3), c(1.0, 9)]
+        );
     }
 
     #[test]
     fn heap_top_is_the_worst_candidate() {
-        let mut heap: BinaryHeap<Worst> = [c(1.0, 3), c(1.0, 9), c(2.0, 1)].into_iter().map(Worst).collect();
+        let mut heap: BinaryHeap<Worst> = [c(1.0, 3), c(1.0, 9), c(2.0, 1)]
+            .into_iter()
+            .map(Worst)
+            .collect();
         assert_eq!(heap.pop().map(|w| w.0), Some(c(1.0, 9)));
         assert_eq!(heap.pop().map(|w| w.0), Some(c(1.0, 3)));
         assert_eq!(heap.pop().map(|w| w.0), Some(c(2.0, 1)));

@@ -23,11 +23,17 @@ pub enum TextError {
 
 impl TextError {
     pub(crate) fn io(path: impl Into<PathBuf>, source: io::Error) -> TextError {
-        TextError::Io { path: path.into(), source }
+        TextError::Io {
+            path: path.into(),
+            source,
+        }
     }
 
     pub(crate) fn corrupt(path: impl Into<PathBuf>, reason: impl Into<String>) -> TextError {
-        TextError::Corrupt { path: path.into(), reason: reason.into() }
+        TextError::Corrupt {
+            path: path.into(),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -71,7 +77,10 @@ mod tests {
     #[test]
     fn display_names_the_path_and_the_cause() {
         let err = TextError::corrupt("/x/names.bin", "bad magic");
-        assert_eq!(err.to_string(), "name index: /x/names.bin is corrupt: bad magic");
+        assert_eq!(
+            err.to_string(),
+            "name index: /x/names.bin is corrupt: bad magic"
+        );
         let err = TextError::io("/x", io::Error::other("boom"));
         assert!(err.to_string().contains("/x: boom"));
         assert!(std::error::Error::source(&err).is_some());

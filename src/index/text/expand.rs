@@ -79,19 +79,29 @@ pub(crate) fn expand_token(
     let mut best = Best::default();
     for segment in searcher.segment_readers() {
         let inverted = segment.inverted_index(fields.names)?;
-        scan_segment(inverted.terms(), fields.names, query, qi, !short_prefix, &mut best)?;
+        scan_segment(
+            inverted.terms(),
+            fields.names,
+            query,
+            qi,
+            !short_prefix,
+            &mut best,
+        )?;
     }
     let mut kept = best.0;
     if searcher.segment_readers().len() > 1 {
         for expansion in &mut kept {
-            expansion.doc_freq = searcher.doc_freq(&Term::from_field_text(fields.names, &expansion.term))?;
+            expansion.doc_freq =
+                searcher.doc_freq(&Term::from_field_text(fields.names, &expansion.term))?;
         }
     }
     if short_prefix {
         kept.extend(prefix_expansion(searcher, fields, query.token(qi), &kept)?);
     }
     if kept.first().is_some_and(|e| e.weight >= 1.0) {
-        kept.iter_mut().skip(1).for_each(|e| e.weight *= EXISTING_WORD_FACTOR);
+        kept.iter_mut()
+            .skip(1)
+            .for_each(|e| e.weight *= EXISTING_WORD_FACTOR);
     }
     Ok(kept)
 }
@@ -106,7 +116,12 @@ pub(crate) fn expand_concatenation(
 ) -> Result<Option<Expansion>, TextError> {
     let term = format!("{first}{second}");
     let doc_freq = searcher.doc_freq(&Term::from_field_text(fields.names, &term))?;
-    let expansion = Expansion { term, prefix: false, doc_freq, weight: CONCATENATION_WEIGHT };
+    let expansion = Expansion {
+        term,
+        prefix: false,
+        doc_freq,
+        weight: CONCATENATION_WEIGHT,
+    };
     Ok((doc_freq > 0).then_some(expansion))
 }
 
@@ -119,16 +134,28 @@ pub(crate) fn expand_split(
     token: &str,
 ) -> Result<Vec<[Expansion; 2]>, TextError> {
     let mut splits = Vec::new();
-    let cuts = token.char_indices().map(|(at, _)| at).filter(|&at| at >= MIN_SPLIT_BYTES);
+    let cuts = token
+        .char_indices()
+        .map(|(at, _)| at)
+        .filter(|&at| at >= MIN_SPLIT_BYTES);
     for at in cuts.filter(|&at| token.len() - at >= MIN_SPLIT_BYTES) {
         let (left, right) = token.split_at(at);
         let word = |text: &str| -> Result<Expansion, TextError> {
             let doc_freq = searcher.doc_freq(&Term::from_field_text(fields.names, text))?;
-            Ok(Expansion { term: text.to_string(), prefix: false, doc_freq, weight: SPLIT_WEIGHT })
+            Ok(Expansion {
+                term: text.to_string(),
+                prefix: false,
+                doc_freq,
+                weight: SPLIT_WEIGHT,
+            })
         };
         let (left, right) = (word(left)?, word(right)?);
         if left.doc_freq > 0 && right.doc_freq > 0 {
-            splits.push(if left.doc_freq <= right.doc_freq { [left, right] } else { [right, left] });
+            splits.push(if left.doc_freq <= right.doc_freq {
+                [left, right]
+            } else {
+                [right, left]
+            });
         }
     }
     splits.sort_by_key(|pair| std::cmp::Reverse(pair[0].doc_freq));
@@ -145,8 +172,16 @@ fn prefix_expansion(
     kept: &[Expansion],
 ) -> Result<Option<Expansion>, TextError> {
     let doc_freq = searcher.doc_freq(&Term::from_field_text(fields.prefixes, token))?;
-    let exact = kept.first().filter(|e| e.term == token).map_or(0, |e| e.doc_freq);
-    let expansion = Expansion { term: token.to_string(), prefix: true, doc_freq, weight: PREFIX_WEIGHT };
+    let exact = kept
+        .first()
+        .filter(|e| e.term == token)
+        .map_or(0, |e| e.doc_freq);
+    let expansion = Expansion {
+        term: token.to_string(),
+        prefix: true,
+        doc_freq,
+        weight: PREFIX_WEIGHT,
+    };
     Ok((doc_freq > exact).then_some(expansion))
 }
 
@@ -193,7 +228,9 @@ fn scan_segment(
             range = range.lt(end);
         }
         let stream = range.into_stream().map_err(TantivyError::from)?;
-        scan!(stream, |term, doc_freq| offer(best, query, qi, term, doc_freq));
+        scan!(stream, |term, doc_freq| offer(
+            best, query, qi, term, doc_freq
+        ));
     }
     Ok(())
 }
@@ -219,7 +256,9 @@ fn scan_typos(
         }
     }
     let stream = search.into_stream().map_err(TantivyError::from)?;
-    scan!(stream, |term, doc_freq| offer(best, query, qi, term, doc_freq));
+    scan!(stream, |term, doc_freq| offer(
+        best, query, qi, term, doc_freq
+    ));
     Ok(())
 }
 
@@ -257,12 +296,21 @@ impl Best {
             self.0.remove(seen);
         }
         let better = |e: &Expansion| {
-            (weight, doc_freq).partial_cmp(&(e.weight, e.doc_freq)) == Some(std::cmp::Ordering::Greater)
+            (weight, doc_freq).partial_cmp(&(e.weight, e.doc_freq))
+                == Some(std::cmp::Ordering::Greater)
                 || ((weight, doc_freq) == (e.weight, e.doc_freq) && term < e.term.as_str())
         };
         let at = self.0.iter().position(better).unwrap_or(self.0.len());
         if at < MAX_EXPANSIONS {
-            self.0.insert(at, Expansion { term: term.to_string(), prefix: false, doc_freq, weight });
+            self.0.insert(
+                at,
+                Expansion {
+                    term: term.to_string(),
+                    prefix: false,
+                    doc_freq,
+                    weight,
+                },
+            );
             self.0.truncate(MAX_EXPANSIONS);
         }
     }
@@ -294,6 +342,9 @@ mod tests {
             best.offer(&format!("t{i:03}"), 1, 0.1);
         }
         assert_eq!(best.0.len(), MAX_EXPANSIONS);
-        assert_eq!(best.0.last().map(|e| e.term.as_str()), Some(format!("t{:03}", MAX_EXPANSIONS - 5).as_str()));
+        assert_eq!(
+            best.0.last().map(|e| e.term.as_str()),
+            Some(format!("t{:03}", MAX_EXPANSIONS - 5).as_str())
+        );
     }
 }

@@ -35,7 +35,12 @@ impl ExpansionCache {
         compute: impl FnOnce() -> Result<Vec<Expansion>, TextError>,
     ) -> Result<Arc<Vec<Expansion>>, TextError> {
         let slot = prefix_ok as usize;
-        let hit = self.map.read().unwrap_or_else(|p| p.into_inner()).get(token).and_then(|e| e[slot].clone());
+        let hit = self
+            .map
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(token)
+            .and_then(|e| e[slot].clone());
         if let Some(hit) = hit {
             return Ok(hit);
         }
@@ -59,7 +64,12 @@ mod tests {
     use super::*;
 
     fn expansion(term: &str) -> Expansion {
-        Expansion { term: term.to_string(), prefix: false, doc_freq: 1, weight: 1.0 }
+        Expansion {
+            term: term.to_string(),
+            prefix: false,
+            doc_freq: 1,
+            weight: 1.0,
+        }
     }
 
     #[test]
@@ -74,15 +84,33 @@ mod tests {
             assert_eq!(got.unwrap().len(), 1);
         }
         assert_eq!(calls, 1);
-        cache.get_or_compute("lumina", true, || Ok(vec![expansion("lumen"), expansion("lumina")])).unwrap();
-        assert_eq!(cache.get_or_compute("lumina", true, || Ok(Vec::new())).unwrap().len(), 2);
+        cache
+            .get_or_compute("lumina", true, || {
+                Ok(vec![expansion("lumen"), expansion("lumina")])
+            })
+            .unwrap();
+        assert_eq!(
+            cache
+                .get_or_compute("lumina", true, || Ok(Vec::new()))
+                .unwrap()
+                .len(),
+            2
+        );
         assert_eq!(cache.len(), 1);
     }
 
     #[test]
     fn errors_are_not_cached() {
         let cache = ExpansionCache::default();
-        assert!(cache.get_or_compute("x", false, || Err(TextError::Capacity("test"))).is_err());
-        assert_eq!(cache.get_or_compute("x", false, || Ok(vec![expansion("x")])).unwrap().len(), 1);
+        assert!(cache
+            .get_or_compute("x", false, || Err(TextError::Capacity("test")))
+            .is_err());
+        assert_eq!(
+            cache
+                .get_or_compute("x", false, || Ok(vec![expansion("x")]))
+                .unwrap()
+                .len(),
+            1
+        );
     }
 }

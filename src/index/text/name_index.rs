@@ -20,9 +20,9 @@ use tantivy::{Index, IndexReader, ReloadPolicy};
 use super::analyzer::{name_analyzer, query_tokens, register};
 use super::collector::{Candidate, TopCandidates};
 use super::error::TextError;
+use super::expansion_cache::ExpansionCache;
 use super::fields::{tantivy_dir, Fields};
 use super::names::{NamesStore, FILE_NAME};
-use super::expansion_cache::ExpansionCache;
 use super::plan::candidate_query;
 use super::similarity::{ScoringQuery, MIN_SCORE};
 
@@ -57,21 +57,36 @@ impl NameIndex {
         let index = Index::open(directory)?;
         register(&index);
         let fields = Fields::of(&index.schema())?;
-        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
         let names = NamesStore::open(&dir.join(FILE_NAME))?;
-        Ok(NameIndex { reader, fields, names, analyzer: name_analyzer(), expansions: ExpansionCache::default() })
+        Ok(NameIndex {
+            reader,
+            fields,
+            names,
+            analyzer: name_analyzer(),
+            expansions: ExpansionCache::default(),
+        })
     }
 
     /// Fuzzy search; see the module docs. An empty or punctuation-only query
     /// returns no hit; `category` keeps only documents of that category.
-    pub fn search(&self, query: &str, limit: usize, category: Option<u8>) -> Result<Vec<NameHit>, TextError> {
+    pub fn search(
+        &self,
+        query: &str,
+        limit: usize,
+        category: Option<u8>,
+    ) -> Result<Vec<NameHit>, TextError> {
         let tokens = query_tokens(&mut self.analyzer.clone(), query);
         if tokens.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
         let scoring = ScoringQuery::new(tokens);
         let searcher = self.reader.searcher();
-        let Some(plan) = candidate_query(&searcher, self.fields, &scoring, &self.expansions)? else {
+        let Some(plan) = candidate_query(&searcher, self.fields, &scoring, &self.expansions)?
+        else {
             return Ok(Vec::new());
         };
         let limit = limit.min(MAX_HITS);
@@ -83,14 +98,22 @@ impl NameIndex {
     /// Scores `candidates` (best tantivy score first) against their names;
     /// returns the best `limit`, without the names that share nothing with
     /// the query (found only through one word of a two-word reading).
-    fn rescore(&self, scoring: &ScoringQuery, candidates: &[Candidate], limit: usize) -> Vec<NameHit> {
+    fn rescore(
+        &self,
+        scoring: &ScoringQuery,
+        candidates: &[Candidate],
+        limit: usize,
+    ) -> Vec<NameHit> {
         let best_retrieval = candidates.first().map_or(1.0, |c| c.score);
         let mut hits: Vec<NameHit> = candidates
             .iter()
             .filter_map(|c| {
                 let similarity = scoring.best(self.names.names(c.docid));
                 let score = blend(similarity, c.score / best_retrieval);
-                (similarity > MIN_SCORE).then_some(NameHit { docid: c.docid, score })
+                (similarity > MIN_SCORE).then_some(NameHit {
+                    docid: c.docid,
+                    score,
+                })
             })
             .collect();
         hits.sort_unstable_by(|a, b| b.score.total_cmp(&a.score).then(a.docid.cmp(&b.docid)));
@@ -111,7 +134,11 @@ fn blend(similarity: f32, retrieval: f32) -> f32 {
     if similarity >= 1.0 {
         return 1.0;
     }
-    let retrieval = if retrieval.is_finite() { retrieval.clamp(0.0, 1.0) } else { 0.0 };
+    let retrieval = if retrieval.is_finite() {
+        retrieval.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     (similarity * (0.99 + 0.01 * retrieval)).max(MIN_SCORE)
 }
 
@@ -145,11 +172,16 @@ mod tests {
     }
 
     fn top(query: &str) -> NameHit {
-        search(query).first().copied().unwrap_or(NameHit { docid: u32::MAX, score: 0.0 })
+        search(query).first().copied().unwrap_or(NameHit {
+            docid: u32::MAX,
+            score: 0.0,
+        })
     }
 
     fn position(hits: &[NameHit], docid: u32) -> usize {
-        hits.iter().position(|h| h.docid == docid).unwrap_or(usize::MAX)
+        hits.iter()
+            .position(|h| h.docid == docid)
+            .unwrap_or(usize::MAX)
     }
 
     #[test]
@@ -164,9 +196,22 @@ mod tests {
     #[test]
     fn exact_full_name_scores_one() {
         for query in ["Stripe", "stripe", "  STRIPE!  "] {
-            assert_eq!(top(query), NameHit { docid: 0, score: 1.0 }, "{query}");
+            assert_eq!(
+                top(query),
+                NameHit {
+                    docid: 0,
+                    score: 1.0
+                },
+                "{query}"
+            );
         }
-        assert_eq!(top("sequoia capital"), NameHit { docid: 3, score: 1.0 });
+        assert_eq!(
+            top("sequoia capital"),
+            NameHit {
+                docid: 3,
+                score: 1.0
+            }
+        );
         assert_eq!(top("sequoia-capital").docid, 3, "the permalink alias");
         assert!(search("stripe").iter().skip(1).all(|h| h.score < 1.0));
     }
@@ -175,7 +220,10 @@ mod tests {
     fn exact_beats_extra_words_beats_typos() {
         let hits = search("stripe");
         let (exact, longer, typo) = (position(&hits, 0), position(&hits, 1), position(&hits, 2));
-        assert!(exact < longer && longer < typo && typo < hits.len(), "{hits:?}");
+        assert!(
+            exact < longer && longer < typo && typo < hits.len(),
+            "{hits:?}"
+        );
     }
 
     #[test]
@@ -193,25 +241,65 @@ mod tests {
         assert!(hits[0].score > 0.7, "{hits:?}");
         assert_eq!(top("sequioa capital").docid, 3);
         assert!(top("sequioa capital").score > 0.85);
-        assert_eq!(top("andresen horowitz").docid, 5, "two typos in a long word");
+        assert_eq!(
+            top("andresen horowitz").docid,
+            5,
+            "two typos in a long word"
+        );
         assert_eq!(top("datdog").docid, 19);
         assert_eq!(top("lightpseed").docid, 27);
     }
 
     #[test]
     fn accents_and_case_fold() {
-        assert_eq!(top("zurich"), NameHit { docid: 8, score: 1.0 });
-        assert_eq!(top("ZÜRICH"), NameHit { docid: 8, score: 1.0 });
-        assert_eq!(top("sao paulo"), NameHit { docid: 10, score: 1.0 });
-        assert_eq!(top("francois dupont"), NameHit { docid: 15, score: 1.0 });
+        assert_eq!(
+            top("zurich"),
+            NameHit {
+                docid: 8,
+                score: 1.0
+            }
+        );
+        assert_eq!(
+            top("ZÜRICH"),
+            NameHit {
+                docid: 8,
+                score: 1.0
+            }
+        );
+        assert_eq!(
+            top("sao paulo"),
+            NameHit {
+                docid: 10,
+                score: 1.0
+            }
+        );
+        assert_eq!(
+            top("francois dupont"),
+            NameHit {
+                docid: 15,
+                score: 1.0
+            }
+        );
         assert_eq!(top("jose garcia").docid, 18);
         assert_eq!(top("bjork").docid, 17);
     }
 
     #[test]
     fn cjk_names_and_aliases_match() {
-        assert_eq!(top("字节跳动"), NameHit { docid: 13, score: 1.0 });
-        assert_eq!(top("ByteDance"), NameHit { docid: 13, score: 1.0 });
+        assert_eq!(
+            top("字节跳动"),
+            NameHit {
+                docid: 13,
+                score: 1.0
+            }
+        );
+        assert_eq!(
+            top("ByteDance"),
+            NameHit {
+                docid: 13,
+                score: 1.0
+            }
+        );
         assert_eq!(top("北京").docid, 14);
         assert_eq!(top("字节").docid, 13, "a CJK prefix");
     }
@@ -222,7 +310,11 @@ mod tests {
         assert_eq!(top("andree").docid, 5);
         assert_eq!(top("lightsp").docid, 27);
         assert_eq!(top("san francisco b").docid, 12);
-        assert_eq!(top("air").docid, 20, "Airbnb and Airtable tie, lower doc id first");
+        assert_eq!(
+            top("air").docid,
+            20,
+            "Airbnb and Airtable tie, lower doc id first"
+        );
         assert!(ids(&search("air")).contains(&21));
     }
 
@@ -233,7 +325,13 @@ mod tests {
         assert_eq!(top("air bnb").docid, 20);
         assert_eq!(top("ycombinator").docid, 24);
         assert_eq!(top("open ai").docid, 22);
-        assert_eq!(top("indexventures"), NameHit { docid: 26, score: COMPACT_MATCH });
+        assert_eq!(
+            top("indexventures"),
+            NameHit {
+                docid: 26,
+                score: COMPACT_MATCH
+            }
+        );
         assert_eq!(top("lightspeedventure partners").docid, 27);
     }
 
@@ -243,24 +341,51 @@ mod tests {
         assert_eq!(ids(&people), [32]);
         let cities = index().search("zurich", 10, Some(CITY)).expect("search");
         assert_eq!(ids(&cities), [8]);
-        assert!(index().search("stripe", 10, Some(200)).expect("search").is_empty());
+        assert!(index()
+            .search("stripe", 10, Some(200))
+            .expect("search")
+            .is_empty());
         let unfiltered = search("twin peaks");
-        assert!(ids(&unfiltered).contains(&31), "uncategorised entries match without a filter");
+        assert!(
+            ids(&unfiltered).contains(&31),
+            "uncategorised entries match without a filter"
+        );
     }
 
     #[test]
     fn limit_caps_the_hits() {
         assert!(index().search("s", 3, None).expect("search").len() <= 3);
         assert_eq!(index().search("stripe", 2, None).expect("search").len(), 2);
-        assert!(index().search("stripe", 0, None).expect("search").is_empty());
-        assert!(index().search("stripe", 10_000, None).expect("search").len() <= FIXTURE.len());
+        assert!(index()
+            .search("stripe", 0, None)
+            .expect("search")
+            .is_empty());
+        assert!(
+            index()
+                .search("stripe", 10_000, None)
+                .expect("search")
+                .len()
+                <= FIXTURE.len()
+        );
         assert!(index().search("s", usize::MAX, None).expect("search").len() <= FIXTURE.len());
     }
 
     #[test]
     fn ties_are_broken_by_doc_id_deterministically() {
         let hits = search("twin peaks");
-        assert_eq!(&hits[..2], [NameHit { docid: 30, score: 1.0 }, NameHit { docid: 31, score: 1.0 }]);
+        assert_eq!(
+            &hits[..2],
+            [
+                NameHit {
+                    docid: 30,
+                    score: 1.0
+                },
+                NameHit {
+                    docid: 31,
+                    score: 1.0
+                }
+            ]
+        );
         for _ in 0..5 {
             assert_eq!(search("twin peaks"), hits);
             assert_eq!(search("air"), search("air"));
@@ -272,23 +397,44 @@ mod tests {
         let dir = TempDir::new("ties");
         let count = 3 * CANDIDATES as u32;
         let shuffled = (0..count).map(|i| (i * 37) % count); // 37 is prime to count
-        let entries = shuffled.map(|docid| NameEntry { docid, names: vec!["Acme Robotics"], category: None });
+        let entries = shuffled.map(|docid| NameEntry {
+            docid,
+            names: vec!["Acme Robotics"],
+            category: None,
+        });
         build_name_index(dir.path(), entries).expect("build");
         let index = NameIndex::open(dir.path()).expect("open");
         for query in ["acme robotics", "acme", "acme robo", "acme robotcs"] {
             let hits = index.search(query, 5, None).expect("search");
             assert_eq!(ids(&hits), [0, 1, 2, 3, 4], "{query}");
-            assert!(hits.iter().all(|h| h.score == hits[0].score), "{query}: {hits:?}");
+            assert!(
+                hits.iter().all(|h| h.score == hits[0].score),
+                "{query}: {hits:?}"
+            );
         }
     }
 
     #[test]
     fn scores_are_in_range_and_sorted() {
-        for query in ["stripe", "sequioa", "capital", "s", "air", "zurich group", "x"] {
+        for query in [
+            "stripe",
+            "sequioa",
+            "capital",
+            "s",
+            "air",
+            "zurich group",
+            "x",
+        ] {
             let hits = search(query);
-            assert!(hits.iter().all(|h| h.score > 0.0 && h.score <= 1.0), "{query}: {hits:?}");
-            assert!(hits.windows(2).all(|w| w[0].score > w[1].score
-                || (w[0].score == w[1].score && w[0].docid < w[1].docid)), "{query}: {hits:?}");
+            assert!(
+                hits.iter().all(|h| h.score > 0.0 && h.score <= 1.0),
+                "{query}: {hits:?}"
+            );
+            assert!(
+                hits.windows(2).all(|w| w[0].score > w[1].score
+                    || (w[0].score == w[1].score && w[0].docid < w[1].docid)),
+                "{query}: {hits:?}"
+            );
         }
     }
 
@@ -303,9 +449,27 @@ mod tests {
     fn odd_input_never_panics() {
         let long = "stripe ".repeat(2000);
         let odd = [
-            "\u{0}", "🦀🦀 🦀", "a", "ß", "İstanbul", "ﬁnance", "\u{200b}", "e\u{301}", "a-b-c",
-            "ab cd ef gh ij kl mn op qr st uv wx yz", "%%%", "\u{10FFFF}", "x y", "0", "١٢٣",
-            "ǅ", "ⅷ", "½", "\u{FEFF}stripe", &long, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            "\u{0}",
+            "🦀🦀 🦀",
+            "a",
+            "ß",
+            "İstanbul",
+            "ﬁnance",
+            "\u{200b}",
+            "e\u{301}",
+            "a-b-c",
+            "ab cd ef gh ij kl mn op qr st uv wx yz",
+            "%%%",
+            "\u{10FFFF}",
+            "x y",
+            "0",
+            "١٢٣",
+            "ǅ",
+            "ⅷ",
+            "½",
+            "\u{FEFF}stripe",
+            &long,
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
         ];
         for query in odd {
             for category in [None, Some(CITY)] {
@@ -325,11 +489,19 @@ mod tests {
         let handles: Vec<_> = (0..4)
             .map(|_| {
                 let shared = Arc::clone(&shared);
-                std::thread::spawn(move || shared.search("sequioa", 3, None).map(|h| ids(&h)).unwrap_or_default())
+                std::thread::spawn(move || {
+                    shared
+                        .search("sequioa", 3, None)
+                        .map(|h| ids(&h))
+                        .unwrap_or_default()
+                })
             })
             .collect();
         for handle in handles {
-            assert_eq!(handle.join().ok().and_then(|ids| ids.first().copied()), Some(3));
+            assert_eq!(
+                handle.join().ok().and_then(|ids| ids.first().copied()),
+                Some(3)
+            );
         }
     }
 
@@ -339,6 +511,9 @@ mod tests {
         assert!(NameIndex::open(&dir.path().join("nope")).is_err());
         build_name_index(dir.path(), fixture_entries()).expect("build");
         std::fs::write(dir.path().join(FILE_NAME), b"garbage").expect("write");
-        assert!(matches!(NameIndex::open(dir.path()), Err(TextError::Corrupt { .. })));
+        assert!(matches!(
+            NameIndex::open(dir.path()),
+            Err(TextError::Corrupt { .. })
+        ));
     }
 }

@@ -60,8 +60,12 @@ impl NamesWriter {
         if let Some(pair) = self.spans.windows(2).find(|w| w[0].0 == w[1].0) {
             return Err(TextError::DuplicateDocid(pair[0].0));
         }
-        u32::try_from(self.data.len()).map_err(|_| TextError::Capacity("folded names exceed 4 GiB"))?;
-        let slots = self.spans.last().map_or(0, |&(docid, _, _)| docid as usize + 1);
+        u32::try_from(self.data.len())
+            .map_err(|_| TextError::Capacity("folded names exceed 4 GiB"))?;
+        let slots = self
+            .spans
+            .last()
+            .map_or(0, |&(docid, _, _)| docid as usize + 1);
         let slots_u32 = u32::try_from(slots).map_err(|_| TextError::Capacity("doc id u32::MAX"))?;
         let file = File::create(path).map_err(|e| TextError::io(path, e))?;
         let mut out = BufWriter::new(file);
@@ -70,9 +74,12 @@ impl NamesWriter {
         out.write_all(&slots_u32.to_le_bytes()).map_err(io)?;
         self.write_offsets(&mut out, slots).map_err(io)?;
         for &(_, start, end) in &self.spans {
-            out.write_all(&self.data.as_bytes()[start..end]).map_err(io)?;
+            out.write_all(&self.data.as_bytes()[start..end])
+                .map_err(io)?;
         }
-        let out = out.into_inner().map_err(|e| TextError::io(path, e.into_error()))?;
+        let out = out
+            .into_inner()
+            .map_err(|e| TextError::io(path, e.into_error()))?;
         out.sync_all().map_err(io)?;
         Ok((HEADER_BYTES + 4 * (slots + 1) + self.data.len()) as u64)
     }
@@ -104,7 +111,8 @@ impl NamesStore {
         // SAFETY: index directories are written once by the indexer and only
         // read afterwards; nothing truncates or rewrites the file while mapped.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| TextError::io(path, e))?;
-        let slots = validate(&map).map_err(|reason| TextError::corrupt(PathBuf::from(path), reason))?;
+        let slots =
+            validate(&map).map_err(|reason| TextError::corrupt(PathBuf::from(path), reason))?;
         Ok(NamesStore { map, slots })
     }
 
@@ -156,20 +164,25 @@ fn validate(bytes: &[u8]) -> Result<usize, String> {
     for i in 0..=slots {
         let at = offset(bytes, i) as usize;
         if (i == 0 && at != 0) || at < previous || !data.is_char_boundary(at) {
-            return Err(format!("offset {i} ({at}) is out of order or out of bounds"));
+            return Err(format!(
+                "offset {i} ({at}) is out of order or out of bounds"
+            ));
         }
         previous = at;
     }
     if previous != data.len() {
-        return Err(format!("last offset {previous} but {} data bytes", data.len()));
+        return Err(format!(
+            "last offset {previous} but {} data bytes",
+            data.len()
+        ));
     }
     Ok(slots)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::tests_support::TempDir;
+    use super::*;
 
     fn write(entries: &[(u32, &[&str])]) -> (TempDir, Result<u64, TextError>) {
         let dir = TempDir::new("names");
@@ -185,7 +198,10 @@ mod tests {
     fn round_trips_sparse_unordered_doc_ids() {
         let (dir, written) = write(&[(3, &["zurich", "zuerich"]), (0, &["stripe"]), (5, &[])]);
         let path = dir.path().join(FILE_NAME);
-        assert_eq!(written.ok(), Some(std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0)));
+        assert_eq!(
+            written.ok(),
+            Some(std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0))
+        );
         let store = NamesStore::open(&path).expect("valid file");
         assert_eq!(store.get(0), "stripe");
         assert_eq!(store.names(3).collect::<Vec<_>>(), ["zurich", "zuerich"]);
@@ -218,9 +234,25 @@ mod tests {
             b"NOTNAMES\0\0\0\0".to_vec(),
             good[..good.len() - 1].to_vec(),
             good[..HEADER_BYTES + 4].to_vec(),
-            { let mut b = good.clone(); b[8] = 0xff; b[9] = 0xff; b[10] = 0xff; b[11] = 0xff; b },
-            { let mut b = good.clone(); b[HEADER_BYTES + 4] = 7; b },
-            { let mut b = good.clone(); let n = b.len(); b[n - 2] = 0xff; b },
+            {
+                let mut b = good.clone();
+                b[8] = 0xff;
+                b[9] = 0xff;
+                b[10] = 0xff;
+                b[11] = 0xff;
+                b
+            },
+            {
+                let mut b = good.clone();
+                b[HEADER_BYTES + 4] = 7;
+                b
+            },
+            {
+                let mut b = good.clone();
+                let n = b.len();
+                b[n - 2] = 0xff;
+                b
+            },
         ];
         for (i, bytes) in cases.iter().enumerate() {
             let bad = dir.path().join(format!("bad{i}.bin"));

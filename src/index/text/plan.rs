@@ -60,8 +60,15 @@ impl TokenTerms {
     /// `expansions` non-empty, best first.
     fn new(expansions: Vec<Expansion>, docs: u64) -> TokenTerms {
         let cost = expansions.iter().map(|e| e.doc_freq).sum();
-        let idf = expansions.first().map_or(0.0, |best| bm25_idf(best.doc_freq, docs)).max(IDF_FLOOR);
-        TokenTerms { expansions, cost, idf }
+        let idf = expansions
+            .first()
+            .map_or(0.0, |best| bm25_idf(best.doc_freq, docs))
+            .max(IDF_FLOOR);
+        TokenTerms {
+            expansions,
+            cost,
+            idf,
+        }
     }
 }
 
@@ -75,17 +82,24 @@ pub(crate) fn candidate_query(
     let docs = searcher.num_docs().max(1);
     let mut tokens = Vec::with_capacity(2 * query.len());
     for qi in 0..query.len() {
-        let cached = cache.get_or_compute(query.token(qi), query.prefix_ok(qi), || expand_token(searcher, fields, query, qi))?;
+        let cached = cache.get_or_compute(query.token(qi), query.prefix_ok(qi), || {
+            expand_token(searcher, fields, query, qi)
+        })?;
         let expansions: Vec<Expansion> = cached.as_ref().clone();
         if !expansions.first().is_some_and(|e| e.weight >= 1.0) {
             let splits = expand_split(searcher, fields, query.token(qi))?;
-            tokens.extend(splits.into_iter().map(|pair| TokenTerms::new(pair.into(), docs)));
+            tokens.extend(
+                splits
+                    .into_iter()
+                    .map(|pair| TokenTerms::new(pair.into(), docs)),
+            );
         }
         if !expansions.is_empty() {
             tokens.push(TokenTerms::new(expansions, docs));
         }
         if qi > 0 {
-            let pair = expand_concatenation(searcher, fields, query.token(qi - 1), query.token(qi))?;
+            let pair =
+                expand_concatenation(searcher, fields, query.token(qi - 1), query.token(qi))?;
             tokens.extend(pair.map(|expansion| TokenTerms::new(vec![expansion], docs)));
         }
     }
@@ -103,7 +117,10 @@ pub(crate) fn candidate_query(
     }
     let must = union(fields, &tokens[..drivers], all, docs);
     let should = union(fields, &tokens[drivers..], OPTIONAL_EXPANSIONS, docs);
-    Ok(Some(Box::new(BooleanQuery::new(vec![(Occur::Must, must), (Occur::Should, should)]))))
+    Ok(Some(Box::new(BooleanQuery::new(vec![
+        (Occur::Must, must),
+        (Occur::Should, should),
+    ]))))
 }
 
 /// How many of the cheapest tokens fit in [`DRIVER_BUDGET`] together.
@@ -130,7 +147,11 @@ fn union(fields: Fields, tokens: &[TokenTerms], per_token: usize, docs: u64) -> 
 
 /// One expansion, boosted to score like its token (see the module docs).
 fn term_clause(fields: Fields, expansion: &Expansion, token_idf: f32, docs: u64) -> Box<dyn Query> {
-    let field = if expansion.prefix { fields.prefixes } else { fields.names };
+    let field = if expansion.prefix {
+        fields.prefixes
+    } else {
+        fields.names
+    };
     let term = Term::from_field_text(field, &expansion.term);
     let query = Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs));
     let term_idf = bm25_idf(expansion.doc_freq, docs).max(f32::EPSILON);
@@ -160,7 +181,12 @@ mod tests {
     fn token(costs: &[u64]) -> TokenTerms {
         let expansions = costs
             .iter()
-            .map(|&doc_freq| Expansion { term: format!("t{doc_freq}"), prefix: false, doc_freq, weight: 1.0 })
+            .map(|&doc_freq| Expansion {
+                term: format!("t{doc_freq}"),
+                prefix: false,
+                doc_freq,
+                weight: 1.0,
+            })
             .collect();
         TokenTerms::new(expansions, 1_000_000)
     }
@@ -185,9 +211,15 @@ mod tests {
     fn drivers_are_the_cheap_tokens_within_budget() {
         assert_eq!(token(&[300, 200]).cost, 500);
         let half = DRIVER_BUDGET / 2;
-        assert_eq!(count_drivers(&[token(&[300]), token(&[DRIVER_BUDGET * 2])]), 1);
+        assert_eq!(
+            count_drivers(&[token(&[300]), token(&[DRIVER_BUDGET * 2])]),
+            1
+        );
         assert_eq!(count_drivers(&[token(&[300]), token(&[half])]), 2);
-        assert_eq!(count_drivers(&[token(&[DRIVER_BUDGET + 1]), token(&[DRIVER_BUDGET * 2])]), 0);
+        assert_eq!(
+            count_drivers(&[token(&[DRIVER_BUDGET + 1]), token(&[DRIVER_BUDGET * 2])]),
+            0
+        );
         assert_eq!(count_drivers(&[token(&[half + 1]), token(&[half + 1])]), 1);
     }
 }

@@ -70,10 +70,20 @@ impl ScoringQuery {
         tokens.truncate(MAX_QUERY_TOKENS);
         let chars: Vec<usize> = tokens.iter().map(|t| t.chars().count()).collect();
         let count = tokens.len();
-        let prefix_ok = chars.iter().enumerate().map(|(i, &c)| prefix_allowed(i, count, c)).collect();
+        let prefix_ok = chars
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| prefix_allowed(i, count, c))
+            .collect();
         let joined = tokens.join(" ");
         let compact = tokens.concat();
-        ScoringQuery { tokens, chars, prefix_ok, joined, compact }
+        ScoringQuery {
+            tokens,
+            chars,
+            prefix_ok,
+            joined,
+            compact,
+        }
     }
 
     /// Number of query tokens.
@@ -115,7 +125,8 @@ impl ScoringQuery {
         let alignment = self.align(name);
         let query_cover = alignment.matched / self.tokens.len() as f32;
         let name_cover = alignment.matched / alignment.name_len.max(1) as f32;
-        let tokens = QUERY_COVERAGE_WEIGHT * query_cover + (1.0 - QUERY_COVERAGE_WEIGHT) * name_cover;
+        let tokens =
+            QUERY_COVERAGE_WEIGHT * query_cover + (1.0 - QUERY_COVERAGE_WEIGHT) * name_cover;
         let order = order_score(&alignment.positions[..self.tokens.len()]);
         (TOKEN_WEIGHT * tokens + (1.0 - TOKEN_WEIGHT) * order).clamp(MIN_SCORE, MAX_INEXACT)
     }
@@ -124,7 +135,10 @@ impl ScoringQuery {
     /// for "Dropbox", "ycombinator" for "Y Combinator").
     fn same_letters(&self, name: &str) -> bool {
         name.len() == self.compact.len() + name.matches(' ').count()
-            && name.split(' ').flat_map(str::bytes).eq(self.compact.bytes())
+            && name
+                .split(' ')
+                .flat_map(str::bytes)
+                .eq(self.compact.bytes())
     }
 
     /// Greedy one-to-one alignment, best pairs first.
@@ -144,7 +158,11 @@ impl ScoringQuery {
         }
         let pairs = &mut pairs[..len];
         pairs.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then((a.1, a.2).cmp(&(b.1, b.2))));
-        let mut alignment = Alignment { matched: 0.0, name_len, positions: [None; MAX_QUERY_TOKENS] };
+        let mut alignment = Alignment {
+            matched: 0.0,
+            name_len,
+            positions: [None; MAX_QUERY_TOKENS],
+        };
         let mut name_used = [false; MAX_NAME_TOKENS];
         for &(sim, qi, ti) in pairs.iter() {
             let (q, t) = (qi as usize, ti as usize);
@@ -185,7 +203,11 @@ impl ScoringQuery {
 /// half for the share of consecutive aligned query tokens whose name
 /// positions increase (full when at most one token is aligned).
 fn order_score(positions: &[Option<u8>]) -> f32 {
-    let starts = if positions.first() == Some(&Some(0)) { 1.0 } else { 0.0 };
+    let starts = if positions.first() == Some(&Some(0)) {
+        1.0
+    } else {
+        0.0
+    };
     let mut aligned = positions.iter().flatten();
     let Some(mut previous) = aligned.next() else {
         return 0.5 * starts;
@@ -196,7 +218,11 @@ fn order_score(positions: &[Option<u8>]) -> f32 {
         forward += u32::from(position > previous);
         previous = position;
     }
-    let in_order = if steps == 0 { 1.0 } else { forward as f32 / steps as f32 };
+    let in_order = if steps == 0 {
+        1.0
+    } else {
+        forward as f32 / steps as f32
+    };
     0.5 * starts + 0.5 * in_order
 }
 
@@ -208,7 +234,11 @@ pub(crate) fn edit_distance(a: &str, b: &str, max: usize) -> Option<usize> {
     }
     if a.is_ascii() && b.is_ascii() {
         let (a, b) = (a.as_bytes(), b.as_bytes());
-        return bounded_osa(&a[..a.len().min(MAX_UNITS)], &b[..b.len().min(MAX_UNITS)], max);
+        return bounded_osa(
+            &a[..a.len().min(MAX_UNITS)],
+            &b[..b.len().min(MAX_UNITS)],
+            max,
+        );
     }
     let (mut a_buf, mut b_buf) = (['\0'; MAX_UNITS], ['\0'; MAX_UNITS]);
     bounded_osa(chars_into(a, &mut a_buf), chars_into(b, &mut b_buf), max)
@@ -240,7 +270,9 @@ fn bounded_osa<T: Copy + Eq>(a: &[T], b: &[T], max: usize) -> Option<usize> {
         let mut row_min = i;
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (previous[j] + 1).min(current[j - 1] + 1).min(previous[j - 1] + cost);
+            let mut best = (previous[j] + 1)
+                .min(current[j - 1] + 1)
+                .min(previous[j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 best = best.min(before[j - 2] + 1);
             }
@@ -276,7 +308,11 @@ mod tests {
         assert_eq!(edit_distance("北京字节", "北京字节跳", 1), Some(1));
         assert_eq!(edit_distance("", "ab", 2), Some(2));
         assert_eq!(edit_distance("a", "abcd", 2), None);
-        assert_eq!(edit_distance(&"a".repeat(100), &"a".repeat(99), 1), Some(0), "cut to 64");
+        assert_eq!(
+            edit_distance(&"a".repeat(100), &"a".repeat(99), 1),
+            Some(0),
+            "cut to 64"
+        );
     }
 
     #[test]
@@ -322,7 +358,12 @@ mod tests {
     #[test]
     fn prefix_completion_beats_a_typo_in_a_short_word() {
         let q = query("face");
-        assert!(q.score("facebook") > q.score("ace"), "{} {}", q.score("facebook"), q.score("ace"));
+        assert!(
+            q.score("facebook") > q.score("ace"),
+            "{} {}",
+            q.score("facebook"),
+            q.score("ace")
+        );
     }
 
     #[test]
@@ -339,14 +380,21 @@ mod tests {
         assert!(typo > 0.7, "{typo}");
         assert!(query("sequioa capital").score("sequoia capital") > 0.85);
         assert!(query("andresen").score("andreessen") > 0.5);
-        assert_eq!(query("bndresen").token_similarity(0, "andreessen"), 0.0, "2 typos incl. the first letter");
+        assert_eq!(
+            query("bndresen").token_similarity(0, "andreessen"),
+            0.0,
+            "2 typos incl. the first letter"
+        );
     }
 
     #[test]
     fn prefixes_score_by_how_much_is_typed() {
         let q = query("sequoia cap");
         let more = q.score("sequoia capital");
-        assert!(more > 0.8 && more > query("sequoia c").score("sequoia capital"), "{more}");
+        assert!(
+            more > 0.8 && more > query("sequoia c").score("sequoia capital"),
+            "{more}"
+        );
         assert!(query("seq").score("sequoia") > query("s").score("sequoia"));
         // A short non-final token is not a prefix: "ab" does not start "abc".
         assert!(query("ab x").score("abc") < query("abc x").score("abc"));
@@ -355,7 +403,14 @@ mod tests {
     #[test]
     fn scores_stay_in_range() {
         let q = query("a b c d e f g h i j k l");
-        for name in ["", "a", "z", "a b c d e f g h i j", &"q ".repeat(40), "北京 字节"] {
+        for name in [
+            "",
+            "a",
+            "z",
+            "a b c d e f g h i j",
+            &"q ".repeat(40),
+            "北京 字节",
+        ] {
             let s = q.score(name);
             assert!(s > 0.0 && s <= 1.0, "{name:?}: {s}");
         }

@@ -11,7 +11,10 @@ pub(crate) struct TempDir(PathBuf);
 impl TempDir {
     pub(crate) fn new(label: &str) -> TempDir {
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("fundsearch-text-{label}-{}-{n}", std::process::id()));
+        let path = std::env::temp_dir().join(format!(
+            "fundsearch-text-{label}-{}-{n}",
+            std::process::id()
+        ));
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir_all(&path).expect("create temp dir");
         TempDir(path)
@@ -75,5 +78,12 @@ pub(crate) const FIXTURE: &[(u32, &[&str], Option<u8>)] = &[
 /// The fixture as entries, in reverse doc id order (builds must not rely
 /// on sorted input).
 pub(crate) fn fixture_entries() -> impl Iterator<Item = super::NameEntry<'static>> {
-    FIXTURE.iter().rev().map(|&(docid, names, category)| super::NameEntry { docid, names: names.to_vec(), category })
+    FIXTURE
+        .iter()
+        .rev()
+        .map(|&(docid, names, category)| super::NameEntry {
+            docid,
+            names: names.to_vec(),
+            category,
+        })
 }

@@ -30,7 +30,7 @@ pub const AMOUNT_MISSING: f64 = 0.081;
 pub fn round_size(round_type: RoundType, pre: bool, extension: bool) -> (f64, f64) {
     let (median, sigma) = base_size(round_type);
     let factor = match (pre, extension) {
-        (true, _) => 0.5, // hand-set: a pre-round is about half the round it precedes
+        (true, _) => 0.5,     // hand-set: a pre-round is about half the round it precedes
         (false, true) => 0.4, // hand-set: extensions top up a round
         _ => 1.0,
     };
@@ -40,15 +40,17 @@ pub fn round_size(round_type: RoundType, pre: bool, extension: bool) -> (f64, f6
 fn base_size(round_type: RoundType) -> (f64, f64) {
     use RoundType::*;
     match round_type {
-        Seed | Safe => (330_000.0, 1.49),             // angel
-        SeriesA => (3_380_732.0, 0.85),               // series-a
-        SeriesB => (9_000_000.0, 0.81),               // series-b
-        SeriesC => (14_500_000.0, 0.85),              // series-c+
-        FundingRound => (3_000_000.0, 1.82),          // venture
-        Equity | Preferred => (6_689_285.0, 0.98),    // private-equity
-        SecondaryMarket => (35_000_000.0, 2.26),      // post-ipo
-        Crowdfunding => (500_000.0, 2.46),            // crowdfunding
-        ConvertibleNote | DebtFinancing | Grant | NonEquityAssistance | InitialCoinOffering => (1_000_000.0, 1.78), // other
+        Seed | Safe => (330_000.0, 1.49),          // angel
+        SeriesA => (3_380_732.0, 0.85),            // series-a
+        SeriesB => (9_000_000.0, 0.81),            // series-b
+        SeriesC => (14_500_000.0, 0.85),           // series-c+
+        FundingRound => (3_000_000.0, 1.82),       // venture
+        Equity | Preferred => (6_689_285.0, 0.98), // private-equity
+        SecondaryMarket => (35_000_000.0, 2.26),   // post-ipo
+        Crowdfunding => (500_000.0, 2.46),         // crowdfunding
+        ConvertibleNote | DebtFinancing | Grant | NonEquityAssistance | InitialCoinOffering => {
+            (1_000_000.0, 1.78)
+        } // other
         later => (series_beyond_c(later), 0.85),
     }
 }
@@ -56,15 +58,28 @@ fn base_size(round_type: RoundType) -> (f64, f64) {
 /// Series D and later: not separated in the 2013 export ("series-c+");
 /// extrapolated as ×1.6 per letter from the series-c+ median.
 fn series_beyond_c(round_type: RoundType) -> f64 {
-    let letters_after_c = SERIES.iter().position(|t| *t == round_type).map_or(1, |i| i.saturating_sub(2));
+    let letters_after_c = SERIES
+        .iter()
+        .position(|t| *t == round_type)
+        .map_or(1, |i| i.saturating_sub(2));
     14_500_000.0 * 1.6f64.powi(letters_after_c as i32)
 }
 
 /// The priced series, in order.
 pub const SERIES: [RoundType; 13] = [
-    RoundType::SeriesA, RoundType::SeriesB, RoundType::SeriesC, RoundType::SeriesD, RoundType::SeriesE,
-    RoundType::SeriesF, RoundType::SeriesG, RoundType::SeriesH, RoundType::SeriesI, RoundType::SeriesJ,
-    RoundType::SeriesK, RoundType::SeriesL, RoundType::SeriesM,
+    RoundType::SeriesA,
+    RoundType::SeriesB,
+    RoundType::SeriesC,
+    RoundType::SeriesD,
+    RoundType::SeriesE,
+    RoundType::SeriesF,
+    RoundType::SeriesG,
+    RoundType::SeriesH,
+    RoundType::SeriesI,
+    RoundType::SeriesJ,
+    RoundType::SeriesK,
+    RoundType::SeriesL,
+    RoundType::SeriesM,
 ];
 
 /// Rounds per company: geometric on 0..=10, `P(k) ∝ q^k` with q chosen so the
@@ -75,8 +90,10 @@ pub const MAX_ROUNDS: u32 = 10;
 /// First round's stage on the ladder (0 = pre-seed, 1 = seed, 2 = Series A,
 /// ... 14 = Series M), hand-set so that SEED and SERIES_A dominate while a
 /// few companies enter the data at a late stage (the long tail to SERIES_M).
-pub const FIRST_STAGE_WEIGHTS: [f64; 15] =
-    [0.20, 0.50, 0.17, 0.05, 0.025, 0.015, 0.01, 0.007, 0.005, 0.004, 0.003, 0.002, 0.002, 0.001, 0.001];
+pub const FIRST_STAGE_WEIGHTS: [f64; 15] = [
+    0.20, 0.50, 0.17, 0.05, 0.025, 0.015, 0.01, 0.007, 0.005, 0.004, 0.003, 0.002, 0.002, 0.001,
+    0.001,
+];
 
 /// Probability that a round after one at ladder `stage` is off the ladder
 /// (debt, note, grant...): late-stage companies raise fewer priced rounds.
@@ -113,8 +130,12 @@ pub const HEADCOUNT_WEIGHTS: [f64; 9] = [0.36, 0.30, 0.12, 0.09, 0.055, 0.035, 0
 
 /// Listing status: mostly private. Hand-set; the 2013 `status` column gives
 /// operating 85.5 %, acquired 9.4 %, ipo 1.9 % (closed 3.1 % has no enum value).
-pub const IPO_WEIGHTS: [(IpoStatus, f64); 4] =
-    [(IpoStatus::Private, 0.86), (IpoStatus::Acquired, 0.095), (IpoStatus::Public, 0.035), (IpoStatus::Delisted, 0.01)];
+pub const IPO_WEIGHTS: [(IpoStatus, f64); 4] = [
+    (IpoStatus::Private, 0.86),
+    (IpoStatus::Acquired, 0.095),
+    (IpoStatus::Public, 0.035),
+    (IpoStatus::Delisted, 0.01),
+];
 
 /// Bucket index shift for companies with many rounds (bigger companies raise more).
 pub fn headcount_shift(rounds: u32) -> usize {
@@ -177,9 +198,16 @@ mod tests {
 
     #[test]
     fn rounds_ratio_gives_a_mean_of_two_and_a_half() {
-        let weights: Vec<f64> = (0..=MAX_ROUNDS).map(|k| ROUNDS_RATIO.powi(k as i32)).collect();
+        let weights: Vec<f64> = (0..=MAX_ROUNDS)
+            .map(|k| ROUNDS_RATIO.powi(k as i32))
+            .collect();
         let total: f64 = weights.iter().sum();
-        let mean: f64 = weights.iter().enumerate().map(|(k, w)| k as f64 * w).sum::<f64>() / total;
+        let mean: f64 = weights
+            .iter()
+            .enumerate()
+            .map(|(k, w)| k as f64 * w)
+            .sum::<f64>()
+            / total;
         assert!((mean - 2.5).abs() < 1e-3, "{mean}");
     }
 

@@ -40,7 +40,8 @@ pub(crate) struct LoadedDump {
 /// Reads every file of the dump at `dir`, then loads it with the indexer's
 /// reader; a parse error names file and line.
 pub(crate) fn load(dir: &Path) -> Result<LoadedDump, String> {
-    let meta_text = fs::read_to_string(dir.join("dump.json")).map_err(|e| format!("dump.json: {e}"))?;
+    let meta_text =
+        fs::read_to_string(dir.join("dump.json")).map_err(|e| format!("dump.json: {e}"))?;
     let meta = serde_json::from_str(&meta_text).map_err(|e| format!("dump.json: {e}"))?;
     let mut non_canonical = Vec::new();
     Ok(LoadedDump {
@@ -52,7 +53,9 @@ pub(crate) fn load(dir: &Path) -> Result<LoadedDump, String> {
         people: read_rows(dir, "people.jsonl", &mut non_canonical)?,
         deals: read_rows(dir, "deals.jsonl", &mut non_canonical)?,
         non_canonical,
-        report: load_dump(dir, false).map_err(|e| format!("the indexer cannot load the dump: {e}"))?.report,
+        report: load_dump(dir, false)
+            .map_err(|e| format!("the indexer cannot load the dump: {e}"))?
+            .report,
     })
 }
 
@@ -82,13 +85,26 @@ impl LoadedDump {
         if self.report.total_rejected() == 0 {
             return Vec::new();
         }
-        self.report.to_string().lines().map(str::to_string).collect()
+        self.report
+            .to_string()
+            .lines()
+            .map(str::to_string)
+            .collect()
     }
 
     /// Panics unless the indexer keeps every row and every line is canonical.
     pub fn assert_valid(&self) {
-        assert_eq!(self.report.total_rejected(), 0, "the indexer rejects rows:\n{}", self.report);
-        assert_eq!(self.non_canonical, Vec::<String>::new(), "lines not in canonical form");
+        assert_eq!(
+            self.report.total_rejected(),
+            0,
+            "the indexer rejects rows:\n{}",
+            self.report
+        );
+        assert_eq!(
+            self.non_canonical,
+            Vec::<String>::new(),
+            "lines not in canonical form"
+        );
     }
 }
 
@@ -100,7 +116,12 @@ mod tests {
 
     fn city(permalink: &str, parent: Option<&str>) -> LocationRow {
         let parent = parent.map(str::to_string);
-        LocationRow { permalink: permalink.to_string(), name: permalink.to_string(), location_type: LocationType::City, parent }
+        LocationRow {
+            permalink: permalink.to_string(),
+            name: permalink.to_string(),
+            location_type: LocationType::City,
+            parent,
+        }
     }
 
     #[test]
@@ -115,12 +136,19 @@ mod tests {
         };
         write().unwrap_or_else(|e| panic!("writing the dump: {e}"));
         let path = dir.join("industries.jsonl");
-        fs::write(&path, "{\"type\":\"SUPER_CATEGORY\",\"permalink\":\"s\",\"name\":\"S\"}\n").unwrap_or_else(|e| panic!("{e}"));
+        fs::write(
+            &path,
+            "{\"type\":\"SUPER_CATEGORY\",\"permalink\":\"s\",\"name\":\"S\"}\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         let dump = load(&dir).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(dump.non_canonical, vec!["industries.jsonl:1".to_string()]);
         assert_eq!(dump.report.total_rejected(), 1);
         let problems = dump.problems().join("\n");
-        assert!(problems.contains("locations.jsonl:2: unknown parent location 'nowhere'"), "{problems}");
+        assert!(
+            problems.contains("locations.jsonl:2: unknown parent location 'nowhere'"),
+            "{problems}"
+        );
         let _ = fs::remove_dir_all(&dir);
     }
 }

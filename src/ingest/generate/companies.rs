@@ -35,11 +35,23 @@ fn plan(world: &World, n: usize) -> CompanyPlan {
     let s = &world.taxonomy.sectors[sector];
     let name = world.names.company_name(&s.suffixes, &mut rng);
     let industries = world.taxonomy.sample_industries(sector, &mut rng);
-    let industries = if rng.chance(0.04) { vec![] } else { industries.into_iter().map(|i| i as u16).collect() };
-    let city = if rng.chance(0.04) { None } else { world.places.sample_city(&mut rng).map(|c| c as u32) };
+    let industries = if rng.chance(0.04) {
+        vec![]
+    } else {
+        industries.into_iter().map(|i| i as u16).collect()
+    };
+    let city = if rng.chance(0.04) {
+        None
+    } else {
+        world.places.sample_city(&mut rng).map(|c| c as u32)
+    };
     let rounds = rounds_count(&mut rng);
     let born = founding(world.as_of, rounds, &mut rng);
-    let pitch = [rng.below(256) as u8, rng.below(256) as u8, rng.below(256) as u8];
+    let pitch = [
+        rng.below(256) as u8,
+        rng.below(256) as u8,
+        rng.below(256) as u8,
+    ];
     let facts = CompanyFacts {
         id: world.id("company", &n.to_string()),
         name,
@@ -53,19 +65,34 @@ fn plan(world: &World, n: usize) -> CompanyPlan {
         ipo: ipo_status(rounds, &mut rng),
         pitch,
     };
-    CompanyPlan { facts, industries, founded_shown: rng.chance(0.92), drop_city: rng.chance(0.05) }
+    CompanyPlan {
+        facts,
+        industries,
+        founded_shown: rng.chance(0.92),
+        drop_city: rng.chance(0.05),
+    }
 }
 
 fn rounds_count(rng: &mut Rng) -> u32 {
-    let weights: Vec<f64> = (0..=MAX_ROUNDS).map(|k| ROUNDS_RATIO.powi(k as i32)).collect();
+    let weights: Vec<f64> = (0..=MAX_ROUNDS)
+        .map(|k| ROUNDS_RATIO.powi(k as i32))
+        .collect();
     rng.weighted(&weights) as u32
 }
 
 fn founding(as_of: Date, rounds: u32, rng: &mut Rng) -> Date {
     let floor = Date::from_ymd(if rounds > 0 { 2004 } else { 2000 }, 1, 1).unwrap_or(Date(12_000));
-    let room = if rounds > 0 { rounds as i32 * 200 + 60 } else { 30 };
+    let room = if rounds > 0 {
+        rounds as i32 * 200 + 60
+    } else {
+        30
+    };
     let hi = Date(as_of.0 - room);
-    let lo = if hi.0 - floor.0 < YEAR { Date(hi.0 - YEAR) } else { floor };
+    let lo = if hi.0 - floor.0 < YEAR {
+        Date(hi.0 - YEAR)
+    } else {
+        floor
+    };
     recent_date(rng, lo, hi, if rounds > 0 { 2.0 } else { 2.5 })
 }
 
@@ -74,7 +101,9 @@ fn headcount(rounds: u32, rng: &mut Rng) -> Option<crate::schema::Headcount> {
         return None;
     }
     let base = rng.weighted(&HEADCOUNT_WEIGHTS);
-    Some(calibration::headcount_bucket(base + calibration::headcount_shift(rounds)))
+    Some(calibration::headcount_bucket(
+        base + calibration::headcount_shift(rounds),
+    ))
 }
 
 fn ipo_status(rounds: u32, rng: &mut Rng) -> Option<IpoStatus> {
@@ -84,7 +113,11 @@ fn ipo_status(rounds: u32, rng: &mut Rng) -> Option<IpoStatus> {
     let weights: Vec<f64> = IPO_WEIGHTS.iter().map(|(_, w)| *w).collect();
     let status = IPO_WEIGHTS[rng.weighted(&weights)].0;
     let listed = matches!(status, IpoStatus::Public | IpoStatus::Delisted);
-    Some(if listed && rounds < 3 { IpoStatus::Private } else { status })
+    Some(if listed && rounds < 3 {
+        IpoStatus::Private
+    } else {
+        status
+    })
 }
 
 /// Picks the company's web domain (after permalinks are final).
@@ -92,7 +125,11 @@ pub fn assign_domain(world: &World, n: usize, plan: &mut CompanyPlan) {
     let mut rng = Rng::for_entity(world.seed, Stream::CompanyText, n as u64 | (1 << 62));
     let iso = world.country_iso(plan.facts.city).unwrap_or("US");
     if rng.chance(0.9) {
-        plan.facts.domain = Some(names::domain(&plan.facts.permalink, &tlds(world, plan.facts.sector, iso), &mut rng));
+        plan.facts.domain = Some(names::domain(
+            &plan.facts.permalink,
+            &tlds(world, plan.facts.sector, iso),
+            &mut rng,
+        ));
     }
 }
 
@@ -103,7 +140,9 @@ pub fn row(world: &World, n: usize, plan: &CompanyPlan) -> CompanyRow {
     let facts = &plan.facts;
     let sector = &world.taxonomy.sectors[facts.sector as usize];
     let pitch = Pitch::of(sector, facts.pitch);
-    let first_industry = plan.industries.first().map_or(sector.name.as_str(), |i| world.taxonomy.industries[*i as usize].name.as_str());
+    let first_industry = plan.industries.first().map_or(sector.name.as_str(), |i| {
+        world.taxonomy.industries[*i as usize].name.as_str()
+    });
     let founded = plan.founded_shown.then_some(facts.born);
     let city = world.city_name(facts.city);
     CompanyRow {
@@ -112,29 +151,55 @@ pub fn row(world: &World, n: usize, plan: &CompanyPlan) -> CompanyRow {
         permalink: facts.permalink.clone(),
         legal_name: rng.chance(0.3).then(|| legal_name(&facts.name, iso)),
         domain: facts.domain.clone(),
-        short_description: rng.chance(0.95).then(|| text::company_short(&pitch, first_industry, &mut rng)),
+        short_description: rng
+            .chance(0.95)
+            .then(|| text::company_short(&pitch, first_industry, &mut rng)),
         long_description: rng
             .chance(0.7)
             .then(|| text::company_long(&facts.name, &pitch, sector, city, founded, &mut rng)),
         num_employees: facts.headcount,
         ipo_status: facts.ipo,
         founded_on: founded,
-        linkedin: rng.chance(0.7).then(|| linkedin_url(&facts.permalink, &mut rng)),
-        twitter: rng.chance(0.4).then(|| twitter_url(&facts.permalink, &mut rng)),
-        facebook: rng.chance(0.15).then(|| format!("https://www.facebook.com/{}", facts.permalink.replace('-', ""))),
+        linkedin: rng
+            .chance(0.7)
+            .then(|| linkedin_url(&facts.permalink, &mut rng)),
+        twitter: rng
+            .chance(0.4)
+            .then(|| twitter_url(&facts.permalink, &mut rng)),
+        facebook: rng.chance(0.15).then(|| {
+            format!(
+                "https://www.facebook.com/{}",
+                facts.permalink.replace('-', "")
+            )
+        }),
         pitchbook: rng.chance(0.1).then(|| pitchbook_url(&mut rng)),
-        crunchbase: rng.chance(0.5).then(|| format!("https://www.crunchbase.com/organization/{}", facts.permalink)),
+        crunchbase: rng.chance(0.5).then(|| {
+            format!(
+                "https://www.crunchbase.com/organization/{}",
+                facts.permalink
+            )
+        }),
         address: rng.chance(0.25).then(|| address(city, &mut rng)),
-        industries: plan.industries.iter().map(|i| world.taxonomy.industries[*i as usize].permalink.clone()).collect(),
+        industries: plan
+            .industries
+            .iter()
+            .map(|i| world.taxonomy.industries[*i as usize].permalink.clone())
+            .collect(),
         location: place(world, facts.city, plan.drop_city),
     }
 }
 
 fn tlds(world: &World, sector: u16, iso: &str) -> Vec<&'static str> {
-    let name = world.taxonomy.sectors.get(sector as usize).map_or("", |s| s.name.as_str());
+    let name = world
+        .taxonomy
+        .sectors
+        .get(sector as usize)
+        .map_or("", |s| s.name.as_str());
     let mut out = match name {
         "Artificial Intelligence" => vec!["ai", "ai", "com", "io"],
-        "Software" | "Data and Analytics" | "Information Technology" => vec!["io", "com", "com", "dev"],
+        "Software" | "Data and Analytics" | "Information Technology" => {
+            vec!["io", "com", "com", "dev"]
+        }
         _ => vec!["com", "com", "com", "co", "io"],
     };
     if let Some(local) = country_tld(iso) {
@@ -197,12 +262,22 @@ fn twitter_url(permalink: &str, rng: &mut Rng) -> String {
 }
 
 fn pitchbook_url(rng: &mut Rng) -> String {
-    format!("https://pitchbook.com/profiles/company/{}-{:02}", rng.range(10_000, 999_999), rng.below(100))
+    format!(
+        "https://pitchbook.com/profiles/company/{}-{:02}",
+        rng.range(10_000, 999_999),
+        rng.below(100)
+    )
 }
 
 fn address(city: Option<&str>, rng: &mut Rng) -> String {
-    let street = rng.pick(super::vocab::last_names()).copied().unwrap_or("Main");
-    let kind = rng.pick(&["Street", "Avenue", "Road", "Boulevard", "Lane"]).copied().unwrap_or("Street");
+    let street = rng
+        .pick(super::vocab::last_names())
+        .copied()
+        .unwrap_or("Main");
+    let kind = rng
+        .pick(&["Street", "Avenue", "Road", "Boulevard", "Lane"])
+        .copied()
+        .unwrap_or("Street");
     let number = rng.range(1, 2_500);
     match city {
         Some(c) => format!("{number} {street} {kind}, {c}"),
@@ -211,7 +286,9 @@ fn address(city: Option<&str>, rng: &mut Rng) -> String {
 }
 
 fn place(world: &World, city: Option<u32>, drop_city: bool) -> PlaceRefs {
-    let Some(c) = city.and_then(|c| world.places.cities.get(c as usize)) else { return PlaceRefs::default() };
+    let Some(c) = city.and_then(|c| world.places.cities.get(c as usize)) else {
+        return PlaceRefs::default();
+    };
     let mut refs = c.refs.clone();
     if drop_city {
         refs.city = None;
@@ -240,9 +317,17 @@ mod tests {
     fn rows_carry_the_planned_facts() {
         let world = small_world(200, 10);
         for (n, facts) in world.companies.iter().enumerate() {
-            let plan = CompanyPlan { facts: facts.clone(), industries: vec![0, 1], founded_shown: true, drop_city: false };
+            let plan = CompanyPlan {
+                facts: facts.clone(),
+                industries: vec![0, 1],
+                founded_shown: true,
+                drop_city: false,
+            };
             let row = row(&world, n, &plan);
-            assert_eq!((row.id, &row.name, &row.domain), (facts.id, &facts.name, &facts.domain));
+            assert_eq!(
+                (row.id, &row.name, &row.domain),
+                (facts.id, &facts.name, &facts.domain)
+            );
             assert_eq!(row.founded_on, Some(facts.born));
             assert_eq!(row.industries.len(), 2);
             assert_eq!(row.location.city.is_some(), facts.city.is_some());

@@ -20,8 +20,8 @@ use super::vocab;
 use super::weighted::Weighted;
 use super::world::{CompanyFacts, World};
 use crate::schema::{
-    ArticleRow, Date, DealAngelRow, DealFirmRow, DealRow, FinancingRow, Intermediate, RoundType, Timestamp, ValuationRow,
-    ValuationType,
+    ArticleRow, Date, DealAngelRow, DealFirmRow, DealRow, FinancingRow, Intermediate, RoundType,
+    Timestamp, ValuationRow, ValuationType,
 };
 
 /// The ladder's top stage (Series M).
@@ -42,7 +42,11 @@ impl<'a> DealContext<'a> {
             .firms
             .iter()
             .enumerate()
-            .map(|(f, firm)| (0..firm.partners as usize).map(|k| world.firm_person_id(f, k)).collect())
+            .map(|(f, firm)| {
+                (0..firm.partners as usize)
+                    .map(|k| world.firm_person_id(f, k))
+                    .collect()
+            })
             .collect();
         DealContext {
             world,
@@ -67,11 +71,18 @@ struct Kind {
 
 /// The deals of company `n`.
 pub fn company_deals(ctx: &DealContext, n: usize) -> Vec<DealRow> {
-    let Some(company) = ctx.world.companies.get(n) else { return Vec::new() };
+    let Some(company) = ctx.world.companies.get(n) else {
+        return Vec::new();
+    };
     let mut rng = Rng::for_entity(ctx.world.seed, Stream::Deals, n as u64);
     let kinds = kinds(company.rounds as usize, &mut rng);
     let dates = dates(company.born, ctx.world.as_of, &kinds, &mut rng);
-    kinds.iter().zip(dates).enumerate().map(|(i, (kind, date))| deal(ctx, company, n, i, *kind, date, &mut rng)).collect()
+    kinds
+        .iter()
+        .zip(dates)
+        .enumerate()
+        .map(|(i, (kind, date))| deal(ctx, company, n, i, *kind, date, &mut rng))
+        .collect()
 }
 
 fn kinds(count: usize, rng: &mut Rng) -> Vec<Kind> {
@@ -79,7 +90,11 @@ fn kinds(count: usize, rng: &mut Rng) -> Vec<Kind> {
     let mut stage: Option<usize> = None;
     let mut repeats = 0;
     for i in 0..count {
-        let off_ladder = rng.chance(if i == 0 { 0.10 } else { cal::off_ladder(stage.unwrap_or(1)) });
+        let off_ladder = rng.chance(if i == 0 {
+            0.10
+        } else {
+            cal::off_ladder(stage.unwrap_or(1))
+        });
         let kind = match stage {
             _ if off_ladder => off_ladder_kind(stage.unwrap_or(1), rng),
             None => ladder(rng.weighted(&cal::FIRST_STAGE_WEIGHTS)),
@@ -96,15 +111,25 @@ fn kinds(count: usize, rng: &mut Rng) -> Vec<Kind> {
 fn next_on_ladder(stage: usize, repeats: &mut usize, rng: &mut Rng) -> Kind {
     let u = rng.unit();
     if u < cal::EXTENSION {
-        return Kind { extension: true, ..ladder(stage.max(1)) };
+        return Kind {
+            extension: true,
+            ..ladder(stage.max(1))
+        };
     }
     if stage <= 1 && u < cal::EXTENSION + cal::SEED_AGAIN {
         return ladder(1);
     }
     if u < cal::EXTENSION + cal::INTERMEDIATE && stage >= 2 {
         *repeats += 1;
-        let intermediate = if rng.chance(0.3) { Intermediate::Plus } else { suffix_number(*repeats) };
-        return Kind { intermediate: Some(intermediate), ..ladder(stage) };
+        let intermediate = if rng.chance(0.3) {
+            Intermediate::Plus
+        } else {
+            suffix_number(*repeats)
+        };
+        return Kind {
+            intermediate: Some(intermediate),
+            ..ladder(stage)
+        };
     }
     if stage >= TOP_STAGE {
         return off_ladder_kind(stage, rng);
@@ -118,7 +143,10 @@ fn next_on_ladder(stage: usize, repeats: &mut usize, rng: &mut Rng) -> Kind {
 /// `TWO` for the first repeat of a series, then `THREE`… up to `EIGHT`.
 fn suffix_number(repeats: usize) -> Intermediate {
     let all = Intermediate::ALL;
-    let two = all.iter().position(|i| *i == Intermediate::Two).unwrap_or(3);
+    let two = all
+        .iter()
+        .position(|i| *i == Intermediate::Two)
+        .unwrap_or(3);
     all[(two + repeats - 1).min(all.len() - 1)]
 }
 
@@ -128,13 +156,27 @@ fn ladder(stage: usize) -> Kind {
         0 | 1 => RoundType::Seed,
         s => SERIES[s - 2],
     };
-    Kind { round_type, pre: stage == 0, extension: false, intermediate: None, stage, on_ladder: true }
+    Kind {
+        round_type,
+        pre: stage == 0,
+        extension: false,
+        intermediate: None,
+        stage,
+        on_ladder: true,
+    }
 }
 
 fn off_ladder_kind(stage: usize, rng: &mut Rng) -> Kind {
     let weights: Vec<f64> = cal::OFF_LADDER_TYPES.iter().map(|(_, w)| *w).collect();
     let round_type = cal::OFF_LADDER_TYPES[rng.weighted(&weights)].0;
-    Kind { round_type, pre: false, extension: false, intermediate: None, stage, on_ladder: false }
+    Kind {
+        round_type,
+        pre: false,
+        extension: false,
+        intermediate: None,
+        stage,
+        on_ladder: false,
+    }
 }
 
 /// Dates from founding to `as_of`: gaps of 2–18 months before the first round
@@ -162,9 +204,19 @@ fn dates(born: Date, as_of: Date, kinds: &[Kind], rng: &mut Rng) -> Vec<Option<D
         .collect()
 }
 
-fn deal(ctx: &DealContext, company: &CompanyFacts, n: usize, i: usize, kind: Kind, date: Option<Date>, rng: &mut Rng) -> DealRow {
+fn deal(
+    ctx: &DealContext,
+    company: &CompanyFacts,
+    n: usize,
+    i: usize,
+    kind: Kind,
+    date: Option<Date>,
+    rng: &mut Rng,
+) -> DealRow {
     let world = ctx.world;
-    let country = company.city.and_then(|c| world.places.country_of(c as usize));
+    let country = company
+        .city
+        .and_then(|c| world.places.country_of(c as usize));
     let currency = country.map_or("USD", |c| c.currency.as_str());
     let financings = financings(world, n, i, kind, currency, rng);
     let total: Option<f64> = {
@@ -195,7 +247,9 @@ fn deal(ctx: &DealContext, company: &CompanyFacts, n: usize, i: usize, kind: Kin
         investors,
         angels,
         valuation: total.and_then(|t| valuation(kind, t, financings.first(), rng)),
-        articles: date.map_or_else(Vec::new, |d| articles(world, company, &label, total, d, rng)),
+        articles: date.map_or_else(Vec::new, |d| {
+            articles(world, company, &label, total, d, rng)
+        }),
         financings,
     }
 }
@@ -209,14 +263,29 @@ fn created_at(born: Date, date: Option<Date>, as_of: Date, rng: &mut Rng) -> Opt
         None if rng.chance(0.5) => Date(rng.range(born.0 as i64, as_of.0 as i64) as i32).start_ms(),
         None => return None,
     };
-    Some(Timestamp((start + rng.below(86_400_000) as i64).min(as_of.end_ms())))
+    Some(Timestamp(
+        (start + rng.below(86_400_000) as i64).min(as_of.end_ms()),
+    ))
 }
 
-fn financings(world: &World, n: usize, i: usize, kind: Kind, currency: &str, rng: &mut Rng) -> Vec<FinancingRow> {
+fn financings(
+    world: &World,
+    n: usize,
+    i: usize,
+    kind: Kind,
+    currency: &str,
+    rng: &mut Rng,
+) -> Vec<FinancingRow> {
     let id = |j: usize| world.id("financing", &format!("{n}:{i}:{j}"));
     if rng.chance(cal::AMOUNT_MISSING) {
         return if rng.chance(0.3) {
-            vec![FinancingRow { id: id(0), financing_type: kind.round_type, size_usd: None, size_native: None, currency: None }]
+            vec![FinancingRow {
+                id: id(0),
+                financing_type: kind.round_type,
+                size_usd: None,
+                size_native: None,
+                currency: None,
+            }]
         } else {
             vec![]
         };
@@ -227,20 +296,44 @@ fn financings(world: &World, n: usize, i: usize, kind: Kind, currency: &str, rng
     let main = match rate {
         Some(rate) => {
             let native = cal::round_amount(usd / rate);
-            financing(id(0), kind.round_type, (native * rate).round(), native, currency)
+            financing(
+                id(0),
+                kind.round_type,
+                (native * rate).round(),
+                native,
+                currency,
+            )
         }
         None => financing(id(0), kind.round_type, usd, usd, "USD"),
     };
     let mut out = vec![main];
     if kind.on_ladder && kind.stage >= 2 && rng.chance(0.04) {
         let debt = cal::round_amount(usd * (0.1 + 0.2 * rng.unit()));
-        out.push(financing(id(1), RoundType::DebtFinancing, debt, debt, "USD"));
+        out.push(financing(
+            id(1),
+            RoundType::DebtFinancing,
+            debt,
+            debt,
+            "USD",
+        ));
     }
     out
 }
 
-fn financing(id: Uuid, financing_type: RoundType, usd: f64, native: f64, currency: &str) -> FinancingRow {
-    FinancingRow { id, financing_type, size_usd: Some(usd), size_native: Some(native), currency: Some(currency.to_string()) }
+fn financing(
+    id: Uuid,
+    financing_type: RoundType,
+    usd: f64,
+    native: f64,
+    currency: &str,
+) -> FinancingRow {
+    FinancingRow {
+        id,
+        financing_type,
+        size_usd: Some(usd),
+        size_native: Some(native),
+        currency: Some(currency.to_string()),
+    }
 }
 
 /// Chance that a round has no firm at all.
@@ -255,7 +348,12 @@ fn no_firm_chance(kind: Kind) -> f64 {
 }
 
 /// The firms of a round, lead first, with their indices in `World::firms`.
-fn firms(ctx: &DealContext, company: &CompanyFacts, kind: Kind, rng: &mut Rng) -> (Vec<DealFirmRow>, Vec<u32>) {
+fn firms(
+    ctx: &DealContext,
+    company: &CompanyFacts,
+    kind: Kind,
+    rng: &mut Rng,
+) -> (Vec<DealFirmRow>, Vec<u32>) {
     if rng.chance(no_firm_chance(kind)) {
         return (Vec::new(), Vec::new());
     }
@@ -265,7 +363,9 @@ fn firms(ctx: &DealContext, company: &CompanyFacts, kind: Kind, rng: &mut Rng) -
     }
     let sector = company.sector as usize;
     let firms = &ctx.world.firms;
-    let Some(lead) = ctx.picker.pick(firms, sector, Some(kind.stage), &[], rng) else { return (Vec::new(), Vec::new()) };
+    let Some(lead) = ctx.picker.pick(firms, sector, Some(kind.stage), &[], rng) else {
+        return (Vec::new(), Vec::new());
+    };
     let mut taken = vec![lead];
     while taken.len() < count {
         match ctx.picker.pick(firms, sector, None, &taken, rng) {
@@ -273,17 +373,35 @@ fn firms(ctx: &DealContext, company: &CompanyFacts, kind: Kind, rng: &mut Rng) -
             None => break,
         }
     }
-    let rows = taken.iter().enumerate().map(|(j, f)| participation(ctx, *f as usize, j == 0, kind, rng)).collect();
+    let rows = taken
+        .iter()
+        .enumerate()
+        .map(|(j, f)| participation(ctx, *f as usize, j == 0, kind, rng))
+        .collect();
     (rows, taken)
 }
 
-fn participation(ctx: &DealContext, f: usize, lead: bool, kind: Kind, rng: &mut Rng) -> DealFirmRow {
+fn participation(
+    ctx: &DealContext,
+    f: usize,
+    lead: bool,
+    kind: Kind,
+    rng: &mut Rng,
+) -> DealFirmRow {
     let partners = &ctx.partner_ids[f];
-    let named = rng.weighted(if lead { &[0.25, 0.55, 0.2] } else { &[0.6, 0.35, 0.05] });
+    let named = rng.weighted(if lead {
+        &[0.25, 0.55, 0.2]
+    } else {
+        &[0.6, 0.35, 0.05]
+    });
     let mut partner_ids: Vec<Uuid> = Vec::new();
     for _ in 0..named {
-        let weights: Vec<f64> = (0..partners.len()).map(|k| 1.0 / (k as f64 + 1.0)).collect();
-        let Some(id) = partners.get(rng.weighted(&weights)) else { break };
+        let weights: Vec<f64> = (0..partners.len())
+            .map(|k| 1.0 / (k as f64 + 1.0))
+            .collect();
+        let Some(id) = partners.get(rng.weighted(&weights)) else {
+            break;
+        };
         if !partner_ids.contains(id) {
             partner_ids.push(*id);
         }
@@ -297,7 +415,10 @@ fn participation(ctx: &DealContext, f: usize, lead: bool, kind: Kind, rng: &mut 
 }
 
 fn angels(ctx: &DealContext, kind: Kind, rng: &mut Rng) -> Vec<DealAngelRow> {
-    let early = matches!(kind.round_type, RoundType::Safe | RoundType::ConvertibleNote) || (kind.on_ladder && kind.stage <= 1);
+    let early = matches!(
+        kind.round_type,
+        RoundType::Safe | RoundType::ConvertibleNote
+    ) || (kind.on_ladder && kind.stage <= 1);
     let weights: &[f64] = match (early, kind.on_ladder && kind.stage == 2) {
         (true, _) => &[0.35, 0.3, 0.2, 0.15],
         (false, true) => &[0.7, 0.18, 0.08, 0.04],
@@ -305,15 +426,30 @@ fn angels(ctx: &DealContext, kind: Kind, rng: &mut Rng) -> Vec<DealAngelRow> {
     };
     let mut out: Vec<DealAngelRow> = Vec::new();
     for _ in 0..rng.weighted(weights) {
-        let Some(person_id) = ctx.angel_weights.sample(rng).and_then(|a| ctx.angels.get(a)).copied() else { break };
+        let Some(person_id) = ctx
+            .angel_weights
+            .sample(rng)
+            .and_then(|a| ctx.angels.get(a))
+            .copied()
+        else {
+            break;
+        };
         if out.iter().all(|a| a.person_id != person_id) {
-            out.push(DealAngelRow { person_id, financing_type: rng.chance(0.08).then_some(kind.round_type) });
+            out.push(DealAngelRow {
+                person_id,
+                financing_type: rng.chance(0.08).then_some(kind.round_type),
+            });
         }
     }
     out
 }
 
-fn valuation(kind: Kind, total: f64, main: Option<&FinancingRow>, rng: &mut Rng) -> Option<ValuationRow> {
+fn valuation(
+    kind: Kind,
+    total: f64,
+    main: Option<&FinancingRow>,
+    rng: &mut Rng,
+) -> Option<ValuationRow> {
     let p = match (kind.on_ladder, kind.stage) {
         (false, _) | (true, 0..=1) => 0.05,
         (true, 2..=3) => 0.15,
@@ -328,9 +464,16 @@ fn valuation(kind: Kind, total: f64, main: Option<&FinancingRow>, rng: &mut Rng)
         1 => (ValuationType::PreMoney, post - total),
         _ => (ValuationType::Default, post),
     };
-    let currency = main.and_then(|f| f.currency.clone()).unwrap_or_else(|| "USD".into());
+    let currency = main
+        .and_then(|f| f.currency.clone())
+        .unwrap_or_else(|| "USD".into());
     let native = cal::usd_per_unit(&currency).map(|rate| cal::round_amount(usd / rate));
-    Some(ValuationRow { valuation_type, currency: Some(currency), usd: Some(usd), native })
+    Some(ValuationRow {
+        valuation_type,
+        currency: Some(currency),
+        usd: Some(usd),
+        native,
+    })
 }
 
 fn descriptions(
@@ -364,22 +507,39 @@ fn descriptions(
     (short, long)
 }
 
-fn articles(world: &World, company: &CompanyFacts, label: &str, total: Option<f64>, date: Date, rng: &mut Rng) -> Vec<ArticleRow> {
+fn articles(
+    world: &World,
+    company: &CompanyFacts,
+    label: &str,
+    total: Option<f64>,
+    date: Date,
+    rng: &mut Rng,
+) -> Vec<ArticleRow> {
     let count = rng.weighted(&[0.35, 0.35, 0.2, 0.1]);
     let iso = world.country_iso(company.city).unwrap_or("US");
-    let outlets: Vec<&str> =
-        vocab::OUTLETS.iter().filter(|(_, covers)| covers.is_empty() || covers.split(' ').any(|c| c == iso)).map(|(h, _)| *h).collect();
+    let outlets: Vec<&str> = vocab::OUTLETS
+        .iter()
+        .filter(|(_, covers)| covers.is_empty() || covers.split(' ').any(|c| c == iso))
+        .map(|(h, _)| *h)
+        .collect();
     (0..count)
         .map(|j| {
             let published = Date(date.0 + rng.range(0, 3) as i32);
             let link = match company.domain.as_deref().filter(|_| rng.chance(0.1)) {
-                Some(domain) => format!("https://{domain}/blog/{}", crate::schema::ids::slugify(label)),
+                Some(domain) => format!(
+                    "https://{domain}/blog/{}",
+                    crate::schema::ids::slugify(label)
+                ),
                 None => {
                     let host = rng.pick(&outlets).copied().unwrap_or("techcrunch.com");
                     text::article_link(host, &company.permalink, label, total, published, rng)
                 }
             };
-            ArticleRow { link: Some(link), date: Some(published), is_primary: j == 0 }
+            ArticleRow {
+                link: Some(link),
+                date: Some(published),
+                is_primary: j == 0,
+            }
         })
         .collect()
 }
@@ -402,8 +562,14 @@ mod tests {
         let mut seen = HashSet::new();
         for _ in 0..20_000 {
             for k in kinds(10, &mut rng) {
-                assert!(!k.pre || k.round_type == RoundType::Seed || SERIES.contains(&k.round_type), "{k:?}");
-                assert!(k.intermediate.is_none() || SERIES.contains(&k.round_type), "{k:?}");
+                assert!(
+                    !k.pre || k.round_type == RoundType::Seed || SERIES.contains(&k.round_type),
+                    "{k:?}"
+                );
+                assert!(
+                    k.intermediate.is_none() || SERIES.contains(&k.round_type),
+                    "{k:?}"
+                );
                 assert!(!(k.pre && k.extension), "{k:?}");
                 seen.insert((k.round_type, k.pre, k.extension, k.intermediate));
             }
@@ -426,7 +592,10 @@ mod tests {
         let as_of = Date::from_ymd(2026, 11, 1).unwrap_or(Date(20_758));
         for _ in 0..1_000 {
             let kinds = kinds(8, &mut rng);
-            let dates: Vec<Date> = dates(born, as_of, &kinds, &mut rng).into_iter().flatten().collect();
+            let dates: Vec<Date> = dates(born, as_of, &kinds, &mut rng)
+                .into_iter()
+                .flatten()
+                .collect();
             assert!(dates.windows(2).all(|w| w[0] <= w[1]));
             assert!(dates.iter().all(|d| born < *d && *d <= as_of));
         }

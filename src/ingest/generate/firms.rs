@@ -18,7 +18,14 @@ use super::world::{FirmFacts, StageFocus, World};
 use crate::schema::{FirmRow, Headcount};
 
 /// Hubs where firms cluster beyond the company distribution.
-const HUBS: &[&str] = &["Menlo Park", "San Francisco", "Palo Alto", "New York", "Boston", "London"];
+const HUBS: &[&str] = &[
+    "Menlo Park",
+    "San Francisco",
+    "Palo Alto",
+    "New York",
+    "Boston",
+    "London",
+];
 
 /// Plans `count` firms (sequentially: sibling funds look at their predecessor).
 pub fn plan_all(world: &World, count: usize) -> Vec<FirmFacts> {
@@ -42,13 +49,28 @@ fn plan(world: &World, f: usize, count: usize, previous: Option<&FirmFacts>) -> 
         Some(p) => sibling_name(&p.name, &mut rng),
         None => world.names.firm_name(&mut rng),
     };
-    let mut focus: Vec<u16> = (0..1 + rng.weighted(&[0.4, 0.4, 0.2])).map(|_| world.taxonomy.sample_sector(&mut rng) as u16).collect();
+    let mut focus: Vec<u16> = (0..1 + rng.weighted(&[0.4, 0.4, 0.2]))
+        .map(|_| world.taxonomy.sample_sector(&mut rng) as u16)
+        .collect();
     focus.sort_unstable();
     focus.dedup();
-    let stage = [StageFocus::Seed, StageFocus::Early, StageFocus::Late, StageFocus::Multi][rng.weighted(&[0.3, 0.35, 0.15, 0.2])];
+    let stage = [
+        StageFocus::Seed,
+        StageFocus::Early,
+        StageFocus::Late,
+        StageFocus::Multi,
+    ][rng.weighted(&[0.3, 0.35, 0.15, 0.2])];
     let top = (f as f64) < (count as f64 / 50.0).max(1.0);
     let upper = (f as f64) < count as f64 / 10.0;
-    let partners = 2 + rng.below(4) as u8 + if top { 6 } else if upper { 3 } else { 0 };
+    let partners = 2
+        + rng.below(4) as u8
+        + if top {
+            6
+        } else if upper {
+            3
+        } else {
+            0
+        };
     FirmFacts {
         id: world.id("firm", &f.to_string()),
         name,
@@ -66,7 +88,10 @@ fn plan(world: &World, f: usize, count: usize, previous: Option<&FirmFacts>) -> 
 
 fn sibling_name(previous: &str, rng: &mut Rng) -> String {
     let head = previous.split(' ').next().unwrap_or(previous);
-    let kind = rng.pick(&["Growth", "Opportunity Fund", "Crypto", "Bio", "Seed Fund"]).copied().unwrap_or("Growth");
+    let kind = rng
+        .pick(&["Growth", "Opportunity Fund", "Crypto", "Bio", "Seed Fund"])
+        .copied()
+        .unwrap_or("Growth");
     format!("{head} {kind}")
 }
 
@@ -90,7 +115,13 @@ fn assign_domains(world: &World, firms: &mut [FirmFacts]) {
         firms[f].domain = if firms[f].sibling && f > 0 {
             firms[f - 1].domain.clone()
         } else {
-            (rng.chance(0.9) || f == 0).then(|| names::domain(&firms[f].permalink, &["com", "vc", "capital", "com", "vc"], &mut rng))
+            (rng.chance(0.9) || f == 0).then(|| {
+                names::domain(
+                    &firms[f].permalink,
+                    &["com", "vc", "capital", "com", "vc"],
+                    &mut rng,
+                )
+            })
         };
     }
 }
@@ -100,25 +131,64 @@ pub fn row(world: &World, f: usize, firm: &FirmFacts, firms: usize) -> FirmRow {
     let mut rng = Rng::for_entity(world.seed, Stream::Firm, f as u64 + (2 << 40));
     let city = world.city_name(firm.city);
     let stage = stage_text(firm.stage, &mut rng);
-    let sectors: Vec<&str> = firm.focus.iter().filter_map(|s| world.taxonomy.sectors.get(*s as usize)).map(|s| s.name.as_str()).collect();
+    let sectors: Vec<&str> = firm
+        .focus
+        .iter()
+        .filter_map(|s| world.taxonomy.sectors.get(*s as usize))
+        .map(|s| s.name.as_str())
+        .collect();
     let domain = firm.domain.as_deref();
     FirmRow {
         id: firm.id,
         name: firm.name.clone(),
         permalink: firm.permalink.clone(),
-        legal_name: rng.chance(0.2).then(|| format!("{} Fund I, L.P.", firm.name)),
-        description: rng.chance(0.8).then(|| text::firm_description(&firm.name, stage_phrase(firm.stage), &sectors, city)),
+        legal_name: rng
+            .chance(0.2)
+            .then(|| format!("{} Fund I, L.P.", firm.name)),
+        description: rng
+            .chance(0.8)
+            .then(|| text::firm_description(&firm.name, stage_phrase(firm.stage), &sectors, city)),
         domain: firm.domain.clone(),
-        website: domain.filter(|_| rng.chance(0.95)).map(|d| website(d, &mut rng)),
-        linkedin: rng.chance(0.7).then(|| format!("https://www.linkedin.com/company/{}", firm.permalink)),
-        pitchbook: rng.chance(0.15).then(|| format!("https://pitchbook.com/profiles/investor/{}-{:02}", rng.range(10_000, 99_999), rng.below(100))),
-        crunchbase: rng.chance(0.5).then(|| format!("https://www.crunchbase.com/organization/{}", firm.permalink)),
-        image: rng.chance(0.3).then(|| format!("https://images.fundsearch.example/firms/{}.png", firm.permalink)),
+        website: domain
+            .filter(|_| rng.chance(0.95))
+            .map(|d| website(d, &mut rng)),
+        linkedin: rng
+            .chance(0.7)
+            .then(|| format!("https://www.linkedin.com/company/{}", firm.permalink)),
+        pitchbook: rng.chance(0.15).then(|| {
+            format!(
+                "https://pitchbook.com/profiles/investor/{}-{:02}",
+                rng.range(10_000, 99_999),
+                rng.below(100)
+            )
+        }),
+        crunchbase: rng
+            .chance(0.5)
+            .then(|| format!("https://www.crunchbase.com/organization/{}", firm.permalink)),
+        image: rng.chance(0.3).then(|| {
+            format!(
+                "https://images.fundsearch.example/firms/{}.png",
+                firm.permalink
+            )
+        }),
         num_employees: rng.chance(0.9).then(|| headcount(f, firms, &mut rng)),
         investment_stage: rng.chance(0.85).then(|| stage.to_string()),
-        contact_email: domain.filter(|_| rng.chance(0.3)).map(|d| format!("{}@{d}", rng.pick(&["info", "hello", "contact", "deals"]).copied().unwrap_or("info"))),
-        contact_phone: rng.chance(0.2).then(|| phone(world.country_iso(firm.city).unwrap_or("US"), &mut rng)),
-        location: firm.city.and_then(|c| world.places.cities.get(c as usize)).map(|c| c.refs.clone()).unwrap_or_default(),
+        contact_email: domain.filter(|_| rng.chance(0.3)).map(|d| {
+            format!(
+                "{}@{d}",
+                rng.pick(&["info", "hello", "contact", "deals"])
+                    .copied()
+                    .unwrap_or("info")
+            )
+        }),
+        contact_phone: rng
+            .chance(0.2)
+            .then(|| phone(world.country_iso(firm.city).unwrap_or("US"), &mut rng)),
+        location: firm
+            .city
+            .and_then(|c| world.places.cities.get(c as usize))
+            .map(|c| c.refs.clone())
+            .unwrap_or_default(),
     }
 }
 
@@ -152,13 +222,24 @@ fn website(domain: &str, rng: &mut Rng) -> String {
 
 fn headcount(f: usize, firms: usize, rng: &mut Rng) -> Headcount {
     let rank = f as f64 / firms.max(1) as f64;
-    let base = if rank < 0.02 { 2 } else if rank < 0.1 { 1 } else { 0 };
+    let base = if rank < 0.02 {
+        2
+    } else if rank < 0.1 {
+        1
+    } else {
+        0
+    };
     Headcount::ALL[(base + rng.weighted(&[0.6, 0.3, 0.1])).min(Headcount::ALL.len() - 1)]
 }
 
 /// `+44 20 5550 1234`-style numbers in the 555 range.
 pub fn phone(iso: &str, rng: &mut Rng) -> String {
-    format!("{} {} 555 {:04}", vocab::dialling_code(iso), rng.range(200, 989), rng.below(10_000))
+    format!(
+        "{} {} 555 {:04}",
+        vocab::dialling_code(iso),
+        rng.range(200, 989),
+        rng.below(10_000)
+    )
 }
 
 /// Draws the firms of a deal: Zipf over ranks, half the time among the firms
@@ -184,11 +265,21 @@ impl FirmPicker {
             let w = Weighted::zipf(l.len(), 1.0, 30.0);
             (l, w)
         });
-        FirmPicker { global: Weighted::zipf(firms.len(), 1.0, 30.0), by_sector: by_sector.collect() }
+        FirmPicker {
+            global: Weighted::zipf(firms.len(), 1.0, 30.0),
+            by_sector: by_sector.collect(),
+        }
     }
 
     /// A firm not in `taken`; a lead must be willing to lead at `stage`.
-    pub fn pick(&self, firms: &[FirmFacts], sector: usize, lead: Option<usize>, taken: &[u32], rng: &mut Rng) -> Option<u32> {
+    pub fn pick(
+        &self,
+        firms: &[FirmFacts],
+        sector: usize,
+        lead: Option<usize>,
+        taken: &[u32],
+        rng: &mut Rng,
+    ) -> Option<u32> {
         for attempt in 0..12 {
             let candidate = self.draw(sector, rng)?;
             if taken.contains(&candidate) {

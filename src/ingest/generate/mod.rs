@@ -111,10 +111,24 @@ struct Sizes {
 
 impl Sizes {
     fn for_companies(companies: u64) -> io::Result<Sizes> {
-        let companies = usize::try_from(companies)
-            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "too many companies for this platform"))?;
-        let scaled = |divisor: usize| if companies == 0 { 0 } else { (companies / divisor).max(5) };
-        Ok(Sizes { companies, firms: scaled(20), pure_angels: scaled(33) })
+        let companies = usize::try_from(companies).map_err(|_| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "too many companies for this platform",
+            )
+        })?;
+        let scaled = |divisor: usize| {
+            if companies == 0 {
+                0
+            } else {
+                (companies / divisor).max(5)
+            }
+        };
+        Ok(Sizes {
+            companies,
+            firms: scaled(20),
+            pure_angels: scaled(33),
+        })
     }
 }
 
@@ -123,10 +137,21 @@ pub fn generate(opts: &GenerateOptions) -> io::Result<GenerateReport> {
     let started = Instant::now();
     let sizes = Sizes::for_companies(opts.companies)?;
     let mut world = World::new(opts.seed, opts.as_of);
-    let source = format!("generate --companies {} --seed {}", opts.companies, opts.seed);
+    let source = format!(
+        "generate --companies {} --seed {}",
+        opts.companies, opts.seed
+    );
     let mut out = DumpWriter::create(&opts.out, &DumpMeta::new(source, Some(opts.as_of)))?;
-    world.places.rows.iter().try_for_each(|row| out.location(row))?;
-    world.taxonomy.rows().iter().try_for_each(|row| out.industry(row))?;
+    world
+        .places
+        .rows
+        .iter()
+        .try_for_each(|row| out.location(row))?;
+    world
+        .taxonomy
+        .rows()
+        .iter()
+        .try_for_each(|row| out.industry(row))?;
     write_companies(&mut world, sizes.companies, &mut out)?;
     world.firms = firms::plan_all(&world, sizes.firms);
     for (f, firm) in world.firms.iter().enumerate() {
@@ -134,10 +159,15 @@ pub fn generate(opts: &GenerateOptions) -> io::Result<GenerateReport> {
     }
     write_people(&world, sizes.pure_angels, &mut out)?;
     let context = DealContext::new(&world, people::angel_pool(&world, sizes.pure_angels));
-    in_batches(sizes.companies, |n| deals::company_deals(&context, n), |rows| {
-        rows.iter().try_for_each(|row| out.deal(row))
-    })?;
-    Ok(GenerateReport { counts: out.finish()?, elapsed: started.elapsed() })
+    in_batches(
+        sizes.companies,
+        |n| deals::company_deals(&context, n),
+        |rows| rows.iter().try_for_each(|row| out.deal(row)),
+    )?;
+    Ok(GenerateReport {
+        counts: out.finish()?,
+        elapsed: started.elapsed(),
+    })
 }
 
 fn write_companies(world: &mut World, count: usize, out: &mut DumpWriter) -> io::Result<()> {
@@ -146,17 +176,37 @@ fn write_companies(world: &mut World, count: usize, out: &mut DumpWriter) -> io:
     for (plan, permalink) in plans.iter_mut().zip(permalinks) {
         plan.facts.permalink = permalink;
     }
-    plans.par_iter_mut().enumerate().for_each(|(n, plan)| companies::assign_domain(world, n, plan));
-    in_batches(count, |n| companies::row(world, n, &plans[n]), |row| out.company(&row))?;
+    plans
+        .par_iter_mut()
+        .enumerate()
+        .for_each(|(n, plan)| companies::assign_domain(world, n, plan));
+    in_batches(
+        count,
+        |n| companies::row(world, n, &plans[n]),
+        |row| out.company(&row),
+    )?;
     world.companies = plans.into_iter().map(|p| p.facts).collect();
     Ok(())
 }
 
 fn write_people(world: &World, pure_angels: usize, out: &mut DumpWriter) -> io::Result<()> {
-    let mut write = |rows: Vec<crate::schema::PersonRow>| rows.iter().try_for_each(|row| out.person(row));
-    in_batches(world.companies.len(), |n| people::company_people(world, n), &mut write)?;
-    in_batches(world.firms.len(), |f| people::firm_people(world, f), &mut write)?;
-    in_batches(pure_angels, |a| vec![people::pure_angel(world, a)], &mut write)
+    let mut write =
+        |rows: Vec<crate::schema::PersonRow>| rows.iter().try_for_each(|row| out.person(row));
+    in_batches(
+        world.companies.len(),
+        |n| people::company_people(world, n),
+        &mut write,
+    )?;
+    in_batches(
+        world.firms.len(),
+        |f| people::firm_people(world, f),
+        &mut write,
+    )?;
+    in_batches(
+        pure_angels,
+        |a| vec![people::pure_angel(world, a)],
+        &mut write,
+    )
 }
 
 /// Makes items `0..count` in parallel batches and hands them to `write` in
@@ -166,14 +216,25 @@ fn in_batches<T: Send>(
     make: impl Fn(usize) -> T + Sync,
     mut write: impl FnMut(T) -> io::Result<()> + Send,
 ) -> io::Result<()> {
-    let batch = |start: usize| -> Vec<T> { (start..(start + BATCH).min(count)).into_par_iter().map(&make).collect() };
+    let batch = |start: usize| -> Vec<T> {
+        (start..(start + BATCH).min(count))
+            .into_par_iter()
+            .map(&make)
+            .collect()
+    };
     let mut current = batch(0);
     let mut start = 0;
     while !current.is_empty() {
         start += BATCH;
         let (written, next) = rayon::join(
             || current.into_iter().try_for_each(&mut write),
-            || if start < count { batch(start) } else { Vec::new() },
+            || {
+                if start < count {
+                    batch(start)
+                } else {
+                    Vec::new()
+                }
+            },
         );
         written?;
         current = next;

@@ -24,7 +24,10 @@ struct Ranked {
 impl Ranked {
     /// Ranks follow the list's order (lists ordered by intent, e.g. names).
     fn in_order(items: &'static [&'static str], s: f64, q: f64) -> Ranked {
-        Ranked { weights: Weighted::zipf(items.len(), s, q), items: items.to_vec() }
+        Ranked {
+            weights: Weighted::zipf(items.len(), s, q),
+            items: items.to_vec(),
+        }
     }
 
     /// Ranks follow a fixed shuffle (alphabetical lists must not favour "A").
@@ -38,7 +41,11 @@ impl Ranked {
     }
 
     fn draw(&self, rng: &mut Rng, fallback: &'static str) -> &'static str {
-        self.weights.sample(rng).and_then(|i| self.items.get(i)).copied().unwrap_or(fallback)
+        self.weights
+            .sample(rng)
+            .and_then(|i| self.items.get(i))
+            .copied()
+            .unwrap_or(fallback)
     }
 }
 
@@ -50,7 +57,9 @@ pub struct NameParts {
     last_names: Ranked,
 }
 
-const BRAND_ENDINGS: &[&str] = &["ly", "ify", "io", "a", "o", "hub", "wise", "base", "stack", "loop"];
+const BRAND_ENDINGS: &[&str] = &[
+    "ly", "ify", "io", "a", "o", "hub", "wise", "base", "stack", "loop",
+];
 
 impl NameParts {
     pub fn new() -> NameParts {
@@ -73,9 +82,17 @@ impl NameParts {
             0 => format!("{head} {}", sector_suffix(sector_suffixes, rng)),
             1 => format!("{head} {}", generic_suffix(rng)),
             2 => format!("{head} {}", self.company_head(rng)),
-            3 => format!("{head} {} {}", self.company_head(rng), sector_suffix(sector_suffixes, rng)),
+            3 => format!(
+                "{head} {} {}",
+                self.company_head(rng),
+                sector_suffix(sector_suffixes, rng)
+            ),
             4 => brandable(head, rng),
-            5 => format!("{} {}", brandable(head, rng), sector_suffix(sector_suffixes, rng)),
+            5 => format!(
+                "{} {}",
+                brandable(head, rng),
+                sector_suffix(sector_suffixes, rng)
+            ),
             _ => head.to_string(),
         }
     }
@@ -83,7 +100,9 @@ impl NameParts {
     /// A firm name: a head and a suffix ("Sequoia Capital"), sometimes two heads.
     pub fn firm_name(&self, rng: &mut Rng) -> String {
         let head = self.firm_heads.draw(rng, "Summit");
-        let suffix = vocab::FIRM_SUFFIXES[rng.weighted(&[30.0, 28.0, 16.0, 6.0, 6.0, 4.0, 3.0, 2.0, 2.0, 1.5, 1.0, 1.5])];
+        let suffix = vocab::FIRM_SUFFIXES[rng.weighted(&[
+            30.0, 28.0, 16.0, 6.0, 6.0, 4.0, 3.0, 2.0, 2.0, 1.5, 1.0, 1.5,
+        ])];
         if rng.chance(0.12) {
             let second = self.firm_heads.draw(rng, "Ridge");
             return format!("{head} {second} {suffix}");
@@ -134,7 +153,11 @@ pub fn unique_permalinks<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<St
             slug = "company".to_string();
         }
         let mut n = *next.get(&slug).unwrap_or(&1);
-        let mut candidate = if n == 1 { slug.clone() } else { format!("{slug}-{n}") };
+        let mut candidate = if n == 1 {
+            slug.clone()
+        } else {
+            format!("{slug}-{n}")
+        };
         while n > 1 && next.contains_key(&candidate) {
             n += 1;
             candidate = format!("{slug}-{n}");
@@ -160,7 +183,17 @@ mod tests {
     fn permalinks_are_unique_in_order() {
         let names = ["Acme", "Acme", "acme-2", "Acme", "São Paulo", "深圳"];
         let got = unique_permalinks(names);
-        assert_eq!(got, ["acme", "acme-2", "acme-2-2", "acme-3", "sao-paulo", "company"]);
+        assert_eq!(
+            got,
+            [
+                "acme",
+                "acme-2",
+                "acme-2-2",
+                "acme-3",
+                "sao-paulo",
+                "company"
+            ]
+        );
     }
 
     #[test]
@@ -168,21 +201,30 @@ mod tests {
         let parts = NameParts::new();
         let mut rng = Rng::new(4);
         let suffixes = vec!["Health".to_string()];
-        let names: Vec<String> = (0..2_000).map(|_| parts.company_name(&suffixes, &mut rng)).collect();
+        let names: Vec<String> = (0..2_000)
+            .map(|_| parts.company_name(&suffixes, &mut rng))
+            .collect();
         assert!(names.iter().any(|n| n.ends_with(" Health")));
-        assert!(names.iter().any(|n| n.ends_with(" Labs") || n.ends_with(" AI") || n.ends_with(" Technologies")));
+        assert!(names
+            .iter()
+            .any(|n| n.ends_with(" Labs") || n.ends_with(" AI") || n.ends_with(" Technologies")));
         let distinct: std::collections::HashSet<_> = names.iter().collect();
         assert!(distinct.len() > 1_800, "{}", distinct.len());
         assert!(names.iter().all(|n| !slugify(n).is_empty()));
         let firm = parts.firm_name(&mut rng);
-        assert!(vocab::FIRM_SUFFIXES.iter().any(|s| firm.ends_with(s)), "{firm}");
+        assert!(
+            vocab::FIRM_SUFFIXES.iter().any(|s| firm.ends_with(s)),
+            "{firm}"
+        );
     }
 
     #[test]
     fn popular_heads_are_not_the_alphabetically_first() {
         let parts = NameParts::new();
         let mut rng = Rng::new(6);
-        let with_a = (0..5_000).filter(|_| parts.company_name(&[], &mut rng).starts_with('A')).count();
+        let with_a = (0..5_000)
+            .filter(|_| parts.company_name(&[], &mut rng).starts_with('A'))
+            .count();
         assert!(with_a < 600, "{with_a} of 5000 names start with A");
     }
 
@@ -192,7 +234,10 @@ mod tests {
         for _ in 0..50 {
             let b = brandable("Lumina", &mut rng);
             assert!(b.starts_with("Lumin"));
-            assert!(!b.contains("aa") && !b.contains("ao") && !b.contains("aio"), "{b}");
+            assert!(
+                !b.contains("aa") && !b.contains("ao") && !b.contains("aio"),
+                "{b}"
+            );
         }
     }
 }

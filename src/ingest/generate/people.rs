@@ -37,9 +37,27 @@ struct Contacts {
     crunchbase: f64,
 }
 
-const FOUNDER: Contacts = Contacts { linkedin: 0.85, email: 0.5, phone: 0.15, twitter: 0.35, crunchbase: 0.35 };
-const EMPLOYEE: Contacts = Contacts { linkedin: 0.7, email: 0.2, phone: 0.05, twitter: 0.12, crunchbase: 0.05 };
-const INVESTOR: Contacts = Contacts { linkedin: 0.9, email: 0.45, phone: 0.2, twitter: 0.45, crunchbase: 0.5 };
+const FOUNDER: Contacts = Contacts {
+    linkedin: 0.85,
+    email: 0.5,
+    phone: 0.15,
+    twitter: 0.35,
+    crunchbase: 0.35,
+};
+const EMPLOYEE: Contacts = Contacts {
+    linkedin: 0.7,
+    email: 0.2,
+    phone: 0.05,
+    twitter: 0.12,
+    crunchbase: 0.05,
+};
+const INVESTOR: Contacts = Contacts {
+    linkedin: 0.9,
+    email: 0.45,
+    phone: 0.2,
+    twitter: 0.45,
+    crunchbase: 0.5,
+};
 
 /// The current job of a person being generated.
 struct Job<'a> {
@@ -95,14 +113,24 @@ impl Employer<'_> {
 
 /// Everyone working at company `n`.
 pub fn company_people(world: &World, n: usize) -> Vec<PersonRow> {
-    let Some(company) = world.companies.get(n) else { return Vec::new() };
+    let Some(company) = world.companies.get(n) else {
+        return Vec::new();
+    };
     let mut rng = Rng::for_entity(world.seed, Stream::CompanyPeople, n as u64);
     let jobs = company_jobs(world, company, &mut rng);
-    jobs.into_iter().enumerate().map(|(k, job)| person(world, world.company_person_id(n, k), job, &mut rng)).collect()
+    jobs.into_iter()
+        .enumerate()
+        .map(|(k, job)| person(world, world.company_person_id(n, k), job, &mut rng))
+        .collect()
 }
 
 fn company_jobs<'a>(world: &World, company: &'a CompanyFacts, rng: &mut Rng) -> Vec<Job<'a>> {
-    let size = company.headcount.map_or(1, |h| crate::schema::Headcount::ALL.iter().position(|x| *x == h).unwrap_or(1));
+    let size = company.headcount.map_or(1, |h| {
+        crate::schema::Headcount::ALL
+            .iter()
+            .position(|x| *x == h)
+            .unwrap_or(1)
+    });
     let founders = 1 + rng.weighted(&[0.35, 0.40, 0.25]);
     let founder_is_ceo = rng.chance(0.85);
     let executives = poisson_ish(0.15 + 0.17 * size as f64, rng);
@@ -112,49 +140,102 @@ fn company_jobs<'a>(world: &World, company: &'a CompanyFacts, rng: &mut Rng) -> 
     let mut titles = vocab::FOUNDER_TITLES[1..].to_vec();
     for k in 0..founders {
         let ceo = k == 0 && founder_is_ceo;
-        let title = if ceo { "CEO".to_string() } else { take_title(&mut titles, rng, "Co-Founder") };
-        let roles = if ceo { vec![PersonRole::Founder, PersonRole::Ceo] } else { vec![PersonRole::Founder] };
-        jobs.push(Job { title, roles, employer, start: company.born, contacts: FOUNDER });
+        let title = if ceo {
+            "CEO".to_string()
+        } else {
+            take_title(&mut titles, rng, "Co-Founder")
+        };
+        let roles = if ceo {
+            vec![PersonRole::Founder, PersonRole::Ceo]
+        } else {
+            vec![PersonRole::Founder]
+        };
+        jobs.push(Job {
+            title,
+            roles,
+            employer,
+            start: company.born,
+            contacts: FOUNDER,
+        });
     }
     if !founder_is_ceo {
         let start = later(company.born, world.as_of, rng);
-        jobs.push(Job { title: "CEO".into(), roles: vec![PersonRole::Ceo], employer, start, contacts: FOUNDER });
+        jobs.push(Job {
+            title: "CEO".into(),
+            roles: vec![PersonRole::Ceo],
+            employer,
+            start,
+            contacts: FOUNDER,
+        });
     }
     let mut exec_titles = vocab::EXECUTIVE_TITLES.to_vec();
     for _ in 0..executives {
         let title = take_title(&mut exec_titles, rng, "Vice President");
         let start = later(company.born, world.as_of, rng);
-        jobs.push(Job { title, roles: vec![PersonRole::KeyPerson], employer, start, contacts: EMPLOYEE });
+        jobs.push(Job {
+            title,
+            roles: vec![PersonRole::KeyPerson],
+            employer,
+            start,
+            contacts: EMPLOYEE,
+        });
     }
     for _ in 0..employees {
-        let title = rng.pick(vocab::EMPLOYEE_TITLES).copied().unwrap_or("Engineer").to_string();
+        let title = rng
+            .pick(vocab::EMPLOYEE_TITLES)
+            .copied()
+            .unwrap_or("Engineer")
+            .to_string();
         let start = later(company.born, world.as_of, rng);
-        jobs.push(Job { title, roles: vec![], employer, start, contacts: EMPLOYEE });
+        jobs.push(Job {
+            title,
+            roles: vec![],
+            employer,
+            start,
+            contacts: EMPLOYEE,
+        });
     }
     jobs
 }
 
 /// Partners (named on deals) then staff of firm `f`.
 pub fn firm_people(world: &World, f: usize) -> Vec<PersonRow> {
-    let Some(firm) = world.firms.get(f) else { return Vec::new() };
+    let Some(firm) = world.firms.get(f) else {
+        return Vec::new();
+    };
     let mut rng = Rng::for_entity(world.seed, Stream::FirmPeople, f as u64);
     let floor = Date::from_ymd(1998, 1, 1).unwrap_or(Date(10_227));
     let mut out = Vec::new();
     for k in 0..(firm.partners + firm.staff) as usize {
         let title = if k == 0 {
-            rng.pick(&["Managing Partner", "Founding Partner", "General Partner"]).copied().unwrap_or("Partner")
+            rng.pick(&["Managing Partner", "Founding Partner", "General Partner"])
+                .copied()
+                .unwrap_or("Partner")
         } else if k < firm.partners as usize {
             vocab::PARTNER_TITLES[rng.weighted(&[0.45, 0.25, 0.05, 0.0, 0.1, 0.15])]
         } else {
-            rng.pick(vocab::FIRM_STAFF_TITLES).copied().unwrap_or("Associate")
+            rng.pick(vocab::FIRM_STAFF_TITLES)
+                .copied()
+                .unwrap_or("Associate")
         };
         // Partners joined long ago (they are named on deals back to 2005); staff recently.
         let start = if k < firm.partners as usize {
             recent_date(&mut rng, floor, Date(world.as_of.0 - 2 * YEAR), 1.0)
         } else {
-            recent_date(&mut rng, Date(world.as_of.0 - 6 * YEAR), Date(world.as_of.0 - 60), 1.5)
+            recent_date(
+                &mut rng,
+                Date(world.as_of.0 - 6 * YEAR),
+                Date(world.as_of.0 - 60),
+                1.5,
+            )
         };
-        let job = Job { title: title.to_string(), roles: vec![], employer: Employer::Firm(firm), start, contacts: INVESTOR };
+        let job = Job {
+            title: title.to_string(),
+            roles: vec![],
+            employer: Employer::Firm(firm),
+            start,
+            contacts: INVESTOR,
+        };
         out.push(person(world, world.firm_person_id(f, k), job, &mut rng));
     }
     out
@@ -168,11 +249,26 @@ pub fn pure_angel(world: &World, a: usize) -> PersonRow {
     let retired = Date(world.as_of.0 - rng.range(YEAR as i64, 12 * YEAR as i64) as i32);
     let previous = rng.weighted(&[0.25, 0.35, 0.25, 0.15]);
     let employment = past_jobs(world, &mut rng, retired, previous, false);
-    let career_start = employment.last().and_then(|j| j.start_date).unwrap_or(Date(retired.0 - rng.range(10, 30) as i32 * YEAR));
+    let career_start = employment
+        .last()
+        .and_then(|j| j.start_date)
+        .unwrap_or(Date(retired.0 - rng.range(10, 30) as i32 * YEAR));
     let about = employment.first().filter(|_| rng.chance(0.6)).map(|j| {
-        format!("Angel investor. Previously {} at {}.", j.title.as_deref().unwrap_or("executive"), j.company_name.as_deref().unwrap_or("a startup"))
+        format!(
+            "Angel investor. Previously {} at {}.",
+            j.title.as_deref().unwrap_or("executive"),
+            j.company_name.as_deref().unwrap_or("a startup")
+        )
     });
-    let mut row = contact_row(world, world.angel_id(a), (first, last), city, None, INVESTOR, &mut rng);
+    let mut row = contact_row(
+        world,
+        world.angel_id(a),
+        (first, last),
+        city,
+        None,
+        INVESTOR,
+        &mut rng,
+    );
     row.about = about;
     row.employment = employment;
     row.education = education(&mut rng, career_start);
@@ -208,16 +304,41 @@ fn person(world: &World, id: Uuid, job: Job, rng: &mut Rng) -> PersonRow {
     let city = job.employer.city();
     let city_name = world.city_name(city);
     let previous = rng.weighted(&[0.2, 0.3, 0.22, 0.14, 0.09, 0.05]);
-    let current = EmploymentRow { start_date: Some(job.start), is_current: true, ..job.employer.entry(&job.title, city_name) };
+    let current = EmploymentRow {
+        start_date: Some(job.start),
+        is_current: true,
+        ..job.employer.entry(&job.title, city_name)
+    };
     let mut employment = vec![current];
-    employment.extend(past_jobs(world, rng, job.start, previous, job.employer.is_firm()));
-    let career_start = employment.last().and_then(|j| j.start_date).unwrap_or(job.start);
+    employment.extend(past_jobs(
+        world,
+        rng,
+        job.start,
+        previous,
+        job.employer.is_firm(),
+    ));
+    let career_start = employment
+        .last()
+        .and_then(|j| j.start_date)
+        .unwrap_or(job.start);
     let about = employment.get(1).filter(|_| rng.chance(0.3)).map(|prev| {
         let employer_name = employment[0].company_name.as_deref().unwrap_or_default();
         let prev_title = prev.title.as_deref().unwrap_or("worked");
-        format!("{} at {employer_name}. Previously {prev_title} at {}.", job.title, prev.company_name.as_deref().unwrap_or("a startup"))
+        format!(
+            "{} at {employer_name}. Previously {prev_title} at {}.",
+            job.title,
+            prev.company_name.as_deref().unwrap_or("a startup")
+        )
     });
-    let mut row = contact_row(world, id, name, city, job.employer.domain(), job.contacts, rng);
+    let mut row = contact_row(
+        world,
+        id,
+        name,
+        city,
+        job.employer.domain(),
+        job.contacts,
+        rng,
+    );
     row.title = Some(job.title);
     row.about = about;
     row.roles = job.roles;
@@ -242,11 +363,19 @@ fn contact_row(
     PersonRow {
         id,
         name: format!("{first} {last}"),
-        linkedin_url: rng.chance(p.linkedin).then(|| linkedin_url(&slug, &tag[..8], rng)),
-        crunchbase_url: rng.chance(p.crunchbase).then(|| format!("https://www.crunchbase.com/person/{slug}-{}", &tag[..8])),
-        twitter_url: rng.chance(p.twitter).then(|| twitter_url(&slug, &tag[..6], rng)),
+        linkedin_url: rng
+            .chance(p.linkedin)
+            .then(|| linkedin_url(&slug, &tag[..8], rng)),
+        crunchbase_url: rng
+            .chance(p.crunchbase)
+            .then(|| format!("https://www.crunchbase.com/person/{slug}-{}", &tag[..8])),
+        twitter_url: rng
+            .chance(p.twitter)
+            .then(|| twitter_url(&slug, &tag[..6], rng)),
         location: world.city_name(city).map(str::to_string),
-        city: city.and_then(|c| world.places.cities.get(c as usize)).map(|c| c.trail.clone()),
+        city: city
+            .and_then(|c| world.places.cities.get(c as usize))
+            .map(|c| c.trail.clone()),
         country_code: iso.map(str::to_string),
         email: rng.chance(p.email).then(|| email(&slug, domain, rng)),
         phone: rng.chance(p.phone).then(|| phone(iso.unwrap_or("US"), rng)),
@@ -284,14 +413,23 @@ fn email(slug: &str, domain: Option<&str>, rng: &mut Rng) -> String {
             }
         }
         _ => {
-            let host = rng.pick(&["gmail.com", "outlook.com", "proton.me", "yahoo.com"]).copied().unwrap_or("gmail.com");
+            let host = rng
+                .pick(&["gmail.com", "outlook.com", "proton.me", "yahoo.com"])
+                .copied()
+                .unwrap_or("gmail.com");
             format!("{}{}@{host}", slug.replace('-', "."), rng.below(100))
         }
     }
 }
 
 /// `count` earlier, ended jobs, most recent first, before `before`.
-fn past_jobs(world: &World, rng: &mut Rng, before: Date, count: usize, investor: bool) -> Vec<EmploymentRow> {
+fn past_jobs(
+    world: &World,
+    rng: &mut Rng,
+    before: Date,
+    count: usize,
+    investor: bool,
+) -> Vec<EmploymentRow> {
     let mut out = Vec::new();
     let mut end = Date(before.0 - rng.range(1, 120) as i32);
     let floor = Date::from_ymd(1985, 1, 1).unwrap_or(Date(5_479));
@@ -304,7 +442,10 @@ fn past_jobs(world: &World, rng: &mut Rng, before: Date, count: usize, investor:
         entry.start_date = Some(start);
         entry.end_date = Some(end);
         if rng.chance(0.15) {
-            entry.description = Some(format!("Led a team of {} across product and engineering.", rng.range(3, 40)));
+            entry.description = Some(format!(
+                "Led a team of {} across product and engineering.",
+                rng.range(3, 40)
+            ));
         }
         out.push(entry);
         end = Date(start.0 - rng.range(1, 90) as i32);
@@ -313,28 +454,54 @@ fn past_jobs(world: &World, rng: &mut Rng, before: Date, count: usize, investor:
 }
 
 fn past_employer(world: &World, rng: &mut Rng, investor: bool) -> EmploymentRow {
-    let weights: &[f64] = if investor { &[0.2, 0.2, 0.25, 0.35, 0.0] } else { &[0.45, 0.0, 0.35, 0.0, 0.2] };
+    let weights: &[f64] = if investor {
+        &[0.2, 0.2, 0.25, 0.35, 0.0]
+    } else {
+        &[0.45, 0.0, 0.35, 0.0, 0.2]
+    };
     match rng.weighted(weights) {
         0 => known_employer(rng.pick(vocab::EMPLOYERS), rng, false),
         1 => other_firm(world, rng),
         2 => other_company(world, rng, investor),
         3 => known_employer(rng.pick(vocab::FINANCE_EMPLOYERS), rng, true),
         _ => EmploymentRow {
-            title: Some(rng.pick(vocab::EMPLOYEE_TITLES).copied().unwrap_or("Engineer").to_string()),
+            title: Some(
+                rng.pick(vocab::EMPLOYEE_TITLES)
+                    .copied()
+                    .unwrap_or("Engineer")
+                    .to_string(),
+            ),
             company_name: Some(world.names.company_name(&[], rng)),
             ..EmploymentRow::default()
         },
     }
 }
 
-fn known_employer(employer: Option<&(&str, &str, &str)>, rng: &mut Rng, finance: bool) -> EmploymentRow {
-    let (name, linkedin, domain) = employer.copied().unwrap_or(("Google", "google", "google.com"));
+fn known_employer(
+    employer: Option<&(&str, &str, &str)>,
+    rng: &mut Rng,
+    finance: bool,
+) -> EmploymentRow {
+    let (name, linkedin, domain) = employer
+        .copied()
+        .unwrap_or(("Google", "google", "google.com"));
     let title = if finance {
-        rng.pick(&["Analyst", "Associate", "Vice President", "Engagement Manager"]).copied().unwrap_or("Associate")
+        rng.pick(&[
+            "Analyst",
+            "Associate",
+            "Vice President",
+            "Engagement Manager",
+        ])
+        .copied()
+        .unwrap_or("Associate")
     } else if rng.chance(0.7) {
-        rng.pick(vocab::EMPLOYEE_TITLES).copied().unwrap_or("Engineer")
+        rng.pick(vocab::EMPLOYEE_TITLES)
+            .copied()
+            .unwrap_or("Engineer")
     } else {
-        rng.pick(vocab::EXECUTIVE_TITLES).copied().unwrap_or("Director")
+        rng.pick(vocab::EXECUTIVE_TITLES)
+            .copied()
+            .unwrap_or("Director")
     };
     EmploymentRow {
         title: Some(title.to_string()),
@@ -346,18 +513,29 @@ fn known_employer(employer: Option<&(&str, &str, &str)>, rng: &mut Rng, finance:
 }
 
 fn other_company(world: &World, rng: &mut Rng, founder_before: bool) -> EmploymentRow {
-    let Some(c) = rng.pick(&world.companies) else { return known_employer(None, rng, false) };
+    let Some(c) = rng.pick(&world.companies) else {
+        return known_employer(None, rng, false);
+    };
     let title = if founder_before {
-        rng.pick(&["Founder & CEO", "Co-Founder", "CTO"]).copied().unwrap_or("Founder")
+        rng.pick(&["Founder & CEO", "Co-Founder", "CTO"])
+            .copied()
+            .unwrap_or("Founder")
     } else {
-        rng.pick(vocab::EMPLOYEE_TITLES).copied().unwrap_or("Engineer")
+        rng.pick(vocab::EMPLOYEE_TITLES)
+            .copied()
+            .unwrap_or("Engineer")
     };
     Employer::Company(c).entry(title, None)
 }
 
 fn other_firm(world: &World, rng: &mut Rng) -> EmploymentRow {
-    let Some(f) = rng.pick(&world.firms) else { return known_employer(None, rng, true) };
-    let title = rng.pick(vocab::FIRM_STAFF_TITLES).copied().unwrap_or("Associate");
+    let Some(f) = rng.pick(&world.firms) else {
+        return known_employer(None, rng, true);
+    };
+    let title = rng
+        .pick(vocab::FIRM_STAFF_TITLES)
+        .copied()
+        .unwrap_or("Associate");
     Employer::Firm(f).entry(title, None)
 }
 
@@ -394,13 +572,20 @@ fn field_of_study(degree: &str, rng: &mut Rng) -> Option<String> {
         "MBA" => None,
         "MD" => Some("Medicine".to_string()),
         "JD" => Some("Law".to_string()),
-        _ => Some(rng.pick(vocab::FIELDS).copied().unwrap_or("Economics").to_string()),
+        _ => Some(
+            rng.pick(vocab::FIELDS)
+                .copied()
+                .unwrap_or("Economics")
+                .to_string(),
+        ),
     }
 }
 
 /// Famous schools first: a gentle Zipf over the list order.
 fn school_weights() -> Vec<f64> {
-    (0..vocab::SCHOOLS.len()).map(|k| 1.0 / (k as f64 + 4.0)).collect()
+    (0..vocab::SCHOOLS.len())
+        .map(|k| 1.0 / (k as f64 + 4.0))
+        .collect()
 }
 
 /// An integer with the given mean: its floor plus a Bernoulli draw on the
@@ -435,10 +620,16 @@ mod tests {
             let people = company_people(&world, n);
             assert!(people[0].roles.contains(&PersonRole::Founder));
             assert_eq!(people[0].id, world.company_person_id(n, 0));
-            let ceos = people.iter().filter(|p| p.roles.contains(&PersonRole::Ceo)).count();
+            let ceos = people
+                .iter()
+                .filter(|p| p.roles.contains(&PersonRole::Ceo))
+                .count();
             assert_eq!(ceos, 1, "company {n}");
             for p in &people {
-                assert_eq!(p.roles.contains(&PersonRole::Ceo), p.title.as_deref() == Some("CEO"));
+                assert_eq!(
+                    p.roles.contains(&PersonRole::Ceo),
+                    p.title.as_deref() == Some("CEO")
+                );
                 assert_eq!(p.employment[0].company_id, Some(world.companies[n].id));
                 assert!((1..=6).contains(&p.employment.len()) && p.education.len() <= 4);
             }
@@ -452,8 +643,16 @@ mod tests {
             let people = firm_people(&world, f);
             assert_eq!(people.len(), (firm.partners + firm.staff) as usize);
             assert_eq!(people[0].id, world.firm_person_id(f, 0));
-            assert!(people.iter().all(|p| p.employment[0].company_id == Some(firm.id) && p.employment[0].is_current));
-            assert!(people[..firm.partners as usize].iter().all(|p| p.title.as_deref().is_some_and(|t| t.contains("Partner") || t.contains("Managing"))));
+            assert!(
+                people
+                    .iter()
+                    .all(|p| p.employment[0].company_id == Some(firm.id)
+                        && p.employment[0].is_current)
+            );
+            assert!(people[..firm.partners as usize].iter().all(|p| p
+                .title
+                .as_deref()
+                .is_some_and(|t| t.contains("Partner") || t.contains("Managing"))));
         }
     }
 
@@ -465,7 +664,9 @@ mod tests {
         let pool = angel_pool(&world, 60);
         assert_eq!(pool, angel_pool(&world, 60));
         assert!(pool.contains(&world.angel_id(59)));
-        let founders = (0..2_000).filter(|n| pool.contains(&world.company_person_id(*n, 0))).count();
+        let founders = (0..2_000)
+            .filter(|n| pool.contains(&world.company_person_id(*n, 0)))
+            .count();
         assert!((30..120).contains(&founders), "{founders}");
     }
 }

@@ -58,7 +58,11 @@ struct Permalinks(HashSet<String>);
 impl Permalinks {
     fn claim(&mut self, name: &str, parent: &str, iso2: &str) -> String {
         let base = slugify(name);
-        let candidates = [base.clone(), format!("{base}-{}", slugify(parent)), format!("{base}-{}", iso2.to_lowercase())];
+        let candidates = [
+            base.clone(),
+            format!("{base}-{}", slugify(parent)),
+            format!("{base}-{}", iso2.to_lowercase()),
+        ];
         for c in candidates {
             if !c.is_empty() && self.0.insert(c.clone()) {
                 return c;
@@ -88,7 +92,13 @@ impl Places {
                 }),
                 [iso2, state, region, city, weight] => {
                     let weight = weight.parse().unwrap_or(0.0);
-                    city_lines.push(CityLine { iso2, state, region, city, weight });
+                    city_lines.push(CityLine {
+                        iso2,
+                        state,
+                        region,
+                        city,
+                        weight,
+                    });
                 }
                 _ => {}
             }
@@ -99,34 +109,78 @@ impl Places {
     fn build(mut countries: Vec<Country>, lines: &[CityLine]) -> Places {
         let mut claims = Permalinks(HashSet::new());
         let mut rows = Vec::new();
-        let by_iso: HashMap<String, usize> = countries.iter().enumerate().map(|(i, c)| (c.iso2.clone(), i)).collect();
+        let by_iso: HashMap<String, usize> = countries
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.iso2.clone(), i))
+            .collect();
         for c in &mut countries {
             c.permalink = claims.claim(&c.name, "", &c.iso2);
             rows.push(location(&c.permalink, &c.name, LocationType::Country, None));
         }
-        let lines: Vec<(&CityLine, usize)> =
-            lines.iter().filter_map(|l| Some((l, *by_iso.get(l.iso2)?))).collect();
-        let states = level(&lines, &countries, &mut claims, &mut rows, LocationType::State, |l| l.state);
-        let regions = level(&lines, &countries, &mut claims, &mut rows, LocationType::Region, |l| l.region);
+        let lines: Vec<(&CityLine, usize)> = lines
+            .iter()
+            .filter_map(|l| Some((l, *by_iso.get(l.iso2)?)))
+            .collect();
+        let states = level(
+            &lines,
+            &countries,
+            &mut claims,
+            &mut rows,
+            LocationType::State,
+            |l| l.state,
+        );
+        let regions = level(
+            &lines,
+            &countries,
+            &mut claims,
+            &mut rows,
+            LocationType::Region,
+            |l| l.region,
+        );
         let mut cities = Vec::new();
         for (line, ci) in &lines {
             let country = &countries[*ci];
             let state = states.get(&(*ci, line.state.to_string())).cloned();
-            let parent_name = if line.state.is_empty() { country.name.as_str() } else { line.state };
+            let parent_name = if line.state.is_empty() {
+                country.name.as_str()
+            } else {
+                line.state
+            };
             let permalink = claims.claim(line.city, parent_name, &country.iso2);
             let parent = state.clone().unwrap_or_else(|| country.permalink.clone());
-            rows.push(location(&permalink, line.city, LocationType::City, Some(parent)));
+            rows.push(location(
+                &permalink,
+                line.city,
+                LocationType::City,
+                Some(parent),
+            ));
             let refs = PlaceRefs {
                 city: Some(permalink),
                 state,
                 region: regions.get(&(*ci, line.region.to_string())).cloned(),
                 country: Some(country.permalink.clone()),
             };
-            let trail = [line.city, line.state, &country.name].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join(", ");
-            cities.push(City { name: line.city.to_string(), country: *ci, refs, trail });
+            let trail = [line.city, line.state, &country.name]
+                .iter()
+                .filter(|s| !s.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ");
+            cities.push(City {
+                name: line.city.to_string(),
+                country: *ci,
+                refs,
+                trail,
+            });
         }
         let city_weights = Weighted::new(lines.iter().map(|(l, _)| l.weight));
-        Places { rows, countries, cities, city_weights }
+        Places {
+            rows,
+            countries,
+            cities,
+            city_weights,
+        }
     }
 
     /// A city index drawn by weight.
@@ -156,14 +210,29 @@ fn level(
         }
         let country = &countries[*ci];
         let permalink = claims.claim(name, &country.name, &country.iso2);
-        rows.push(location(&permalink, name, kind, Some(country.permalink.clone())));
+        rows.push(location(
+            &permalink,
+            name,
+            kind,
+            Some(country.permalink.clone()),
+        ));
         out.insert((*ci, name.to_string()), permalink);
     }
     out
 }
 
-fn location(permalink: &str, name: &str, kind: LocationType, parent: Option<String>) -> LocationRow {
-    LocationRow { permalink: permalink.to_string(), name: name.to_string(), location_type: kind, parent }
+fn location(
+    permalink: &str,
+    name: &str,
+    kind: LocationType,
+    parent: Option<String>,
+) -> LocationRow {
+    LocationRow {
+        permalink: permalink.to_string(),
+        name: name.to_string(),
+        location_type: kind,
+        parent,
+    }
 }
 
 #[cfg(test)]
@@ -175,9 +244,19 @@ mod tests {
         let places = Places::load();
         let mut seen = HashSet::new();
         assert!(places.rows.iter().all(|r| seen.insert(r.permalink.clone())));
-        assert!(places.rows.iter().filter_map(|r| r.parent.as_ref()).all(|p| seen.contains(p)));
+        assert!(places
+            .rows
+            .iter()
+            .filter_map(|r| r.parent.as_ref())
+            .all(|p| seen.contains(p)));
         assert!(places.countries.len() >= 40 && places.cities.len() >= 180);
-        let find = |p: &str| places.rows.iter().find(|r| r.permalink == p).map(|r| r.location_type);
+        let find = |p: &str| {
+            places
+                .rows
+                .iter()
+                .find(|r| r.permalink == p)
+                .map(|r| r.location_type)
+        };
         assert_eq!(find("new-york"), Some(LocationType::State));
         assert_eq!(find("new-york-new-york"), Some(LocationType::City));
         assert_eq!(find("san-francisco-bay-area"), Some(LocationType::Region));
@@ -199,13 +278,20 @@ mod tests {
         let mut ranked: Vec<_> = top.into_iter().collect();
         ranked.sort_by_key(|r| std::cmp::Reverse(r.1));
         let first4: HashSet<_> = ranked[..4].iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(first4, HashSet::from(["San Francisco", "New York", "London", "Bangalore"]));
+        assert_eq!(
+            first4,
+            HashSet::from(["San Francisco", "New York", "London", "Bangalore"])
+        );
     }
 
     #[test]
     fn city_refs_name_locations_of_the_right_level() {
         let places = Places::load();
-        let kinds: HashMap<_, _> = places.rows.iter().map(|r| (r.permalink.as_str(), r.location_type)).collect();
+        let kinds: HashMap<_, _> = places
+            .rows
+            .iter()
+            .map(|r| (r.permalink.as_str(), r.location_type))
+            .collect();
         for city in &places.cities {
             for (slot, permalink) in city.refs.levels() {
                 assert_eq!(kinds.get(permalink), Some(&slot), "{permalink}");

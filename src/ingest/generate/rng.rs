@@ -53,13 +53,16 @@ pub struct Rng {
 impl Rng {
     pub fn new(seed: u64) -> Rng {
         let mut sm = SplitMix64::new(seed);
-        Rng { s: [sm.next_u64(), sm.next_u64(), sm.next_u64(), sm.next_u64()] }
+        Rng {
+            s: [sm.next_u64(), sm.next_u64(), sm.next_u64(), sm.next_u64()],
+        }
     }
 
     /// The stream of entity `index` for `stream` under the run's `seed`.
     pub fn for_entity(seed: u64, stream: Stream, index: u64) -> Rng {
         let base = SplitMix64::new(seed).next_u64();
-        let key = (stream as u64).wrapping_mul(0xD1B5_4A32_D192_ED03) ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let key = (stream as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)
+            ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         Rng::new(base ^ SplitMix64::new(key).next_u64())
     }
 
@@ -168,7 +171,10 @@ mod tests {
             assert!((-3..=3).contains(&r));
             assert!((0.0..1.0).contains(&rng.unit()));
         }
-        assert!(counts.iter().all(|c| (9_000..11_000).contains(c)), "{counts:?}");
+        assert!(
+            counts.iter().all(|c| (9_000..11_000).contains(c)),
+            "{counts:?}"
+        );
         assert_eq!(rng.pick::<u8>(&[]), None);
         assert_eq!(rng.below(0), 0);
     }
@@ -184,7 +190,9 @@ mod tests {
     #[test]
     fn weighted_follows_the_weights() {
         let mut rng = Rng::new(5);
-        let hits = (0..30_000).filter(|_| rng.weighted(&[1.0, 2.0]) == 1).count();
+        let hits = (0..30_000)
+            .filter(|_| rng.weighted(&[1.0, 2.0]) == 1)
+            .count();
         assert!((19_000..21_000).contains(&hits), "{hits}");
     }
 }

@@ -59,12 +59,19 @@ impl Taxonomy {
                 continue;
             }
             let si = sectors.len().wrapping_sub(1);
-            let (Some(sector), Some((key, value))) = (sectors.last_mut(), line.split_once(':')) else { continue };
+            let (Some(sector), Some((key, value))) = (sectors.last_mut(), line.split_once(':'))
+            else {
+                continue;
+            };
             match key.trim() {
                 "industries" => {
                     for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
                         let ii = *by_name.entry(name.to_string()).or_insert_with(|| {
-                            industries.push(Industry { name: name.to_string(), permalink: slugify(name), sectors: vec![] });
+                            industries.push(Industry {
+                                name: name.to_string(),
+                                permalink: slugify(name),
+                                sectors: vec![],
+                            });
                             industries.len() - 1
                         });
                         industries[ii].sectors.push(si);
@@ -79,8 +86,16 @@ impl Taxonomy {
             }
         }
         let sector_weights = Weighted::new(sectors.iter().map(|s| s.weight));
-        let within = sectors.iter().map(|s| Weighted::zipf(s.industries.len(), 1.0, 1.0)).collect();
-        Taxonomy { sectors, industries, sector_weights, within }
+        let within = sectors
+            .iter()
+            .map(|s| Weighted::zipf(s.industries.len(), 1.0, 1.0))
+            .collect();
+        Taxonomy {
+            sectors,
+            industries,
+            sector_weights,
+            within,
+        }
     }
 
     /// Super categories first, then industries: the rows of `industries.jsonl`.
@@ -95,7 +110,11 @@ impl Taxonomy {
             permalink: i.permalink.clone(),
             name: i.name.clone(),
             industry_type: IndustryType::Industry,
-            super_categories: i.sectors.iter().map(|s| self.sectors[*s].permalink.clone()).collect(),
+            super_categories: i
+                .sectors
+                .iter()
+                .map(|s| self.sectors[*s].permalink.clone())
+                .collect(),
         });
         supers.chain(industries).collect()
     }
@@ -112,8 +131,14 @@ impl Taxonomy {
             if out.len() == count {
                 break;
             }
-            let from = if attempt == 0 || rng.chance(0.6) { sector } else { self.sample_sector(rng) };
-            let Some(pick) = self.within.get(from).and_then(|w| w.sample(rng)) else { continue };
+            let from = if attempt == 0 || rng.chance(0.6) {
+                sector
+            } else {
+                self.sample_sector(rng)
+            };
+            let Some(pick) = self.within.get(from).and_then(|w| w.sample(rng)) else {
+                continue;
+            };
             let industry = self.sectors[from].industries[pick];
             if !out.contains(&industry) {
                 out.push(industry);
@@ -126,7 +151,10 @@ impl Taxonomy {
 fn sector_header(header: &str) -> Sector {
     let (name, weight) = header.split_once('|').unwrap_or((header, "0"));
     let name = name.trim().to_string();
-    let tag = uuid5("super-category", &name).as_bytes()[0..2].iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let tag = uuid5("super-category", &name).as_bytes()[0..2]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<String>();
     Sector {
         permalink: format!("{}-{tag}", slugify(&name)),
         weight: weight.trim().parse().unwrap_or(0.0),
@@ -136,7 +164,12 @@ fn sector_header(header: &str) -> Sector {
 }
 
 fn split_list(value: &str, separator: char) -> Vec<String> {
-    value.split(separator).map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
+    value
+        .split(separator)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 #[cfg(test)]
@@ -148,10 +181,18 @@ mod tests {
     fn taxonomy_has_about_forty_sectors_and_a_few_hundred_industries() {
         let t = Taxonomy::load();
         assert!((38..=45).contains(&t.sectors.len()), "{}", t.sectors.len());
-        assert!((250..=400).contains(&t.industries.len()), "{}", t.industries.len());
+        assert!(
+            (250..=400).contains(&t.industries.len()),
+            "{}",
+            t.industries.len()
+        );
         for s in &t.sectors {
             assert!(s.weight > 0.0 && !s.industries.is_empty(), "{}", s.name);
-            assert!(s.products.len() >= 4 && s.customers.len() >= 4 && s.outcomes.len() >= 4, "{}", s.name);
+            assert!(
+                s.products.len() >= 4 && s.customers.len() >= 4 && s.outcomes.len() >= 4,
+                "{}",
+                s.name
+            );
             assert!(!s.suffixes.is_empty(), "{}", s.name);
         }
         assert!(t.industries.iter().any(|i| i.sectors.len() > 1));
@@ -162,9 +203,14 @@ mod tests {
         let rows = Taxonomy::load().rows();
         let mut seen = HashSet::new();
         assert!(rows.iter().all(|r| seen.insert(r.permalink.clone())));
-        let ai = rows.iter().find(|r| r.name == "Artificial Intelligence" && r.industry_type == IndustryType::SuperCategory);
+        let ai = rows.iter().find(|r| {
+            r.name == "Artificial Intelligence" && r.industry_type == IndustryType::SuperCategory
+        });
         let permalink = ai.map(|r| r.permalink.as_str()).unwrap_or_default();
-        assert!(permalink.starts_with("artificial-intelligence-") && permalink.len() == 28, "{permalink}");
+        assert!(
+            permalink.starts_with("artificial-intelligence-") && permalink.len() == 28,
+            "{permalink}"
+        );
     }
 
     #[test]

@@ -21,7 +21,10 @@ pub struct Pitch<'a> {
 
 impl<'a> Pitch<'a> {
     pub fn of(sector: &'a Sector, pitch: [u8; 3]) -> Pitch<'a> {
-        let at = |list: &'a [String], i: u8| list.get(i as usize % list.len().max(1)).map_or("", |s| s.as_str());
+        let at = |list: &'a [String], i: u8| {
+            list.get(i as usize % list.len().max(1))
+                .map_or("", |s| s.as_str())
+        };
         Pitch {
             product: at(&sector.products, pitch[0]),
             customers: at(&sector.customers, pitch[1]),
@@ -33,36 +36,63 @@ impl<'a> Pitch<'a> {
 /// `a payments API` → `A payments API`.
 pub fn capitalize(text: &str) -> String {
     let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// Drops a leading article: `a payments API` → `payments API`.
 fn bare(product: &str) -> &str {
-    product.strip_prefix("a ").or_else(|| product.strip_prefix("an ")).unwrap_or(product)
+    product
+        .strip_prefix("a ")
+        .or_else(|| product.strip_prefix("an "))
+        .unwrap_or(product)
 }
 
 pub fn company_short(pitch: &Pitch, industry: &str, rng: &mut Rng) -> String {
     match rng.index(3) {
         0 => format!("{} for {}.", capitalize(pitch.product), pitch.customers),
-        1 => format!("{industry} company building {} for {}.", bare(pitch.product), pitch.customers),
+        1 => format!(
+            "{industry} company building {} for {}.",
+            bare(pitch.product),
+            pitch.customers
+        ),
         _ => format!("Helps {} {}.", pitch.customers, pitch.outcome),
     }
 }
 
 /// Two to four sentences about what the company does, where and since when.
-pub fn company_long(name: &str, pitch: &Pitch, sector: &Sector, city: Option<&str>, founded: Option<Date>, rng: &mut Rng) -> String {
+pub fn company_long(
+    name: &str,
+    pitch: &Pitch,
+    sector: &Sector,
+    city: Option<&str>,
+    founded: Option<Date>,
+    rng: &mut Rng,
+) -> String {
     let mut text = format!("{name} builds {} for {}. ", pitch.product, pitch.customers);
-    let second = rng.pick(&sector.outcomes).map_or(pitch.outcome, |s| s.as_str());
+    let second = rng
+        .pick(&sector.outcomes)
+        .map_or(pitch.outcome, |s| s.as_str());
     if second != pitch.outcome {
-        text.push_str(&format!("Its customers use it to {} and {}. ", pitch.outcome, second));
+        text.push_str(&format!(
+            "Its customers use it to {} and {}. ",
+            pitch.outcome, second
+        ));
     } else {
         text.push_str(&format!("Its customers use it to {}. ", pitch.outcome));
     }
     match (founded, city) {
-        (Some(d), Some(c)) => text.push_str(&format!("Founded in {}, the company is headquartered in {c}.", d.year())),
+        (Some(d), Some(c)) => text.push_str(&format!(
+            "Founded in {}, the company is headquartered in {c}.",
+            d.year()
+        )),
         (None, Some(c)) => text.push_str(&format!("The company is headquartered in {c}.")),
         (Some(d), None) => text.push_str(&format!("The company was founded in {}.", d.year())),
-        (None, None) => text.push_str(&format!("The company works in {}.", sector.name.to_lowercase())),
+        (None, None) => text.push_str(&format!(
+            "The company works in {}.",
+            sector.name.to_lowercase()
+        )),
     }
     text
 }
@@ -72,14 +102,25 @@ pub fn firm_description(name: &str, stage: &str, sectors: &[&str], city: Option<
     let focus = match sectors {
         [] => "technology".to_string(),
         [one] => one.to_lowercase(),
-        [rest @ .., last] => format!("{} and {}", rest.join(", ").to_lowercase(), last.to_lowercase()),
+        [rest @ .., last] => format!(
+            "{} and {}",
+            rest.join(", ").to_lowercase(),
+            last.to_lowercase()
+        ),
     };
     let place = city.map_or(String::new(), |c| format!(" based in {c}"));
-    format!("{name} is a venture capital firm{place}. It backs {focus} companies at the {stage} stage.")
+    format!(
+        "{name} is a venture capital firm{place}. It backs {focus} companies at the {stage} stage."
+    )
 }
 
 /// `Series E-2`, `Pre-Seed`, `Series A extension`, `Debt Financing`.
-pub fn round_label(round_type: RoundType, pre: bool, extension: bool, intermediate: Option<Intermediate>) -> String {
+pub fn round_label(
+    round_type: RoundType,
+    pre: bool,
+    extension: bool,
+    intermediate: Option<Intermediate>,
+) -> String {
     let base = match round_type {
         RoundType::Seed => "Seed".to_string(),
         RoundType::Safe => "SAFE".to_string(),
@@ -103,11 +144,17 @@ pub fn round_label(round_type: RoundType, pre: bool, extension: bool, intermedia
 }
 
 fn intermediate_number(i: Intermediate) -> Option<u8> {
-    Intermediate::ALL.iter().position(|x| *x == i).and_then(|p| (p >= 2).then_some(p as u8 - 1))
+    Intermediate::ALL
+        .iter()
+        .position(|x| *x == i)
+        .and_then(|p| (p >= 2).then_some(p as u8 - 1))
 }
 
 fn title_case(wire: &str) -> String {
-    wire.split('_').map(|w| capitalize(&w.to_lowercase())).collect::<Vec<_>>().join(" ")
+    wire.split('_')
+        .map(|w| capitalize(&w.to_lowercase()))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `$12M`, `$850K`, `$1.2B`.
@@ -118,7 +165,10 @@ pub fn money(usd: f64) -> String {
         x => (x / 1e3, "K"),
     };
     let shown = format!("{value:.1}");
-    format!("${}{unit}", shown.trim_end_matches('0').trim_end_matches('.'))
+    format!(
+        "${}{unit}",
+        shown.trim_end_matches('0').trim_end_matches('.')
+    )
 }
 
 /// The facts a deal's prose is written from.
@@ -134,26 +184,42 @@ pub struct DealStory<'a> {
 }
 
 pub fn deal_short(story: &DealStory) -> String {
-    let amount = story.amount.map_or("undisclosed funding".to_string(), money);
+    let amount = story
+        .amount
+        .map_or("undisclosed funding".to_string(), money);
     match story.lead {
-        Some(lead) => format!("{} raises {amount} {} led by {lead}.", story.company, story.label),
+        Some(lead) => format!(
+            "{} raises {amount} {} led by {lead}.",
+            story.company, story.label
+        ),
         None => format!("{} raises {amount} {}.", story.company, story.label),
     }
 }
 
 pub fn deal_long(story: &DealStory, rng: &mut Rng) -> String {
-    let place = story.city.map_or(String::new(), |c| format!(" based in {c}"));
-    let amount = story.amount.map_or("an undisclosed amount".to_string(), money);
+    let place = story
+        .city
+        .map_or(String::new(), |c| format!(" based in {c}"));
+    let amount = story
+        .amount
+        .map_or("an undisclosed amount".to_string(), money);
     let industry = mid_sentence(story.industry);
-    let mut text =
-        format!("{}, {} {industry} company{place}, has raised {amount} in {} funding", story.company, article(&industry), story.label);
+    let mut text = format!(
+        "{}, {} {industry} company{place}, has raised {amount} in {} funding",
+        story.company,
+        article(&industry),
+        story.label
+    );
     if let Some(lead) = story.lead {
         text.push_str(&format!(" led by {lead}"));
     }
     match story.others {
         [] => text.push('.'),
         [one] => text.push_str(&format!(", with participation from {one}.")),
-        [rest @ .., last] => text.push_str(&format!(", with participation from {} and {last}.", rest.join(", "))),
+        [rest @ .., last] => text.push_str(&format!(
+            ", with participation from {} and {last}.",
+            rest.join(", ")
+        )),
     }
     let used_for = rng.pick(vocab::USES_OF_FUNDS).copied().unwrap_or("grow");
     text.push_str(&format!(
@@ -169,7 +235,9 @@ pub fn mid_sentence(name: &str) -> String {
     let word = |w: &str| {
         let mut chars = w.chars();
         match chars.next() {
-            Some(c) if chars.all(|c| !c.is_uppercase()) => c.to_lowercase().chain(w.chars().skip(1)).collect(),
+            Some(c) if chars.all(|c| !c.is_uppercase()) => {
+                c.to_lowercase().chain(w.chars().skip(1)).collect()
+            }
             _ => w.to_string(),
         }
     };
@@ -186,17 +254,38 @@ pub fn article(word: &str) -> &'static str {
 }
 
 /// A plausible article URL about a round on `host`, published on `date`.
-pub fn article_link(host: &str, company_slug: &str, label: &str, amount: Option<f64>, date: Date, rng: &mut Rng) -> String {
-    let amount_slug = amount.map_or(String::new(), |a| format!("-{}", slugify(&money(a).replace('.', "-"))));
+pub fn article_link(
+    host: &str,
+    company_slug: &str,
+    label: &str,
+    amount: Option<f64>,
+    date: Date,
+    rng: &mut Rng,
+) -> String {
+    let amount_slug = amount.map_or(String::new(), |a| {
+        format!("-{}", slugify(&money(a).replace('.', "-")))
+    });
     let slug = format!("{company_slug}-raises{amount_slug}-{}", slugify(label));
     let day = date.to_naive();
     match host {
-        "techcrunch.com" | "venturebeat.com" => format!("https://{host}/{}/{slug}/", day.format("%Y/%m/%d")),
-        "www.businesswire.com" => {
-            format!("https://{host}/news/home/{}{:06}/en/{slug}", day.format("%Y%m%d"), rng.below(1_000_000))
+        "techcrunch.com" | "venturebeat.com" => {
+            format!("https://{host}/{}/{slug}/", day.format("%Y/%m/%d"))
         }
-        "www.prnewswire.com" => format!("https://{host}/news-releases/{slug}-{}.html", 300_000_000 + rng.below(99_999_999)),
-        "www.reuters.com" | "www.bloomberg.com" => format!("https://{host}/technology/{slug}-{}/", day.format("%Y-%m-%d")),
+        "www.businesswire.com" => {
+            format!(
+                "https://{host}/news/home/{}{:06}/en/{slug}",
+                day.format("%Y%m%d"),
+                rng.below(1_000_000)
+            )
+        }
+        "www.prnewswire.com" => format!(
+            "https://{host}/news-releases/{slug}-{}.html",
+            300_000_000 + rng.below(99_999_999)
+        ),
+        "www.reuters.com" | "www.bloomberg.com" => format!(
+            "https://{host}/technology/{slug}-{}/",
+            day.format("%Y-%m-%d")
+        ),
         _ => format!("https://{host}/{slug}-{}/", rng.below(100_000)),
     }
 }
@@ -207,11 +296,23 @@ mod tests {
 
     #[test]
     fn round_labels_read_naturally() {
-        assert_eq!(round_label(RoundType::SeriesE, false, false, Some(Intermediate::Two)), "Series E-2");
+        assert_eq!(
+            round_label(RoundType::SeriesE, false, false, Some(Intermediate::Two)),
+            "Series E-2"
+        );
         assert_eq!(round_label(RoundType::Seed, true, false, None), "Pre-Seed");
-        assert_eq!(round_label(RoundType::SeriesA, false, true, None), "Series A extension");
-        assert_eq!(round_label(RoundType::SeriesB, false, false, Some(Intermediate::Plus)), "Series B+");
-        assert_eq!(round_label(RoundType::DebtFinancing, false, false, None), "Debt Financing");
+        assert_eq!(
+            round_label(RoundType::SeriesA, false, true, None),
+            "Series A extension"
+        );
+        assert_eq!(
+            round_label(RoundType::SeriesB, false, false, Some(Intermediate::Plus)),
+            "Series B+"
+        );
+        assert_eq!(
+            round_label(RoundType::DebtFinancing, false, false, None),
+            "Debt Financing"
+        );
     }
 
     #[test]
@@ -233,20 +334,34 @@ mod tests {
         };
         let pitch = Pitch::of(&sector, [0, 0, 0]);
         let mut rng = Rng::new(1);
-        let long = company_long("Acme Pay", &pitch, &sector, Some("London"), Date::from_ymd(2020, 5, 1), &mut rng);
+        let long = company_long(
+            "Acme Pay",
+            &pitch,
+            &sector,
+            Some("London"),
+            Date::from_ymd(2020, 5, 1),
+            &mut rng,
+        );
         assert_eq!(
             long,
             "Acme Pay builds a payments API for online merchants. Its customers use it to get paid faster. \
              Founded in 2020, the company is headquartered in London."
         );
-        let shorts: Vec<String> = (0..20).map(|_| company_short(&pitch, "Payments", &mut rng)).collect();
+        let shorts: Vec<String> = (0..20)
+            .map(|_| company_short(&pitch, "Payments", &mut rng))
+            .collect();
         assert!(shorts.contains(&"A payments API for online merchants.".to_string()));
-        assert!(shorts.contains(&"Payments company building payments API for online merchants.".to_string()));
+        assert!(shorts
+            .contains(&"Payments company building payments API for online merchants.".to_string()));
     }
 
     #[test]
     fn deal_prose_names_the_lead_and_participants() {
-        let sector = Sector { products: vec!["a CRM".into()], customers: vec!["sales teams".into()], ..Sector::default() };
+        let sector = Sector {
+            products: vec!["a CRM".into()],
+            customers: vec!["sales teams".into()],
+            ..Sector::default()
+        };
         let story = DealStory {
             company: "Acme",
             label: "Series A",
@@ -257,7 +372,10 @@ mod tests {
             city: Some("Austin"),
             pitch: Pitch::of(&sector, [0, 0, 0]),
         };
-        assert_eq!(deal_short(&story), "Acme raises $12M Series A led by North Ventures.");
+        assert_eq!(
+            deal_short(&story),
+            "Acme raises $12M Series A led by North Ventures."
+        );
         let long = deal_long(&story, &mut Rng::new(1));
         assert!(long.starts_with(
             "Acme, a CRM company based in Austin, has raised $12M in Series A funding led by North Ventures, \
@@ -267,7 +385,12 @@ mod tests {
 
     #[test]
     fn firm_descriptions_list_the_focus() {
-        let text = firm_description("Oak Ventures", "early", &["Software", "Health Care"], Some("Boston"));
+        let text = firm_description(
+            "Oak Ventures",
+            "early",
+            &["Software", "Health Care"],
+            Some("Boston"),
+        );
         assert_eq!(text, "Oak Ventures is a venture capital firm based in Boston. It backs software and health care companies at the early stage.");
     }
 
@@ -284,7 +407,17 @@ mod tests {
     fn article_links_are_urls() {
         let mut rng = Rng::new(1);
         let date = Date::from_ymd(2025, 3, 4).unwrap_or(Date(0));
-        let link = article_link("techcrunch.com", "acme", "Series A", Some(3_400_000.0), date, &mut rng);
-        assert_eq!(link, "https://techcrunch.com/2025/03/04/acme-raises-3-4m-series-a/");
+        let link = article_link(
+            "techcrunch.com",
+            "acme",
+            "Series A",
+            Some(3_400_000.0),
+            date,
+            &mut rng,
+        );
+        assert_eq!(
+            link,
+            "https://techcrunch.com/2025/03/04/acme-raises-3-4m-series-a/"
+        );
     }
 }

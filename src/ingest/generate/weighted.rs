@@ -46,7 +46,11 @@ impl Weighted {
     #[cfg(test)]
     pub fn probability(&self, i: usize) -> f64 {
         let total = self.cumulative.last().copied().unwrap_or(0.0);
-        let before = if i == 0 { 0.0 } else { self.cumulative.get(i - 1).copied().unwrap_or(total) };
+        let before = if i == 0 {
+            0.0
+        } else {
+            self.cumulative.get(i - 1).copied().unwrap_or(total)
+        };
         let upto = self.cumulative.get(i).copied().unwrap_or(total);
         if total > 0.0 {
             (upto - before) / total

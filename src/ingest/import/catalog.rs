@@ -45,7 +45,8 @@ impl Catalog {
     /// Adds a company whose permalink is free; returns its index.
     pub fn add_company(&mut self, row: CompanyRow) -> usize {
         let index = self.companies.len();
-        self.company_by_permalink.insert(row.permalink.clone(), index);
+        self.company_by_permalink
+            .insert(row.permalink.clone(), index);
         self.companies.push(row);
         index
     }
@@ -109,7 +110,11 @@ impl Catalog {
 
     /// Distinct investor names by kind: `(firms, angels)`.
     pub fn investor_kinds(&self) -> (usize, usize) {
-        let firms = self.investors.values().filter(|i| matches!(i, Investor::Firm(_))).count();
+        let firms = self
+            .investors
+            .values()
+            .filter(|i| matches!(i, Investor::Firm(_)))
+            .count();
         (firms, self.investors.len() - firms)
     }
 
@@ -136,7 +141,11 @@ impl Catalog {
         for row in self.industries.into_rows() {
             out.industry(&row).map_err(io)?;
         }
-        let permalinks: HashMap<Uuid, String> = self.companies.iter().map(|c| (c.id, c.permalink.clone())).collect();
+        let permalinks: HashMap<Uuid, String> = self
+            .companies
+            .iter()
+            .map(|c| (c.id, c.permalink.clone()))
+            .collect();
         let mut companies = self.companies;
         companies.sort_by(|a, b| a.permalink.cmp(&b.permalink));
         for row in &companies {
@@ -178,7 +187,10 @@ mod tests {
         let ron = c.investor("Ron Conway").unwrap();
         assert_eq!(ron, Investor::Angel(uuid5("person", "ron-conway")));
         assert_eq!(c.investor("RON CONWAY"), Some(ron));
-        assert_eq!(c.investor("Y Combinator"), Some(Investor::Firm(uuid5("firm", "y-combinator"))));
+        assert_eq!(
+            c.investor("Y Combinator"),
+            Some(Investor::Firm(uuid5("firm", "y-combinator")))
+        );
         assert_eq!(c.investor_kinds(), (1, 1));
     }
 }

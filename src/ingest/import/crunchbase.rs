@@ -19,7 +19,9 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::schema::ids::{slugify, uuid5};
-use crate::schema::{CompanyRow, Date, DealAngelRow, DealFirmRow, DealRow, FinancingRow, IpoStatus, RoundType};
+use crate::schema::{
+    CompanyRow, Date, DealAngelRow, DealFirmRow, DealRow, FinancingRow, IpoStatus, RoundType,
+};
 
 use super::catalog::{Catalog, Investor};
 use super::error::ImportError;
@@ -48,7 +50,11 @@ struct RawRound {
 }
 
 /// Imports the Crunchbase folder `dir` into `catalog`.
-pub(crate) fn import(dir: &Path, catalog: &mut Catalog, report: &mut ImportReport) -> Result<(), ImportError> {
+pub(crate) fn import(
+    dir: &Path,
+    catalog: &mut Catalog,
+    report: &mut ImportReport,
+) -> Result<(), ImportError> {
     let mut stats = CrunchbaseStats::default();
     stats.companies = read_companies(&dir.join(COMPANIES), catalog, &mut stats)?;
     report.read(&source_name(COMPANIES), stats.companies);
@@ -70,7 +76,11 @@ fn source_name(file: &str) -> String {
     format!("crunchbase-2013/{file}")
 }
 
-fn read_companies(path: &Path, catalog: &mut Catalog, stats: &mut CrunchbaseStats) -> Result<u64, ImportError> {
+fn read_companies(
+    path: &Path,
+    catalog: &mut Catalog,
+    stats: &mut CrunchbaseStats,
+) -> Result<u64, ImportError> {
     let mut table = Table::open(path)?;
     let cols = table.columns([
         "permalink",
@@ -84,9 +94,14 @@ fn read_companies(path: &Path, catalog: &mut Catalog, stats: &mut CrunchbaseStat
         "founded_at",
     ])?;
     table.for_each_row(|row| {
-        let company = company_row(row, &cols, catalog, stats).map_err(|m| ImportError::bad(path, row.line, m))?;
+        let company = company_row(row, &cols, catalog, stats)
+            .map_err(|m| ImportError::bad(path, row.line, m))?;
         if catalog.company_index(&company.permalink).is_some() {
-            return Err(ImportError::bad(path, row.line, format!("duplicate permalink '{}'", company.permalink)));
+            return Err(ImportError::bad(
+                path,
+                row.line,
+                format!("duplicate permalink '{}'", company.permalink),
+            ));
         }
         catalog.add_company(company);
         Ok(())
@@ -106,15 +121,26 @@ fn company_row(
         stats.unknown_state_codes += u64::from(found.is_none());
         found
     });
-    let address =
-        Address { country: row.opt(country), state: state_name, region: row.opt(region), city: row.opt(city) };
+    let address = Address {
+        country: row.opt(country),
+        state: state_name,
+        region: row.opt(region),
+        city: row.opt(city),
+    };
     Ok(CompanyRow {
         id: uuid5("company", &slug),
         name: row.get(name).to_string(),
         crunchbase: Some(format!("https://www.crunchbase.com/organization/{slug}")),
         ipo_status: ipo_status(row.get(status))?,
-        founded_on: row.opt(founded).map(|d| Date::parse(d).ok_or(format!("bad founded_at '{d}'"))).transpose()?,
-        industries: catalog.industries.crunchbase(row.get(category)).into_iter().collect(),
+        founded_on: row
+            .opt(founded)
+            .map(|d| Date::parse(d).ok_or(format!("bad founded_at '{d}'")))
+            .transpose()?,
+        industries: catalog
+            .industries
+            .crunchbase(row.get(category))
+            .into_iter()
+            .collect(),
         location: catalog.locations.place(&address),
         permalink: slug,
         ..CompanyRow::default()
@@ -140,17 +166,25 @@ fn ipo_status(status: &str) -> Result<Option<IpoStatus>, String> {
     }
 }
 
-fn read_acquisitions(path: &Path, catalog: &mut Catalog, stats: &mut CrunchbaseStats) -> Result<u64, ImportError> {
+fn read_acquisitions(
+    path: &Path,
+    catalog: &mut Catalog,
+    stats: &mut CrunchbaseStats,
+) -> Result<u64, ImportError> {
     let mut table = Table::open(path)?;
     let [permalink] = table.columns(["company_permalink"])?;
     table.for_each_row(|row| {
-        let slug = company_slug(row.get(permalink)).map_err(|m| ImportError::bad(path, row.line, m))?;
+        let slug =
+            company_slug(row.get(permalink)).map_err(|m| ImportError::bad(path, row.line, m))?;
         let Some(index) = catalog.company_index(&slug) else {
             stats.acquisitions_unknown_company += 1;
             return Ok(());
         };
         let company = catalog.company_mut(index);
-        if !matches!(company.ipo_status, Some(IpoStatus::Public | IpoStatus::Acquired)) {
+        if !matches!(
+            company.ipo_status,
+            Some(IpoStatus::Public | IpoStatus::Acquired)
+        ) {
             company.ipo_status = Some(IpoStatus::Acquired);
             stats.acquired_from_acquisitions += 1;
         }
@@ -158,13 +192,23 @@ fn read_acquisitions(path: &Path, catalog: &mut Catalog, stats: &mut CrunchbaseS
     })
 }
 
-fn read_rounds(path: &Path, catalog: &Catalog, stats: &mut CrunchbaseStats) -> Result<Vec<RawRound>, ImportError> {
+fn read_rounds(
+    path: &Path,
+    catalog: &Catalog,
+    stats: &mut CrunchbaseStats,
+) -> Result<Vec<RawRound>, ImportError> {
     let mut table = Table::open(path)?;
-    let cols =
-        table.columns(["company_permalink", "company_name", "funding_round_type", "funded_at", "raised_amount_usd"])?;
+    let cols = table.columns([
+        "company_permalink",
+        "company_name",
+        "funding_round_type",
+        "funded_at",
+        "raised_amount_usd",
+    ])?;
     let mut rounds = Vec::new();
     table.for_each_row(|row| {
-        let round = raw_round(row, &cols, catalog).map_err(|m| ImportError::bad(path, row.line, m))?;
+        let round =
+            raw_round(row, &cols, catalog).map_err(|m| ImportError::bad(path, row.line, m))?;
         stats.rounds_unknown_company += u64::from(round.company.is_none());
         rounds.push(round);
         Ok(())
@@ -183,8 +227,12 @@ fn raw_round(row: &Row, cols: &[usize; 5], catalog: &Catalog) -> Result<RawRound
         company_name: row.get(company_name).to_string(),
         funded_at: funded.to_string(),
         source_type: source_type.to_string(),
-        round_type: round_type(source_type).ok_or(format!("unknown funding_round_type '{source_type}'"))?,
-        date: row.opt(funded_at).map(|d| Date::parse(d).ok_or(format!("bad funded_at '{d}'"))).transpose()?,
+        round_type: round_type(source_type)
+            .ok_or(format!("unknown funding_round_type '{source_type}'"))?,
+        date: row
+            .opt(funded_at)
+            .map(|d| Date::parse(d).ok_or(format!("bad funded_at '{d}'")))
+            .transpose()?,
         amount: parse_amount(row.get(amount))?,
         investors: Vec::new(),
     })
@@ -199,12 +247,18 @@ fn join_edges(
 ) -> Result<u64, ImportError> {
     let mut by_key: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
     for (i, r) in rounds.iter().enumerate() {
-        by_key.entry((r.company_name.as_str(), r.funded_at.as_str())).or_default().push(i);
+        by_key
+            .entry((r.company_name.as_str(), r.funded_at.as_str()))
+            .or_default()
+            .push(i);
     }
-    let by_key: HashMap<(String, String), Vec<usize>> =
-        by_key.into_iter().map(|((n, d), v)| ((n.to_string(), d.to_string()), v)).collect();
+    let by_key: HashMap<(String, String), Vec<usize>> = by_key
+        .into_iter()
+        .map(|((n, d), v)| ((n.to_string(), d.to_string()), v))
+        .collect();
     let mut table = Table::open(path)?;
-    let [company, investor, funded_when] = table.columns(["company_name", "investor_name", "funded_when"])?;
+    let [company, investor, funded_when] =
+        table.columns(["company_name", "investor_name", "funded_when"])?;
     let mut key = (String::new(), String::new());
     let edges = table.for_each_row(|row| {
         key.0.replace_range(.., row.get(company));
@@ -215,8 +269,12 @@ fn join_edges(
             stats.edges_empty_investor += 1;
             return Ok(());
         };
-        let Some(matched) = matched else { return Ok(()) };
-        let Some(investor) = catalog.investor(name) else { return Ok(()) };
+        let Some(matched) = matched else {
+            return Ok(());
+        };
+        let Some(investor) = catalog.investor(name) else {
+            return Ok(());
+        };
         for &i in matched {
             if !rounds[i].investors.contains(&investor) {
                 rounds[i].investors.push(investor);
@@ -232,7 +290,9 @@ fn join_edges(
 fn add_deals(rounds: Vec<RawRound>, catalog: &mut Catalog, stats: &mut CrunchbaseStats) {
     let mut by_key: HashMap<String, usize> = HashMap::new();
     for round in rounds {
-        let Some(company) = round.company else { continue };
+        let Some(company) = round.company else {
+            continue;
+        };
         if let Some(&deal) = by_key.get(&round.key) {
             stats.duplicate_rounds += 1;
             add_investors(catalog.deal_mut(deal), &round.investors);
@@ -287,7 +347,10 @@ pub(crate) fn add_investors(deal: &mut DealRow, investors: &[Investor]) {
                 });
             }
             Investor::Angel(person_id) if !deal.angels.iter().any(|a| a.person_id == person_id) => {
-                deal.angels.push(DealAngelRow { person_id, financing_type: None });
+                deal.angels.push(DealAngelRow {
+                    person_id,
+                    financing_type: None,
+                });
             }
             _ => {}
         }
@@ -320,15 +383,25 @@ mod tests {
             round_type: RoundType::Seed,
             date: Date::parse("2012-01-01"),
             amount: None,
-            investors: vec![Investor::Firm(uuid5("firm", "a")), Investor::Angel(uuid5("person", "b"))],
+            investors: vec![
+                Investor::Firm(uuid5("firm", "a")),
+                Investor::Angel(uuid5("person", "b")),
+            ],
         };
-        let company =
-            CompanyRow { id: uuid5("company", "x"), name: "X".into(), permalink: "x".into(), ..Default::default() };
+        let company = CompanyRow {
+            id: uuid5("company", "x"),
+            name: "X".into(),
+            permalink: "x".into(),
+            ..Default::default()
+        };
         let mut deal = deal_row(&round, &company);
         add_investors(&mut deal, &round.investors);
         assert_eq!((deal.investors.len(), deal.angels.len()), (1, 1));
         assert!(deal.financings.is_empty());
-        assert_eq!(deal.short_description.as_deref(), Some("X raised an angel round."));
+        assert_eq!(
+            deal.short_description.as_deref(),
+            Some("X raised an angel round.")
+        );
         assert_eq!(deal.id, uuid5("deal", "x|2012-01-01|angel|"));
     }
 }

@@ -76,20 +76,32 @@ pub(crate) const UNITED_STATES: (&str, &str) = ("united-states", "United States"
 
 /// The state name for a USPS code (`CA` → `California`), case-insensitive.
 pub(crate) fn state_by_code(code: &str) -> Option<&'static str> {
-    US_STATES.iter().find(|(c, _)| c.eq_ignore_ascii_case(code.trim())).map(|(_, name)| *name)
+    US_STATES
+        .iter()
+        .find(|(c, _)| c.eq_ignore_ascii_case(code.trim()))
+        .map(|(_, name)| *name)
 }
 
 /// The canonical state name for a full name, ignoring case and accents.
 pub(crate) fn state_by_name(name: &str) -> Option<&'static str> {
     let wanted = fold_text(name.trim());
-    let alias = STATE_ALIASES.iter().find(|(a, _)| *a == wanted).map(|(_, n)| *n);
-    alias.or_else(|| US_STATES.iter().find(|(_, n)| fold_text(n) == wanted).map(|(_, n)| *n))
+    let alias = STATE_ALIASES
+        .iter()
+        .find(|(a, _)| *a == wanted)
+        .map(|(_, n)| *n);
+    alias.or_else(|| {
+        US_STATES
+            .iter()
+            .find(|(_, n)| fold_text(n) == wanted)
+            .map(|(_, n)| *n)
+    })
 }
 
 /// `(permalink, name)` of a country as the sources spell it; `None` when blank.
 pub(crate) fn country(text: &str) -> Option<(String, String)> {
     let text = text.trim();
-    let is_us = ["usa", "us", "united states", "united states of america"].contains(&fold_text(text).as_str());
+    let is_us = ["usa", "us", "united states", "united states of america"]
+        .contains(&fold_text(text).as_str());
     if is_us {
         return Some((UNITED_STATES.0.to_string(), UNITED_STATES.1.to_string()));
     }
@@ -123,8 +135,14 @@ mod tests {
 
     #[test]
     fn countries_normalise_the_us_spellings() {
-        assert_eq!(country("USA"), Some(("united-states".into(), "United States".into())));
-        assert_eq!(country("United Kingdom"), Some(("united-kingdom".into(), "United Kingdom".into())));
+        assert_eq!(
+            country("USA"),
+            Some(("united-states".into(), "United States".into()))
+        );
+        assert_eq!(
+            country("United Kingdom"),
+            Some(("united-kingdom".into(), "United Kingdom".into()))
+        );
         assert_eq!(country(" "), None);
     }
 }

@@ -33,7 +33,11 @@ pub(crate) const CRUNCHBASE_CATEGORIES: [(&str, &str, Option<&str>); 42] = [
     ("analytics", "Analytics", Some("Software")),
     ("automotive", "Automotive", Some("Travel & Transportation")),
     ("biotech", "Biotech", Some("Health Care")),
-    ("cleantech", "Clean Technology", Some("Energy & Sustainability")),
+    (
+        "cleantech",
+        "Clean Technology",
+        Some("Energy & Sustainability"),
+    ),
     ("consulting", "Consulting", Some("Professional Services")),
     ("design", "Design", Some("Professional Services")),
     ("ecommerce", "E-Commerce", Some("Commerce & Shopping")),
@@ -41,11 +45,23 @@ pub(crate) const CRUNCHBASE_CATEGORIES: [(&str, &str, Option<&str>); 42] = [
     ("enterprise", "Enterprise Software", Some("Software")),
     ("fashion", "Fashion", Some("Commerce & Shopping")),
     ("finance", "Finance", Some("Finance & Real Estate")),
-    ("games_video", "Games & Video", Some("Media & Entertainment")),
-    ("government", "Government", Some("Education & Public Sector")),
+    (
+        "games_video",
+        "Games & Video",
+        Some("Media & Entertainment"),
+    ),
+    (
+        "government",
+        "Government",
+        Some("Education & Public Sector"),
+    ),
     ("hardware", "Hardware", Some("Hardware")),
     ("health", "Health", Some("Health Care")),
-    ("hospitality", "Hospitality", Some("Travel & Transportation")),
+    (
+        "hospitality",
+        "Hospitality",
+        Some("Travel & Transportation"),
+    ),
     ("legal", "Legal", Some("Professional Services")),
     ("local", "Local", Some("Commerce & Shopping")),
     ("manufacturing", "Manufacturing", Some("Hardware")),
@@ -54,13 +70,25 @@ pub(crate) const CRUNCHBASE_CATEGORIES: [(&str, &str, Option<&str>); 42] = [
     ("mobile", "Mobile", Some("Mobile & Telecom")),
     ("music", "Music", Some("Media & Entertainment")),
     ("nanotech", "Nanotechnology", Some("Hardware")),
-    ("network_hosting", "Network & Hosting", Some("Internet Services")),
+    (
+        "network_hosting",
+        "Network & Hosting",
+        Some("Internet Services"),
+    ),
     ("news", "News", Some("Media & Entertainment")),
     ("nonprofit", "Nonprofit", Some("Education & Public Sector")),
     ("other", "Other", None),
     ("pets", "Pets", Some("Commerce & Shopping")),
-    ("photo_video", "Photo & Video", Some("Media & Entertainment")),
-    ("public_relations", "Public Relations", Some("Sales & Marketing")),
+    (
+        "photo_video",
+        "Photo & Video",
+        Some("Media & Entertainment"),
+    ),
+    (
+        "public_relations",
+        "Public Relations",
+        Some("Sales & Marketing"),
+    ),
     ("real_estate", "Real Estate", Some("Finance & Real Estate")),
     ("search", "Search", Some("Internet Services")),
     ("security", "Security", Some("Software")),
@@ -68,7 +96,11 @@ pub(crate) const CRUNCHBASE_CATEGORIES: [(&str, &str, Option<&str>); 42] = [
     ("social", "Social", Some("Internet Services")),
     ("software", "Software", Some("Software")),
     ("sports", "Sports", Some("Media & Entertainment")),
-    ("transportation", "Transportation", Some("Travel & Transportation")),
+    (
+        "transportation",
+        "Transportation",
+        Some("Travel & Transportation"),
+    ),
     ("travel", "Travel", Some("Travel & Transportation")),
     ("web", "Web", Some("Internet Services")),
 ];
@@ -193,7 +225,11 @@ impl Industries {
         }
         let known = CRUNCHBASE_CATEGORIES.iter().find(|(c, _, _)| *c == code);
         let name = known.map_or_else(|| title_case(code), |(_, name, _)| name.to_string());
-        let supers = known.and_then(|(_, _, s)| *s).map(|s| self.super_category(s)).into_iter().collect();
+        let supers = known
+            .and_then(|(_, _, s)| *s)
+            .map(|s| self.super_category(s))
+            .into_iter()
+            .collect();
         Some(self.industry(&slug, &name, supers))
     }
 
@@ -203,11 +239,17 @@ impl Industries {
         if slug.is_empty() {
             return None;
         }
-        let same = |(code, name, _): &&(&str, &str, Option<&str>)| slugify(code) == slug || slugify(name) == slug;
+        let same = |(code, name, _): &&(&str, &str, Option<&str>)| {
+            slugify(code) == slug || slugify(name) == slug
+        };
         if let Some((code, _, _)) = CRUNCHBASE_CATEGORIES.iter().find(same) {
             return self.crunchbase(code);
         }
-        let supers = YC_SUPER.iter().filter(|(s, _)| *s == slug).map(|(_, name)| self.super_category(name)).collect();
+        let supers = YC_SUPER
+            .iter()
+            .filter(|(s, _)| *s == slug)
+            .map(|(_, name)| self.super_category(name))
+            .collect();
         Some(self.industry(&slug, category.trim(), supers))
     }
 
@@ -221,7 +263,13 @@ impl Industries {
         self.intern(IndustryType::Industry, base, name, supers)
     }
 
-    fn intern(&mut self, kind: IndustryType, base: &str, name: &str, supers: Vec<String>) -> String {
+    fn intern(
+        &mut self,
+        kind: IndustryType,
+        base: &str,
+        name: &str,
+        supers: Vec<String>,
+    ) -> String {
         let key = (kind, base.to_string());
         if let Some(permalink) = self.keys.get(&key) {
             return permalink.clone();
@@ -240,8 +288,10 @@ impl Industries {
 
     /// The rows, super categories first, each kind by permalink.
     pub fn into_rows(self) -> Vec<IndustryRow> {
-        let (mut rows, industries): (Vec<_>, Vec<_>) =
-            self.rows.into_values().partition(|r| r.industry_type == IndustryType::SuperCategory);
+        let (mut rows, industries): (Vec<_>, Vec<_>) = self
+            .rows
+            .into_values()
+            .partition(|r| r.industry_type == IndustryType::SuperCategory);
         rows.extend(industries);
         rows
     }
@@ -252,7 +302,10 @@ fn title_case(code: &str) -> String {
     let words = code.split(['_', '-', ' ']).filter(|w| !w.is_empty());
     let cap = |w: &str| {
         let mut chars = w.chars();
-        chars.next().map(|c| c.to_uppercase().chain(chars).collect::<String>()).unwrap_or_default()
+        chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect::<String>())
+            .unwrap_or_default()
     };
     words.map(cap).collect::<Vec<_>>().join(" ")
 }
@@ -264,10 +317,16 @@ mod tests {
 
     #[test]
     fn tables_share_13_super_categories() {
-        let supers: HashSet<_> = CRUNCHBASE_CATEGORIES.iter().filter_map(|(_, _, s)| *s).collect();
+        let supers: HashSet<_> = CRUNCHBASE_CATEGORIES
+            .iter()
+            .filter_map(|(_, _, s)| *s)
+            .collect();
         assert_eq!(supers.len(), 13);
         assert!(YC_SUPER.iter().all(|(_, s)| supers.contains(s)));
-        let codes: HashSet<_> = CRUNCHBASE_CATEGORIES.iter().map(|(c, _, _)| slugify(c)).collect();
+        let codes: HashSet<_> = CRUNCHBASE_CATEGORIES
+            .iter()
+            .map(|(c, _, _)| slugify(c))
+            .collect();
         assert_eq!(codes.len(), CRUNCHBASE_CATEGORIES.len());
     }
 
@@ -283,7 +342,10 @@ mod tests {
         assert_eq!(rows[0].industry_type, IndustryType::SuperCategory);
         let health = rows.iter().find(|r| r.name == "Health Care").unwrap();
         assert_eq!(health.industry_type, IndustryType::SuperCategory);
-        assert!(health.permalink.starts_with("health-care-") && health.permalink.len() == "health-care-".len() + 4);
+        assert!(
+            health.permalink.starts_with("health-care-")
+                && health.permalink.len() == "health-care-".len() + 4
+        );
         let biotech = rows.iter().find(|r| r.permalink == "biotech").unwrap();
         assert_eq!(biotech.name, "Biotech");
         assert_eq!(biotech.super_categories, vec![health.permalink.clone()]);
@@ -296,7 +358,10 @@ mod tests {
         assert_eq!(i.yc("Enterprise Software").as_deref(), Some("enterprise"));
         assert_eq!(i.yc("Software").as_deref(), Some("software"));
         assert_eq!(i.yc("Curated Web").as_deref(), Some("curated-web"));
-        assert_eq!(i.yc("World Domination").as_deref(), Some("world-domination"));
+        assert_eq!(
+            i.yc("World Domination").as_deref(),
+            Some("world-domination")
+        );
         let rows = i.into_rows();
         let row = |p: &str| rows.iter().find(|r| r.permalink == p).unwrap().clone();
         assert_eq!(row("ecommerce").name, "E-Commerce");
@@ -308,7 +373,10 @@ mod tests {
     #[test]
     fn unknown_codes_get_a_title_case_name() {
         let mut i = Industries::default();
-        assert_eq!(i.crunchbase("space_travel").as_deref(), Some("space-travel"));
+        assert_eq!(
+            i.crunchbase("space_travel").as_deref(),
+            Some("space-travel")
+        );
         assert_eq!(i.into_rows()[0].name, "Space Travel");
     }
 }

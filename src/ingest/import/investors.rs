@@ -106,17 +106,20 @@ pub(crate) const ORG_WORDS: &[&str] = &[
 ];
 
 /// Word endings that mark a compound organisation word (`Gruenderfonds`).
-pub(crate) const ORG_ENDINGS: &[&str] = &["fonds", "kapital", "ventures", "capital", "invest", "partners", "tech"];
+pub(crate) const ORG_ENDINGS: &[&str] = &[
+    "fonds", "kapital", "ventures", "capital", "invest", "partners", "tech",
+];
 
 const TITLES: &[&str] = &["dr", "mr", "mrs", "ms", "prof", "sir"];
 const SUFFIXES: &[&str] = &["jr", "sr", "ii", "iii", "iv", "md", "phd"];
 const PARTICLES: &[&str] = &[
-    "van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "la", "le", "dos", "das", "bin", "al", "el",
-    "ten", "ter",
+    "van", "von", "de", "der", "den", "da", "di", "du", "del", "della", "la", "le", "dos", "das",
+    "bin", "al", "el", "ten", "ter",
 ];
 /// Prefixes after which an inner capital is still a name (`McClure`, `DeMarco`).
-const INNER_CAPITAL_PREFIXES: &[&str] =
-    &["Mc", "Mac", "De", "Des", "Di", "Da", "Du", "Le", "La", "Lo", "Ne", "Van", "Von", "St", "Fitz"];
+const INNER_CAPITAL_PREFIXES: &[&str] = &[
+    "Mc", "Mac", "De", "Des", "Di", "Da", "Du", "Le", "La", "Lo", "Ne", "Van", "Von", "St", "Fitz",
+];
 
 /// Guesses whether `name` is a firm or an angel (see the module docs).
 pub(crate) fn classify(name: &str) -> InvestorKind {
@@ -133,7 +136,10 @@ fn is_person(name: &str) -> bool {
         return false;
     }
     let text = without_parentheses(name);
-    if text.chars().any(|c| c.is_ascii_digit() || "&+@/,".contains(c)) {
+    if text
+        .chars()
+        .any(|c| c.is_ascii_digit() || "&+@/,".contains(c))
+    {
         return false;
     }
     let words = core_words(&text);
@@ -161,10 +167,16 @@ fn without_parentheses(name: &str) -> String {
 fn core_words(text: &str) -> Vec<&str> {
     let bare = |w: &str| w.trim_end_matches('.').to_lowercase();
     let mut words: Vec<&str> = text.split_whitespace().collect();
-    if words.first().is_some_and(|w| TITLES.contains(&bare(w).as_str())) {
+    if words
+        .first()
+        .is_some_and(|w| TITLES.contains(&bare(w).as_str()))
+    {
         words.remove(0);
     }
-    if words.last().is_some_and(|w| SUFFIXES.contains(&bare(w).replace('.', "").as_str())) {
+    if words
+        .last()
+        .is_some_and(|w| SUFFIXES.contains(&bare(w).replace('.', "").as_str()))
+    {
         words.pop();
     }
     words.retain(|w| !PARTICLES.contains(w));
@@ -178,7 +190,9 @@ fn is_org_word(word: &str) -> bool {
     let listed = |w: &str| ORG_WORDS.binary_search(&w).is_ok();
     parts.into_iter().any(listed)
         || listed(&bare)
-        || ORG_ENDINGS.iter().any(|e| bare.len() > e.len() && bare.ends_with(e))
+        || ORG_ENDINGS
+            .iter()
+            .any(|e| bare.len() > e.len() && bare.ends_with(e))
 }
 
 fn is_name_word(word: &str) -> bool {
@@ -199,7 +213,9 @@ fn is_initials(word: &str) -> bool {
     let chars: Vec<char> = word.chars().collect();
     !chars.is_empty()
         && chars.len().is_multiple_of(2)
-        && chars.chunks(2).all(|pair| pair[0].is_uppercase() && pair[1] == '.')
+        && chars
+            .chunks(2)
+            .all(|pair| pair[0].is_uppercase() && pair[1] == '.')
 }
 
 /// Inner capitals only right after `-`, `'` or a known prefix (`McClure`).
@@ -207,7 +223,9 @@ fn inner_capitals_ok(word: &str) -> bool {
     let chars: Vec<(usize, char)> = word.char_indices().collect();
     chars.iter().skip(1).enumerate().all(|(i, (at, c))| {
         let previous = chars[i].1;
-        !c.is_uppercase() || "-'’".contains(previous) || INNER_CAPITAL_PREFIXES.contains(&&word[..*at])
+        !c.is_uppercase()
+            || "-'’".contains(previous)
+            || INNER_CAPITAL_PREFIXES.contains(&&word[..*at])
     })
 }
 
@@ -283,7 +301,10 @@ mod tests {
         assert!(inner_capitals_ok("McClure"));
         assert!(inner_capitals_ok("Smith-Jones"));
         assert!(!inner_capitals_ok("DoCoMo"));
-        assert_eq!(without_parentheses("Chris Kelly (Former Facebook CPO)").trim(), "Chris Kelly");
+        assert_eq!(
+            without_parentheses("Chris Kelly (Former Facebook CPO)").trim(),
+            "Chris Kelly"
+        );
         assert_eq!(core_words("Dr. Jane Roe Jr."), vec!["Jane", "Roe"]);
     }
 }

@@ -54,13 +54,29 @@ impl Locations {
     /// Registers the places of `address` and returns their permalinks.
     pub fn place(&mut self, address: &Address) -> PlaceRefs {
         let us = address.state.map(|_| UNITED_STATES.1);
-        let country = address.country.and_then(geo::country).or_else(|| us.and_then(geo::country));
-        let country_link = country.as_ref().map(|(p, n)| self.intern(LocationType::Country, p, n, None));
-        let state = address.state.map(|s| self.intern(LocationType::State, &slugify(s), s, country_link.clone()));
-        let region = address.region.and_then(|r| self.region(r, country_link.clone()));
+        let country = address
+            .country
+            .and_then(geo::country)
+            .or_else(|| us.and_then(geo::country));
+        let country_link = country
+            .as_ref()
+            .map(|(p, n)| self.intern(LocationType::Country, p, n, None));
+        let state = address
+            .state
+            .map(|s| self.intern(LocationType::State, &slugify(s), s, country_link.clone()));
+        let region = address
+            .region
+            .and_then(|r| self.region(r, country_link.clone()));
         let within = address.state.or(country.as_ref().map(|(_, n)| n.as_str()));
-        let city = address.city.and_then(|c| self.city(c, within, state.clone().or(country_link.clone())));
-        PlaceRefs { city, state, region, country: country_link }
+        let city = address
+            .city
+            .and_then(|c| self.city(c, within, state.clone().or(country_link.clone())));
+        PlaceRefs {
+            city,
+            state,
+            region,
+            country: country_link,
+        }
     }
 
     fn region(&mut self, name: &str, country: Option<String>) -> Option<String> {
@@ -73,7 +89,10 @@ impl Locations {
 
     fn city(&mut self, name: &str, within: Option<&str>, parent: Option<String>) -> Option<String> {
         let folded = fold_text(name);
-        let name = CITY_ALIASES.iter().find(|(a, _)| *a == folded).map_or(name, |(_, canonical)| *canonical);
+        let name = CITY_ALIASES
+            .iter()
+            .find(|(a, _)| *a == folded)
+            .map_or(name, |(_, canonical)| *canonical);
         if slugify(name).is_empty() {
             return None;
         }
@@ -82,14 +101,25 @@ impl Locations {
     }
 
     /// The permalink of the place `(kind, base)`, creating its row on first sight.
-    fn intern(&mut self, kind: LocationType, base: &str, name: &str, parent: Option<String>) -> String {
+    fn intern(
+        &mut self,
+        kind: LocationType,
+        base: &str,
+        name: &str,
+        parent: Option<String>,
+    ) -> String {
         let key = (kind, base.to_string());
         if let Some(permalink) = self.keys.get(&key) {
             return permalink.clone();
         }
         let suffix = kind.as_str().to_ascii_lowercase();
         let permalink = first_free(base, &suffix, |p| self.rows.contains_key(p));
-        let row = LocationRow { permalink: permalink.clone(), name: name.to_string(), location_type: kind, parent };
+        let row = LocationRow {
+            permalink: permalink.clone(),
+            name: name.to_string(),
+            location_type: kind,
+            parent,
+        };
         self.rows.insert(permalink.clone(), row);
         self.keys.insert(key, permalink.clone());
         permalink
@@ -105,7 +135,9 @@ impl Locations {
             LocationType::City => 3,
         };
         let mut rows: Vec<LocationRow> = self.rows.into_values().collect();
-        rows.sort_by(|a, b| (level(a.location_type), &a.permalink).cmp(&(level(b.location_type), &b.permalink)));
+        rows.sort_by(|a, b| {
+            (level(a.location_type), &a.permalink).cmp(&(level(b.location_type), &b.permalink))
+        });
         rows
     }
 }
@@ -115,7 +147,12 @@ mod tests {
     use super::*;
 
     fn sf() -> Address<'static> {
-        Address { country: Some("USA"), state: Some("California"), region: Some("SF Bay"), city: Some("San Francisco") }
+        Address {
+            country: Some("USA"),
+            state: Some("California"),
+            region: Some("SF Bay"),
+            city: Some("San Francisco"),
+        }
     }
 
     #[test]
@@ -127,8 +164,15 @@ mod tests {
         assert_eq!(p.region.as_deref(), Some("sf-bay-area"));
         assert_eq!(p.country.as_deref(), Some("united-states"));
         let rows = l.into_rows();
-        let parent = |link: &str| rows.iter().find(|r| r.permalink == link).and_then(|r| r.parent.clone());
-        assert_eq!(parent("san-francisco-california").as_deref(), Some("california"));
+        let parent = |link: &str| {
+            rows.iter()
+                .find(|r| r.permalink == link)
+                .and_then(|r| r.parent.clone())
+        };
+        assert_eq!(
+            parent("san-francisco-california").as_deref(),
+            Some("california")
+        );
         assert_eq!(parent("california").as_deref(), Some("united-states"));
         assert_eq!(parent("sf-bay-area").as_deref(), Some("united-states"));
         assert_eq!(parent("united-states"), None);
@@ -140,7 +184,10 @@ mod tests {
     fn repeated_places_are_one_row_named_by_the_first_spelling() {
         let mut l = Locations::default();
         l.place(&sf());
-        let again = l.place(&Address { city: Some("san francisco"), ..sf() });
+        let again = l.place(&Address {
+            city: Some("san francisco"),
+            ..sf()
+        });
         assert_eq!(again.city.as_deref(), Some("san-francisco-california"));
         let rows = l.into_rows();
         assert_eq!(rows.len(), 4);
@@ -150,12 +197,20 @@ mod tests {
     #[test]
     fn cities_without_a_state_hang_off_the_country() {
         let mut l = Locations::default();
-        let p = l.place(&Address { country: Some("United Kingdom"), city: Some("London"), ..Default::default() });
+        let p = l.place(&Address {
+            country: Some("United Kingdom"),
+            city: Some("London"),
+            ..Default::default()
+        });
         assert_eq!(p.city.as_deref(), Some("london-united-kingdom"));
         assert_eq!(p.state, None);
         let rows = l.into_rows();
         assert_eq!(
-            rows.iter().find(|r| r.permalink == "london-united-kingdom").unwrap().parent.as_deref(),
+            rows.iter()
+                .find(|r| r.permalink == "london-united-kingdom")
+                .unwrap()
+                .parent
+                .as_deref(),
             Some("united-kingdom")
         );
     }
@@ -172,14 +227,27 @@ mod tests {
         assert_eq!(p.region, None);
         assert_eq!(p.country.as_deref(), Some("united-states"));
         assert_eq!(p.city.as_deref(), Some("new-york-new-york"));
-        assert_eq!(l.place(&Address { region: Some("TBD"), ..Default::default() }), PlaceRefs::default());
+        assert_eq!(
+            l.place(&Address {
+                region: Some("TBD"),
+                ..Default::default()
+            }),
+            PlaceRefs::default()
+        );
     }
 
     #[test]
     fn colliding_permalinks_across_levels_get_a_level_suffix() {
         let mut l = Locations::default();
-        let state = l.place(&Address { state: Some("West Virginia"), ..Default::default() });
-        let city = l.place(&Address { state: Some("Virginia"), city: Some("West"), ..Default::default() });
+        let state = l.place(&Address {
+            state: Some("West Virginia"),
+            ..Default::default()
+        });
+        let city = l.place(&Address {
+            state: Some("Virginia"),
+            city: Some("West"),
+            ..Default::default()
+        });
         assert_eq!(state.state.as_deref(), Some("west-virginia"));
         assert_eq!(city.city.as_deref(), Some("west-virginia-city"));
     }

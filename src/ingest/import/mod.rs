@@ -117,7 +117,11 @@ fn dump_meta(opts: &ImportOptions) -> DumpMeta {
     if opts.yc_2014.is_some() {
         sources.push("yc-2014");
     }
-    let as_of = if opts.yc_2014.is_some() { Date::from_ymd(2014, 9, 5) } else { Date::from_ymd(2013, 12, 31) };
+    let as_of = if opts.yc_2014.is_some() {
+        Date::from_ymd(2014, 9, 5)
+    } else {
+        Date::from_ymd(2013, 12, 31)
+    };
     DumpMeta::new(format!("import {}", sources.join(" + ")), as_of)
 }
 
@@ -129,14 +133,20 @@ mod tests {
     use std::path::Path;
 
     fn scratch(label: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("fundsearch-import-errors-{}-{label}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!(
+            "fundsearch-import-errors-{}-{label}",
+            std::process::id()
+        ));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         dir
     }
 
     fn write_gz(path: &Path, text: &str) {
-        let mut gz = flate2::write::GzEncoder::new(fs::File::create(path).unwrap(), flate2::Compression::fast());
+        let mut gz = flate2::write::GzEncoder::new(
+            fs::File::create(path).unwrap(),
+            flate2::Compression::fast(),
+        );
         gz.write_all(text.as_bytes()).unwrap();
         gz.finish().unwrap();
     }
@@ -167,18 +177,33 @@ mod tests {
     #[test]
     fn a_bad_crunchbase_value_names_file_and_line() {
         let dir = scratch("crunchbase");
-        let header = "permalink,name,category_code,status,country_code,state_code,region,city,founded_at\n";
+        let header =
+            "permalink,name,category_code,status,country_code,state_code,region,city,founded_at\n";
         let good = "/company/a,A,web,operating,USA,CA,SF Bay,San Francisco,2012-01-01\n";
         write_gz(
             &dir.join("companies.csv.gz"),
             &format!("{header}{good}/company/b,B,web,operating,USA,CA,,,2013-13-01\n"),
         );
         let err = import(&options(Some(&dir), None, &dir.join("out"))).unwrap_err();
-        assert!(matches!(err, ImportError::BadInput { line: 3, .. }), "{err}");
-        assert!(err.to_string().ends_with("companies.csv.gz:3: bad founded_at '2013-13-01'"), "{err}");
-        write_gz(&dir.join("companies.csv.gz"), &format!("{header}{good}{good}"));
+        assert!(
+            matches!(err, ImportError::BadInput { line: 3, .. }),
+            "{err}"
+        );
+        assert!(
+            err.to_string()
+                .ends_with("companies.csv.gz:3: bad founded_at '2013-13-01'"),
+            "{err}"
+        );
+        write_gz(
+            &dir.join("companies.csv.gz"),
+            &format!("{header}{good}{good}"),
+        );
         let err = import(&options(Some(&dir), None, &dir.join("out"))).unwrap_err();
-        assert!(err.to_string().ends_with("companies.csv.gz:3: duplicate permalink 'a'"), "{err}");
+        assert!(
+            err.to_string()
+                .ends_with("companies.csv.gz:3: duplicate permalink 'a'"),
+            "{err}"
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -188,12 +213,24 @@ mod tests {
         let header = "Company,Satus,Year Founded,Description,Categories,Y Combinator Year,Y Combinator Session,\
                       Headquarters (City),Headquarters (US State),Headquarters (Country),\
                       Crunchbase / Angel List Profile,Website\n";
-        fs::write(dir.join("startups.csv"), format!("{header}X,Operating,,,,2012,Spring,,,,,\n")).unwrap();
+        fs::write(
+            dir.join("startups.csv"),
+            format!("{header}X,Operating,,,,2012,Spring,,,,,\n"),
+        )
+        .unwrap();
         let err = import(&options(None, Some(&dir), &dir.join("out"))).unwrap_err();
-        assert!(err.to_string().ends_with("startups.csv:2: unknown Y Combinator Session 'Spring'"), "{err}");
+        assert!(
+            err.to_string()
+                .ends_with("startups.csv:2: unknown Y Combinator Session 'Spring'"),
+            "{err}"
+        );
         fs::write(dir.join("startups.csv"), "Company\nX\n").unwrap();
         let err = import(&options(None, Some(&dir), &dir.join("out"))).unwrap_err();
-        assert!(err.to_string().ends_with("startups.csv:1: missing column 'Satus'"), "{err}");
+        assert!(
+            err.to_string()
+                .ends_with("startups.csv:1: missing column 'Satus'"),
+            "{err}"
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -201,9 +238,15 @@ mod tests {
     fn dump_meta_names_the_sources() {
         let both = options(Some(Path::new("a")), Some(Path::new("b")), Path::new("o"));
         assert_eq!(dump_meta(&both).source, "import crunchbase-2013 + yc-2014");
-        assert_eq!(dump_meta(&both).as_of.map(|d| d.iso()).as_deref(), Some("2014-09-05"));
+        assert_eq!(
+            dump_meta(&both).as_of.map(|d| d.iso()).as_deref(),
+            Some("2014-09-05")
+        );
         let cb = options(Some(Path::new("a")), None, Path::new("o"));
         assert_eq!(dump_meta(&cb).source, "import crunchbase-2013");
-        assert_eq!(dump_meta(&cb).as_of.map(|d| d.iso()).as_deref(), Some("2013-12-31"));
+        assert_eq!(
+            dump_meta(&cb).as_of.map(|d| d.iso()).as_deref(),
+            Some("2013-12-31")
+        );
     }
 }

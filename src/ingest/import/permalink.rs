@@ -29,7 +29,13 @@ mod tests {
     fn later_claimants_get_numbered_suffixes() {
         let taken = ["insoshi", "insoshi-yc"];
         assert_eq!(first_free("lob", "yc", |p| taken.contains(&p)), "lob");
-        assert_eq!(first_free("insoshi", "yc", |p| taken[..1].contains(&p)), "insoshi-yc");
-        assert_eq!(first_free("insoshi", "yc", |p| taken.contains(&p)), "insoshi-yc-2");
+        assert_eq!(
+            first_free("insoshi", "yc", |p| taken[..1].contains(&p)),
+            "insoshi-yc"
+        );
+        assert_eq!(
+            first_free("insoshi", "yc", |p| taken.contains(&p)),
+            "insoshi-yc-2"
+        );
     }
 }

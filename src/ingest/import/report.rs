@@ -76,7 +76,10 @@ pub struct ImportReport {
 
 impl ImportReport {
     pub(crate) fn read(&mut self, name: &str, rows: u64) {
-        self.files.push(SourceFile { name: name.to_string(), rows });
+        self.files.push(SourceFile {
+            name: name.to_string(),
+            rows,
+        });
     }
 }
 
@@ -94,8 +97,16 @@ impl fmt::Display for ImportReport {
         }
         let w = &self.written;
         writeln!(f, "wrote:")?;
-        writeln!(f, "  locations {}, industries {}, companies {}", w.locations, w.industries, w.companies)?;
-        write!(f, "  firms {}, people {}, deals {}", w.investors, w.people, w.deals)
+        writeln!(
+            f,
+            "  locations {}, industries {}, companies {}",
+            w.locations, w.industries, w.companies
+        )?;
+        write!(
+            f,
+            "  firms {}, people {}, deals {}",
+            w.investors, w.people, w.deals
+        )
     }
 }
 
@@ -131,7 +142,11 @@ fn write_yc(f: &mut fmt::Formatter<'_>, yc: &YcStats) -> fmt::Result {
         yc.startups, yc.merged_by_crunchbase_url, yc.merged_by_name_slug, yc.new_companies, yc.renamed_permalinks
     )?;
     writeln!(f, "  unknown US state names {}", yc.unknown_states)?;
-    writeln!(f, "  batch deals {} ({} already in Crunchbase)", yc.batch_deals, yc.batch_deals_already_in_crunchbase)?;
+    writeln!(
+        f,
+        "  batch deals {} ({} already in Crunchbase)",
+        yc.batch_deals, yc.batch_deals_already_in_crunchbase
+    )?;
     writeln!(
         f,
         "  founders {} rows, {} matched a startup, {} people",
@@ -147,7 +162,10 @@ mod tests {
     fn summary_lists_files_stats_and_counts() {
         let mut r = ImportReport::default();
         r.read("crunchbase-2013/rounds.csv.gz", 31_679);
-        r.crunchbase = Some(CrunchbaseStats { edges_matched: 51_838, ..Default::default() });
+        r.crunchbase = Some(CrunchbaseStats {
+            edges_matched: 51_838,
+            ..Default::default()
+        });
         r.written.deals = 31_616;
         let text = r.to_string();
         assert!(text.contains("crunchbase-2013/rounds.csv.gz"), "{text}");

@@ -23,14 +23,25 @@ const ROUND_TYPES: [(&str, RoundType, &str); 9] = [
     ("angel", RoundType::Seed, "an angel round"),
     ("venture", RoundType::FundingRound, "a venture round"),
     ("other", RoundType::FundingRound, "a funding round"),
-    ("private-equity", RoundType::Equity, "a private equity round"),
+    (
+        "private-equity",
+        RoundType::Equity,
+        "a private equity round",
+    ),
     ("post-ipo", RoundType::Equity, "a post-IPO round"),
-    ("crowdfunding", RoundType::Crowdfunding, "a crowdfunding round"),
+    (
+        "crowdfunding",
+        RoundType::Crowdfunding,
+        "a crowdfunding round",
+    ),
 ];
 
 /// The round type of a Crunchbase `funding_round_type`.
 pub(crate) fn round_type(source: &str) -> Option<RoundType> {
-    ROUND_TYPES.iter().find(|(s, _, _)| *s == source).map(|(_, t, _)| *t)
+    ROUND_TYPES
+        .iter()
+        .find(|(s, _, _)| *s == source)
+        .map(|(_, t, _)| *t)
 }
 
 /// A USD amount: `None` when blank, an error text when not a non-negative number.
@@ -40,7 +51,9 @@ pub(crate) fn parse_amount(text: &str) -> Result<Option<f64>, String> {
     }
     match text.parse::<f64>() {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(Some(v)),
-        _ => Err(format!("bad amount '{text}' (expected a non-negative number)")),
+        _ => Err(format!(
+            "bad amount '{text}' (expected a non-negative number)"
+        )),
     }
 }
 
@@ -52,7 +65,10 @@ pub(crate) fn deal_key(slug: &str, funded_at: &str, source_type: &str, amount: &
 
 /// `Waywire raised $1.75M in a Series A round.`
 pub(crate) fn describe(company: &str, source_type: &str, amount: Option<f64>) -> String {
-    let phrase = ROUND_TYPES.iter().find(|(s, _, _)| *s == source_type).map_or("a funding round", |(_, _, p)| *p);
+    let phrase = ROUND_TYPES
+        .iter()
+        .find(|(s, _, _)| *s == source_type)
+        .map_or("a funding round", |(_, _, p)| *p);
     match amount {
         Some(usd) => format!("{company} raised {} in {phrase}.", money(usd)),
         None => format!("{company} raised {phrase}."),
@@ -114,8 +130,17 @@ mod tests {
 
     #[test]
     fn descriptions_restate_the_row() {
-        assert_eq!(describe("#waywire", "series-a", Some(1_750_000.0)), "#waywire raised $1.75M in a Series A round.");
-        assert_eq!(describe("Dropbox", "angel", None), "Dropbox raised an angel round.");
-        assert_eq!(deal_key("waywire", "2012-06-30", "series-a", "1750000"), "waywire|2012-06-30|series-a|1750000");
+        assert_eq!(
+            describe("#waywire", "series-a", Some(1_750_000.0)),
+            "#waywire raised $1.75M in a Series A round."
+        );
+        assert_eq!(
+            describe("Dropbox", "angel", None),
+            "Dropbox raised an angel round."
+        );
+        assert_eq!(
+            deal_key("waywire", "2012-06-30", "series-a", "1750000"),
+            "waywire|2012-06-30|series-a|1750000"
+        );
     }
 }

@@ -53,9 +53,15 @@ impl Table {
 
     /// Reads CSV from any source; `path` only names it in errors.
     pub fn from_reader(path: &Path, input: Box<dyn Read>) -> Result<Table, ImportError> {
-        let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(input);
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .from_reader(input);
         let headers = reader.headers().map_err(|e| csv_error(path, e))?.clone();
-        Ok(Table { path: path.to_path_buf(), reader, headers })
+        Ok(Table {
+            path: path.to_path_buf(),
+            reader,
+            headers,
+        })
     }
 
     /// The index of each named column, or a line-1 error naming the first missing one.
@@ -82,9 +88,16 @@ impl Table {
     {
         let mut record = StringRecord::new();
         let mut count = 0;
-        while self.reader.read_record(&mut record).map_err(|e| csv_error(&self.path, e))? {
+        while self
+            .reader
+            .read_record(&mut record)
+            .map_err(|e| csv_error(&self.path, e))?
+        {
             let line = record.position().map_or(0, |p| p.line());
-            let row = Row { line, record: std::mem::take(&mut record) };
+            let row = Row {
+                line,
+                record: std::mem::take(&mut record),
+            };
             each(&row)?;
             record = row.record;
             count += 1;
@@ -94,7 +107,10 @@ impl Table {
 }
 
 fn csv_error(path: &Path, source: csv::Error) -> ImportError {
-    ImportError::Csv { path: path.to_path_buf(), source }
+    ImportError::Csv {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 #[cfg(test)]
@@ -112,7 +128,12 @@ mod tests {
         let mut seen = Vec::new();
         let n = t
             .for_each_row(|r| {
-                seen.push((r.line, r.get(b).to_string(), r.get(a).to_string(), r.opt(a).is_some()));
+                seen.push((
+                    r.line,
+                    r.get(b).to_string(),
+                    r.get(a).to_string(),
+                    r.opt(a).is_some(),
+                ));
                 Ok(())
             })
             .unwrap();
@@ -124,7 +145,10 @@ mod tests {
     #[test]
     fn missing_columns_and_ragged_rows_are_errors() {
         let t = table("a,b\n1,2\n");
-        assert_eq!(t.columns(["c"]).unwrap_err().to_string(), "t.csv:1: missing column 'c'");
+        assert_eq!(
+            t.columns(["c"]).unwrap_err().to_string(),
+            "t.csv:1: missing column 'c'"
+        );
         let mut t = table("a,b\n1,2,3\n");
         let err = t.for_each_row(|_| Ok(())).unwrap_err();
         assert!(matches!(err, ImportError::Csv { .. }), "{err}");
@@ -133,7 +157,9 @@ mod tests {
     #[test]
     fn callback_errors_stop_the_scan() {
         let mut t = table("a\n1\n2\n");
-        let err = t.for_each_row(|r| Err(ImportError::bad("t.csv", r.line, "no"))).unwrap_err();
+        let err = t
+            .for_each_row(|r| Err(ImportError::bad("t.csv", r.line, "no")))
+            .unwrap_err();
         assert_eq!(err.to_string(), "t.csv:2: no");
     }
 }

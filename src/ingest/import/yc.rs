@@ -31,7 +31,8 @@ use std::path::Path;
 
 use crate::schema::ids::{crunchbase_key, domain_key, slugify, uuid5};
 use crate::schema::{
-    CompanyRow, Date, DealFirmRow, DealRow, EmploymentRow, IpoStatus, PersonRole, PlaceRefs, RoundType,
+    CompanyRow, Date, DealFirmRow, DealRow, EmploymentRow, IpoStatus, PersonRole, PlaceRefs,
+    RoundType,
 };
 
 use super::catalog::Catalog;
@@ -76,7 +77,11 @@ struct Startup {
 }
 
 /// Imports the YC folder `dir` into `catalog` (after Crunchbase, if any).
-pub(crate) fn import(dir: &Path, catalog: &mut Catalog, report: &mut ImportReport) -> Result<(), ImportError> {
+pub(crate) fn import(
+    dir: &Path,
+    catalog: &mut Catalog,
+    report: &mut ImportReport,
+) -> Result<(), ImportError> {
     let mut stats = YcStats::default();
     let startups = read_startups(&dir.join(STARTUPS), catalog)?;
     stats.startups = startups.len() as u64;
@@ -101,7 +106,8 @@ fn read_startups(path: &Path, catalog: &mut Catalog) -> Result<Vec<Startup>, Imp
     let cols = table.columns(STARTUP_COLUMNS)?;
     let mut startups = Vec::new();
     table.for_each_row(|row| {
-        let startup = startup(row, &cols, catalog).map_err(|m| ImportError::bad(path, row.line, m))?;
+        let startup =
+            startup(row, &cols, catalog).map_err(|m| ImportError::bad(path, row.line, m))?;
         startups.push(startup);
         Ok(())
     })?;
@@ -109,12 +115,17 @@ fn read_startups(path: &Path, catalog: &mut Catalog) -> Result<Vec<Startup>, Imp
 }
 
 fn startup(row: &Row, cols: &[usize; 12], catalog: &mut Catalog) -> Result<Startup, String> {
-    let [name, status, founded, description, categories, year, session, city, state, country, profile, website] = *cols;
+    let [name, status, founded, description, categories, year, session, city, state, country, profile, website] =
+        *cols;
     let company = row.opt(name).ok_or("empty Company")?;
     let crunchbase_slug = crunchbase_key(row.get(profile), None)
         .and_then(|key| key.strip_prefix("organization/").map(str::to_string))
         .filter(|slug| !slug.is_empty());
-    let industries = row.get(categories).split(',').filter_map(|c| catalog.industries.yc(c)).collect();
+    let industries = row
+        .get(categories)
+        .split(',')
+        .filter_map(|c| catalog.industries.yc(c))
+        .collect();
     Ok(Startup {
         name: company.to_string(),
         crunchbase_slug,
@@ -123,7 +134,11 @@ fn startup(row: &Row, cols: &[usize; 12], catalog: &mut Catalog) -> Result<Start
         description: row.opt(description).map(str::to_string),
         domain: domain_key(row.get(website)),
         industries,
-        hq: [row.get(city).to_string(), row.get(state).to_string(), row.get(country).to_string()],
+        hq: [
+            row.get(city).to_string(),
+            row.get(state).to_string(),
+            row.get(country).to_string(),
+        ],
         batch: batch(row.get(year), row.get(session))?,
     })
 }
@@ -139,7 +154,10 @@ fn yc_status(status: &str) -> Result<Option<IpoStatus>, String> {
 }
 
 fn year_start(year: &str) -> Result<Date, String> {
-    let parsed = year.parse::<i32>().ok().and_then(|y| Date::from_ymd(y, 1, 1));
+    let parsed = year
+        .parse::<i32>()
+        .ok()
+        .and_then(|y| Date::from_ymd(y, 1, 1));
     parsed.ok_or(format!("bad year '{year}'"))
 }
 
@@ -150,13 +168,20 @@ fn batch(year: &str, session: &str) -> Result<(Date, String), String> {
         "Summer" => 6,
         other => return Err(format!("unknown Y Combinator Session '{other}'")),
     };
-    let start = year.parse::<i32>().ok().and_then(|y| Date::from_ymd(y, month, 1));
+    let start = year
+        .parse::<i32>()
+        .ok()
+        .and_then(|y| Date::from_ymd(y, month, 1));
     let start = start.ok_or(format!("bad Y Combinator Year '{year}'"))?;
     Ok((start, format!("{session} {year}")))
 }
 
 /// HQ columns → locations: the first of several listed places; a state only in the US.
-fn place([city, state, country]: &[String; 3], catalog: &mut Catalog, stats: &mut YcStats) -> PlaceRefs {
+fn place(
+    [city, state, country]: &[String; 3],
+    catalog: &mut Catalog,
+    stats: &mut YcStats,
+) -> PlaceRefs {
     let (city, state, country) = (first_item(city), first_item(state), first_item(country));
     let in_us = country.is_none_or(|c| geo::country(c).is_some_and(|(p, _)| p == UNITED_STATES.0));
     let state_name = state.filter(|_| in_us).and_then(|s| {
@@ -164,7 +189,12 @@ fn place([city, state, country]: &[String; 3], catalog: &mut Catalog, stats: &mu
         stats.unknown_states += u64::from(found.is_none());
         found
     });
-    catalog.locations.place(&Address { country, state: state_name, region: None, city })
+    catalog.locations.place(&Address {
+        country,
+        state: state_name,
+        region: None,
+        city,
+    })
 }
 
 /// `San Francisco, New York City` → `San Francisco`.
@@ -173,9 +203,19 @@ fn first_item(text: &str) -> Option<&str> {
 }
 
 /// The company a startup is: an unclaimed Crunchbase company with its slug, or a new one.
-fn claim_company(startup: &Startup, catalog: &mut Catalog, claimed: &mut HashSet<usize>, stats: &mut YcStats) -> usize {
-    let slug = startup.crunchbase_slug.clone().unwrap_or_else(|| slugify(&startup.name));
-    let existing = catalog.company_index(&slug).filter(|i| !claimed.contains(i));
+fn claim_company(
+    startup: &Startup,
+    catalog: &mut Catalog,
+    claimed: &mut HashSet<usize>,
+    stats: &mut YcStats,
+) -> usize {
+    let slug = startup
+        .crunchbase_slug
+        .clone()
+        .unwrap_or_else(|| slugify(&startup.name));
+    let existing = catalog
+        .company_index(&slug)
+        .filter(|i| !claimed.contains(i));
     let index = match existing {
         Some(index) => {
             let unplaced = catalog.company(index).location == PlaceRefs::default();
@@ -201,7 +241,10 @@ fn claim_company(startup: &Startup, catalog: &mut Catalog, claimed: &mut HashSet
 /// Fills what the Crunchbase company lacks (`hq` only when it has no
 /// location); adds the YC industries.
 fn merge(company: &mut CompanyRow, startup: &Startup, hq: Option<PlaceRefs>) {
-    company.short_description = company.short_description.take().or_else(|| startup.description.clone());
+    company.short_description = company
+        .short_description
+        .take()
+        .or_else(|| startup.description.clone());
     company.domain = company.domain.take().or_else(|| startup.domain.clone());
     company.founded_on = company.founded_on.or(startup.founded_on);
     company.ipo_status = company.ipo_status.or(startup.status);
@@ -229,7 +272,10 @@ fn new_company(permalink: String, startup: &Startup, hq: PlaceRefs) -> CompanyRo
         short_description: startup.description.clone(),
         ipo_status: startup.status,
         founded_on: startup.founded_on,
-        crunchbase: startup.crunchbase_slug.as_ref().map(|s| format!("https://www.crunchbase.com/organization/{s}")),
+        crunchbase: startup
+            .crunchbase_slug
+            .as_ref()
+            .map(|s| format!("https://www.crunchbase.com/organization/{s}")),
         industries,
         location: hq,
         permalink,
@@ -238,8 +284,14 @@ fn new_company(permalink: String, startup: &Startup, hq: PlaceRefs) -> CompanyRo
 }
 
 /// One SEED deal by Y Combinator per startup, unless Crunchbase has it already.
-fn add_batch_deals(batches: &[(usize, (Date, String))], catalog: &mut Catalog, stats: &mut YcStats) {
-    let Some(yc) = catalog.firm(Y_COMBINATOR) else { return };
+fn add_batch_deals(
+    batches: &[(usize, (Date, String))],
+    catalog: &mut Catalog,
+    stats: &mut YcStats,
+) {
+    let Some(yc) = catalog.firm(Y_COMBINATOR) else {
+        return;
+    };
     let known: HashSet<_> = catalog
         .deals()
         .iter()
@@ -269,9 +321,17 @@ fn batch_deal(company: &CompanyRow, yc: uuid::Uuid, start: Date, label: &str) ->
         date: Some(start),
         created_at: None,
         total_round_raised: None,
-        short_description: Some(format!("{} joined Y Combinator's {label} batch.", company.name)),
+        short_description: Some(format!(
+            "{} joined Y Combinator's {label} batch.",
+            company.name
+        )),
         long_description: None,
-        investors: vec![DealFirmRow { firm_id: yc, lead: false, partner_ids: Vec::new(), financing_type: None }],
+        investors: vec![DealFirmRow {
+            firm_id: yc,
+            lead: false,
+            partner_ids: Vec::new(),
+            financing_type: None,
+        }],
         angels: Vec::new(),
         financings: Vec::new(),
         valuation: None,
@@ -289,15 +349,26 @@ fn read_founders(
     let [founder, company] = table.columns(["Founder", "Company"])?;
     let mut people = HashSet::new();
     let rows = table.for_each_row(|row| {
-        let Some(&index) = by_name.get(row.get(company)) else { return Ok(()) };
-        let (company_id, company_name) = (catalog.company(index).id, catalog.company(index).name.clone());
-        let Some(person) = row.opt(founder).and_then(|name| catalog.person(name)) else { return Ok(()) };
+        let Some(&index) = by_name.get(row.get(company)) else {
+            return Ok(());
+        };
+        let (company_id, company_name) = (
+            catalog.company(index).id,
+            catalog.company(index).name.clone(),
+        );
+        let Some(person) = row.opt(founder).and_then(|name| catalog.person(name)) else {
+            return Ok(());
+        };
         stats.founders_matched += 1;
         people.insert(person.id);
         if !person.roles.contains(&PersonRole::Founder) {
             person.roles.push(PersonRole::Founder);
         }
-        if !person.employment.iter().any(|job| job.company_id == Some(company_id)) {
+        if !person
+            .employment
+            .iter()
+            .any(|job| job.company_id == Some(company_id))
+        {
             person.employment.push(EmploymentRow {
                 title: Some("Founder".to_string()),
                 company_id: Some(company_id),
@@ -323,8 +394,14 @@ mod tests {
         assert!(yc_status("Zombie").is_err());
         assert_eq!(year_start("2010"), Ok(Date::parse("2010-01-01").unwrap()));
         assert!(year_start("20x0").is_err());
-        assert_eq!(batch("2009", "Winter"), Ok((Date::parse("2009-01-01").unwrap(), "Winter 2009".into())));
-        assert_eq!(batch("2010", "Summer").unwrap().0, Date::parse("2010-06-01").unwrap());
+        assert_eq!(
+            batch("2009", "Winter"),
+            Ok((Date::parse("2009-01-01").unwrap(), "Winter 2009".into()))
+        );
+        assert_eq!(
+            batch("2010", "Summer").unwrap().0,
+            Date::parse("2010-06-01").unwrap()
+        );
         assert!(batch("2010", "Spring").is_err());
     }
 
@@ -333,14 +410,28 @@ mod tests {
         let mut catalog = Catalog::default();
         let mut stats = YcStats::default();
         let hq = |c: &str, s: &str, n: &str| [c.to_string(), s.to_string(), n.to_string()];
-        let p = place(&hq("San Francisco, New York City", "California, New York", "USA"), &mut catalog, &mut stats);
+        let p = place(
+            &hq(
+                "San Francisco, New York City",
+                "California, New York",
+                "USA",
+            ),
+            &mut catalog,
+            &mut stats,
+        );
         assert_eq!(p.city.as_deref(), Some("san-francisco-california"));
         assert_eq!(p.state.as_deref(), Some("california"));
         let p = place(&hq("Toronto", "", "Canada"), &mut catalog, &mut stats);
-        assert_eq!((p.city.as_deref(), p.country.as_deref()), (Some("toronto-canada"), Some("canada")));
+        assert_eq!(
+            (p.city.as_deref(), p.country.as_deref()),
+            (Some("toronto-canada"), Some("canada"))
+        );
         let p = place(&hq("Atlanta", "Giorgia", "USA"), &mut catalog, &mut stats);
         assert_eq!(p.state.as_deref(), Some("georgia"));
-        assert_eq!(place(&hq("", "", ""), &mut catalog, &mut stats), PlaceRefs::default());
+        assert_eq!(
+            place(&hq("", "", ""), &mut catalog, &mut stats),
+            PlaceRefs::default()
+        );
         assert_eq!(stats.unknown_states, 0);
     }
 
@@ -368,6 +459,9 @@ mod tests {
         assert_eq!(company.ipo_status, Some(IpoStatus::Private));
         assert_eq!(company.domain.as_deref(), Some("airbnb.com"));
         assert_eq!(company.short_description.as_deref(), Some("Rooms."));
-        assert_eq!(company.industries, vec!["travel".to_string(), "hotels".to_string()]);
+        assert_eq!(
+            company.industries,
+            vec!["travel".to_string(), "hotels".to_string()]
+        );
     }
 }

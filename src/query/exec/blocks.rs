@@ -6,7 +6,10 @@ use crate::index::{Index, IndexError};
 use crate::query::plan::Plan;
 use crate::query::request::{CompanyFilter, DealFilter, InvestorsFilter, LatestDealFilter};
 
-use super::joins::{companies_of_deals, companies_with_latest_deal_in, deals_of_firms, deals_of_people, docs_of_ids, targets_of};
+use super::joins::{
+    companies_of_deals, companies_with_latest_deal_in, deals_of_firms, deals_of_people,
+    docs_of_ids, targets_of,
+};
 
 /// Facet values of a headcount / ipo / round list.
 fn values<T>(list: &Option<Vec<T>>, f: impl Fn(&T) -> String) -> Option<Vec<String>> {
@@ -45,8 +48,14 @@ fn company_facets(plan: &mut Plan, f: &CompanyFilter, names: &CompanyFields) {
     plan.facet(names.location, f.locations.as_deref());
     plan.facet(names.industry, f.industries.as_deref());
     plan.facet(names.super_category, f.super_categories.as_deref());
-    plan.facet(names.employee_count, values(&f.employee_count, |h| h.as_str().to_string()).as_deref());
-    plan.facet(names.ipo_status, values(&f.ipo_status, |s| s.as_str().to_string()).as_deref());
+    plan.facet(
+        names.employee_count,
+        values(&f.employee_count, |h| h.as_str().to_string()).as_deref(),
+    );
+    plan.facet(
+        names.ipo_status,
+        values(&f.ipo_status, |s| s.as_str().to_string()).as_deref(),
+    );
     plan.money(names.total_raised, &f.total_raised);
 }
 
@@ -59,24 +68,39 @@ pub fn company_on_companies(plan: &mut Plan, index: &Index, f: &CompanyFilter) {
 }
 
 /// A company filter on deals (the deal's company).
-pub fn company_on_deals(plan: &mut Plan, index: &Index, f: &CompanyFilter) -> Result<(), IndexError> {
+pub fn company_on_deals(
+    plan: &mut Plan,
+    index: &Index,
+    f: &CompanyFilter,
+) -> Result<(), IndexError> {
     company_facets(plan, f, &ON_DEALS);
     if let Some(ids) = &f.ids {
-        plan.docs(targets_of(&index.companies, "deals", docs_of_ids(&index.companies, ids))?);
+        plan.docs(targets_of(
+            &index.companies,
+            "deals",
+            docs_of_ids(&index.companies, ids),
+        )?);
     }
     Ok(())
 }
 
 /// A deal filter on deals.
 pub fn deal_on_deals(plan: &mut Plan, f: &DealFilter) {
-    plan.facet("round", values(&f.financing_types, |k| k.facet_value()).as_deref());
+    plan.facet(
+        "round",
+        values(&f.financing_types, |k| k.facet_value()).as_deref(),
+    );
     plan.money("size", &f.size);
     plan.days("date", &f.date);
     plan.instants("created_at", &f.created);
 }
 
 /// Rounds with any firm of `investor_ids` or any person of `people_ids`, on deals.
-pub fn investors_on_deals(plan: &mut Plan, index: &Index, f: &InvestorsFilter) -> Result<(), IndexError> {
+pub fn investors_on_deals(
+    plan: &mut Plan,
+    index: &Index,
+    f: &InvestorsFilter,
+) -> Result<(), IndexError> {
     if let Some(ids) = &f.investor_ids {
         plan.docs(deals_of_firms(index, ids)?);
     }
@@ -87,7 +111,11 @@ pub fn investors_on_deals(plan: &mut Plan, index: &Index, f: &InvestorsFilter) -
 }
 
 /// Companies with such investors in any round.
-pub fn investors_on_companies(plan: &mut Plan, index: &Index, f: &InvestorsFilter) -> Result<(), IndexError> {
+pub fn investors_on_companies(
+    plan: &mut Plan,
+    index: &Index,
+    f: &InvestorsFilter,
+) -> Result<(), IndexError> {
     if let Some(ids) = &f.investor_ids {
         plan.docs(companies_of_deals(index, &deals_of_firms(index, ids)?)?);
     }
@@ -98,15 +126,25 @@ pub fn investors_on_companies(plan: &mut Plan, index: &Index, f: &InvestorsFilte
 }
 
 /// A latest-deal filter on companies.
-pub fn latest_deal_on_companies(plan: &mut Plan, index: &Index, f: &LatestDealFilter) -> Result<(), IndexError> {
+pub fn latest_deal_on_companies(
+    plan: &mut Plan,
+    index: &Index,
+    f: &LatestDealFilter,
+) -> Result<(), IndexError> {
     let d = &f.deal;
-    plan.facet("latest_round", values(&d.financing_types, |k| k.facet_value()).as_deref());
+    plan.facet(
+        "latest_round",
+        values(&d.financing_types, |k| k.facet_value()).as_deref(),
+    );
     plan.money("latest_deal_size", &d.size);
     plan.days("latest_deal_date", &d.date);
     plan.instants("latest_deal_created_at", &d.created);
     plan.facet("latest_investor_location", f.investor_locations.as_deref());
     if let Some(ids) = &f.investor_ids {
-        plan.docs(companies_with_latest_deal_in(index, &deals_of_firms(index, ids)?)?);
+        plan.docs(companies_with_latest_deal_in(
+            index,
+            &deals_of_firms(index, ids)?,
+        )?);
     }
     Ok(())
 }

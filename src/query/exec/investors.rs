@@ -7,7 +7,9 @@ use crate::index::payload::FIRM_LED;
 use crate::index::Index;
 use crate::query::filter::evaluate;
 use crate::query::plan::Plan;
-use crate::query::request::{FilteredCounts, InvestorSort, InvestorsQuery, PortfolioFilter, ResultPage};
+use crate::query::request::{
+    FilteredCounts, InvestorSort, InvestorsQuery, PortfolioFilter, ResultPage,
+};
 use crate::query::sort::Direction::Descending;
 
 use super::blocks::{company_on_deals, deal_on_deals};
@@ -25,7 +27,11 @@ impl FirmCounts {
     fn filtered(&self, firm: u32) -> FilteredCounts {
         let acc = self.tally.get(firm);
         let deals = if self.only_lead { acc.leads } else { acc.deals };
-        FilteredCounts { deal_count: deals, lead_count: acc.leads, most_recent_date: None }
+        FilteredCounts {
+            deal_count: deals,
+            lead_count: acc.leads,
+            most_recent_date: None,
+        }
     }
 }
 
@@ -42,7 +48,10 @@ fn firm_counts(index: &Index, p: &PortfolioFilter) -> Result<FirmCounts, QueryEr
             tally.add(f, payload & FIRM_LED != 0, None);
         }
     }
-    Ok(FirmCounts { tally, only_lead: p.only_lead_deals })
+    Ok(FirmCounts {
+        tally,
+        only_lead: p.only_lead_deals,
+    })
 }
 
 pub fn search_investors(index: &Index, q: &InvestorsQuery) -> Result<ResultPage, QueryError> {
@@ -51,14 +60,21 @@ pub fn search_investors(index: &Index, q: &InvestorsQuery) -> Result<ResultPage,
         plan.docs(docs_of_org_identifiers(&index.firms, keys)?);
     }
     plan.facet("location", q.locations.as_deref());
-    let headcounts = q.employee_count.as_ref().map(|l| l.iter().map(|h| h.as_str()).collect::<Vec<_>>());
+    let headcounts = q
+        .employee_count
+        .as_ref()
+        .map(|l| l.iter().map(|h| h.as_str()).collect::<Vec<_>>());
     plan.facet("employee_count", headcounts.as_deref());
     let counts = match &q.portfolio {
         Some(p) => {
             reject_semantic(&p.semantic, "company_investments")?;
             let counts = firm_counts(index, p)?;
             let min = p.min_matching_deals.unwrap_or(1).max(1);
-            let qualifying = counts.tally.touched().into_iter().filter(|&f| counts.filtered(f).deal_count >= min);
+            let qualifying = counts
+                .tally
+                .touched()
+                .into_iter()
+                .filter(|&f| counts.filtered(f).deal_count >= min);
             plan.docs(bitmap_of(qualifying.collect()));
             Some(counts)
         }
@@ -70,9 +86,13 @@ pub fn search_investors(index: &Index, q: &InvestorsQuery) -> Result<ResultPage,
         (InvestorSort::RecentDeals, _) => Order::I32("deal_count_last_12_months", Descending),
         (InvestorSort::DealsLedLtm, _) => Order::I32("lead_deal_count_last_12_months", Descending),
         (InvestorSort::TotalDeals, _) => Order::I32("total_deal_count", Descending),
-        (InvestorSort::MatchingDeals, Some(c)) => {
-            Order::Keys(matches.iter().map(|f| (Some(c.filtered(f).deal_count as i64), f)).collect(), Descending)
-        }
+        (InvestorSort::MatchingDeals, Some(c)) => Order::Keys(
+            matches
+                .iter()
+                .map(|f| (Some(c.filtered(f).deal_count as i64), f))
+                .collect(),
+            Descending,
+        ),
     };
     let mut page = page_of(&index.firms, &matches, order, q.page)?;
     if let Some(c) = &counts {

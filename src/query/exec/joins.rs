@@ -21,7 +21,11 @@ pub fn docs_of_ids(kind: &Kind, ids: &[Uuid]) -> RoaringBitmap {
 }
 
 /// Targets of relation `name` over every source in `sources`.
-pub fn targets_of(kind: &Kind, name: &str, sources: impl IntoIterator<Item = u32>) -> Result<RoaringBitmap, IndexError> {
+pub fn targets_of(
+    kind: &Kind,
+    name: &str,
+    sources: impl IntoIterator<Item = u32>,
+) -> Result<RoaringBitmap, IndexError> {
     let relation = kind.relation(name)?;
     let rel = relation.edges();
     let mut all = Vec::new();
@@ -33,7 +37,11 @@ pub fn targets_of(kind: &Kind, name: &str, sources: impl IntoIterator<Item = u32
 
 /// Doc ids of the entities with any of `ids`, or any key of `keys` in the
 /// key map named with it (one union; unknown ones dropped).
-pub fn docs_of_keys(kind: &Kind, ids: &[Uuid], keys: &[(&str, &[String])]) -> Result<RoaringBitmap, IndexError> {
+pub fn docs_of_keys(
+    kind: &Kind,
+    ids: &[Uuid],
+    keys: &[(&str, &[String])],
+) -> Result<RoaringBitmap, IndexError> {
     let mut docs: Vec<u32> = ids.iter().filter_map(|id| kind.ids.docid(id)).collect();
     for &(map, values) in keys {
         if !values.is_empty() {
@@ -45,9 +53,16 @@ pub fn docs_of_keys(kind: &Kind, ids: &[Uuid], keys: &[(&str, &[String])]) -> Re
 }
 
 /// Doc ids of the organisations answering to any of `keys` (one union).
-pub fn docs_of_org_identifiers(kind: &Kind, keys: &OrgIdentifiers) -> Result<RoaringBitmap, IndexError> {
-    let maps: [(&str, &[String]); 4] =
-        [("domain", &keys.domains), ("linkedin", &keys.linkedin), ("crunchbase", &keys.crunchbase), ("permalink", &keys.permalinks)];
+pub fn docs_of_org_identifiers(
+    kind: &Kind,
+    keys: &OrgIdentifiers,
+) -> Result<RoaringBitmap, IndexError> {
+    let maps: [(&str, &[String]); 4] = [
+        ("domain", &keys.domains),
+        ("linkedin", &keys.linkedin),
+        ("crunchbase", &keys.crunchbase),
+        ("permalink", &keys.permalinks),
+    ];
     docs_of_keys(kind, &keys.ids, &maps)
 }
 
@@ -66,13 +81,25 @@ pub fn deals_of_people(index: &Index, people_ids: &[Uuid]) -> Result<RoaringBitm
 }
 
 /// Companies of these deals.
-pub fn companies_of_deals(index: &Index, deals: &RoaringBitmap) -> Result<RoaringBitmap, IndexError> {
+pub fn companies_of_deals(
+    index: &Index,
+    deals: &RoaringBitmap,
+) -> Result<RoaringBitmap, IndexError> {
     let company = index.deals.column_i32("company")?;
-    Ok(bitmap_of(deals.iter().filter_map(|d| company.get(d)).map(|c| c as u32).collect()))
+    Ok(bitmap_of(
+        deals
+            .iter()
+            .filter_map(|d| company.get(d))
+            .map(|c| c as u32)
+            .collect(),
+    ))
 }
 
 /// Companies whose latest deal is one of these deals.
-pub fn companies_with_latest_deal_in(index: &Index, deals: &RoaringBitmap) -> Result<RoaringBitmap, IndexError> {
+pub fn companies_with_latest_deal_in(
+    index: &Index,
+    deals: &RoaringBitmap,
+) -> Result<RoaringBitmap, IndexError> {
     let company = index.deals.column_i32("company")?;
     let latest = index.companies.column_i32("latest_deal")?;
     let hits = deals

@@ -34,7 +34,9 @@ pub enum QueryError {
     Index(IndexError),
     /// A `search_query` was sent; semantic search is not available on this
     /// server. `block` is the request block that carried it.
-    SemanticUnavailable { block: &'static str },
+    SemanticUnavailable {
+        block: &'static str,
+    },
 }
 
 impl From<IndexError> for QueryError {
@@ -47,7 +49,9 @@ impl fmt::Display for QueryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             QueryError::Index(e) => write!(f, "{e}"),
-            QueryError::SemanticUnavailable { block } => write!(f, "semantic search ({block}.search_query) is not available"),
+            QueryError::SemanticUnavailable { block } => {
+                write!(f, "semantic search ({block}.search_query) is not available")
+            }
         }
     }
 }
@@ -71,12 +75,33 @@ enum Order {
 }
 
 /// One page of `matches` in `order`.
-fn page_of(kind: &Kind, matches: &RoaringBitmap, order: Order, page: PageRequest) -> Result<ResultPage, QueryError> {
+fn page_of(
+    kind: &Kind,
+    matches: &RoaringBitmap,
+    order: Order,
+    page: PageRequest,
+) -> Result<ResultPage, QueryError> {
     let docs = match order {
         Order::DocOrder => page_in_doc_order(matches, page),
-        Order::I32(name, dir) => page_by_column(matches, &*kind.column_i32(name)?, &*kind.sort_order(name)?, dir, page),
-        Order::I64(name, dir) => page_by_column(matches, &*kind.column_i64(name)?, &*kind.sort_order(name)?, dir, page),
+        Order::I32(name, dir) => page_by_column(
+            matches,
+            &*kind.column_i32(name)?,
+            &*kind.sort_order(name)?,
+            dir,
+            page,
+        ),
+        Order::I64(name, dir) => page_by_column(
+            matches,
+            &*kind.column_i64(name)?,
+            &*kind.sort_order(name)?,
+            dir,
+            page,
+        ),
         Order::Keys(keyed, dir) => page_by_keys(keyed, dir, page),
     };
-    Ok(ResultPage { total_count: matches.len(), docs, filtered: Vec::new() })
+    Ok(ResultPage {
+        total_count: matches.len(),
+        docs,
+        filtered: Vec::new(),
+    })
 }

@@ -12,26 +12,32 @@
 
 use roaring::RoaringBitmap;
 
-use crate::index::payload::{PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
 use crate::index::column::NULL_I32;
+use crate::index::payload::{PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
 use crate::index::{Index, IndexError};
 use crate::query::filter::evaluate;
 use crate::query::plan::Plan;
 use crate::query::request::{
-    EmployerFilter, FilteredCounts, InvestmentType, InvestorPersonFilter, PeopleQuery, PersonDealsFilter, PersonFilter,
-    PersonIdentifiers, PersonSort, PersonType, ResultPage,
+    EmployerFilter, FilteredCounts, InvestmentType, InvestorPersonFilter, PeopleQuery,
+    PersonDealsFilter, PersonFilter, PersonIdentifiers, PersonSort, PersonType, ResultPage,
 };
 use crate::query::sort::Direction::{Ascending, Descending};
 
-use super::blocks::{company_on_companies, company_on_deals, deal_on_deals, latest_deal_on_companies};
-use super::joins::{bitmap_of, companies_of_deals, deals_of_people, docs_of_keys, docs_of_org_identifiers, targets_of};
+use super::blocks::{
+    company_on_companies, company_on_deals, deal_on_deals, latest_deal_on_companies,
+};
+use super::joins::{
+    bitmap_of, companies_of_deals, deals_of_people, docs_of_keys, docs_of_org_identifiers,
+    targets_of,
+};
 use super::tally::{Acc, Tally};
 use super::{page_of, reject_semantic, Order, QueryError};
 
 const TRUE: &[&str] = &["true"];
 
 fn strings<T>(list: &Option<Vec<T>>, f: impl Fn(&T) -> &str) -> Option<Vec<String>> {
-    list.as_ref().map(|l| l.iter().map(|v| f(v).to_string()).collect())
+    list.as_ref()
+        .map(|l| l.iter().map(|v| f(v).to_string()).collect())
 }
 
 fn person_facets(plan: &mut Plan, p: &PersonFilter) {
@@ -42,8 +48,15 @@ fn person_facets(plan: &mut Plan, p: &PersonFilter) {
     plan.facet("linkedin_company", p.linkedin_companies.as_deref());
 }
 
-fn docs_of_person_identifiers(index: &Index, keys: &PersonIdentifiers) -> Result<RoaringBitmap, IndexError> {
-    let maps: [(&str, &[String]); 3] = [("linkedin", &keys.linkedin), ("crunchbase", &keys.crunchbase), ("twitter", &keys.twitter)];
+fn docs_of_person_identifiers(
+    index: &Index,
+    keys: &PersonIdentifiers,
+) -> Result<RoaringBitmap, IndexError> {
+    let maps: [(&str, &[String]); 3] = [
+        ("linkedin", &keys.linkedin),
+        ("crunchbase", &keys.crunchbase),
+        ("twitter", &keys.twitter),
+    ];
     docs_of_keys(&index.people, &keys.ids, &maps)
 }
 
@@ -59,13 +72,19 @@ fn employers(index: &Index, c: &EmployerFilter) -> Result<RoaringBitmap, IndexEr
 }
 
 /// Firms matching the firm keys of the `investor` block; `None` when it has none.
-fn firm_set(index: &Index, inv: &InvestorPersonFilter) -> Result<Option<RoaringBitmap>, IndexError> {
+fn firm_set(
+    index: &Index,
+    inv: &InvestorPersonFilter,
+) -> Result<Option<RoaringBitmap>, IndexError> {
     let mut plan = Plan::default();
     if let Some(keys) = &inv.firms {
         plan.docs(docs_of_org_identifiers(&index.firms, keys)?);
     }
     plan.facet("location", inv.locations.as_deref());
-    plan.facet("employee_count", strings(&inv.employee_count, |h| h.as_str()).as_deref());
+    plan.facet(
+        "employee_count",
+        strings(&inv.employee_count, |h| h.as_str()).as_deref(),
+    );
     if plan.is_empty() {
         return Ok(None);
     }
@@ -73,9 +92,15 @@ fn firm_set(index: &Index, inv: &InvestorPersonFilter) -> Result<Option<RoaringB
 }
 
 /// Candidates with at least one firm in `firms`.
-fn with_firm_in(index: &Index, candidates: &RoaringBitmap, firms: &RoaringBitmap) -> Result<RoaringBitmap, IndexError> {
+fn with_firm_in(
+    index: &Index,
+    candidates: &RoaringBitmap,
+    firms: &RoaringBitmap,
+) -> Result<RoaringBitmap, IndexError> {
     let rel = index.people.relation("firms")?;
-    let keep = candidates.iter().filter(|&p| rel.targets(p).iter().any(|&f| firms.contains(f)));
+    let keep = candidates
+        .iter()
+        .filter(|&p| rel.targets(p).iter().any(|&f| firms.contains(f)));
     Ok(RoaringBitmap::from_sorted_iter(keep).unwrap_or_default())
 }
 
@@ -105,10 +130,19 @@ fn qualifying_deals(index: &Index, f: &PersonDealsFilter) -> Result<RoaringBitma
 }
 
 /// Counts each candidate's distinct deals in `deals`.
-fn count_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, candidates: &RoaringBitmap) -> Result<Tally, IndexError> {
+fn count_deals(
+    index: &Index,
+    rules: &DealRules,
+    deals: &RoaringBitmap,
+    candidates: &RoaringBitmap,
+) -> Result<Tally, IndexError> {
     let people = &index.people;
-    let investors = people.facet("is_investor")?.docids("true")?.map_or(0, |b| b.len());
-    let edges = people.relation("angel_deals")?.total_edges() + people.relation("partner_deals")?.total_edges();
+    let investors = people
+        .facet("is_investor")?
+        .docids("true")?
+        .map_or(0, |b| b.len());
+    let edges = people.relation("angel_deals")?.total_edges()
+        + people.relation("partner_deals")?.total_edges();
     // Edges read from the people side, estimated from the candidates' share
     // of all investors; a deal read from the deal side costs about four.
     let people_side = edges as u64 * candidates.len() / investors.max(1);
@@ -126,11 +160,23 @@ const DEAL_SIDE_COST: u64 = 4;
 /// People with a dated deal: doc ids `0..n` (doc ids follow the most
 /// recent deal date, people without one last), the dense part of a tally.
 fn dated_investors(index: &Index) -> Result<usize, IndexError> {
-    Ok(index.people.sort_order("most_recent_deal_date")?.non_null().len())
+    Ok(index
+        .people
+        .sort_order("most_recent_deal_date")?
+        .non_null()
+        .len())
 }
 
-fn count_from_people(index: &Index, rules: &DealRules, deals: &RoaringBitmap, candidates: &RoaringBitmap) -> Result<Tally, IndexError> {
-    let (angel_rel, partner_rel) = (index.people.relation("angel_deals")?, index.people.relation("partner_deals")?);
+fn count_from_people(
+    index: &Index,
+    rules: &DealRules,
+    deals: &RoaringBitmap,
+    candidates: &RoaringBitmap,
+) -> Result<Tally, IndexError> {
+    let (angel_rel, partner_rel) = (
+        index.people.relation("angel_deals")?,
+        index.people.relation("partner_deals")?,
+    );
     let (angel_deals, partner_deals) = (angel_rel.edges(), partner_rel.edges());
     let dates = index.deals.column_i32("date")?;
     let dates = dates.values();
@@ -142,7 +188,10 @@ fn count_from_people(index: &Index, rules: &DealRules, deals: &RoaringBitmap, ca
             mine.extend(angel_deals.targets(p).iter().map(|&d| (d, false)));
         }
         if rules.institutional {
-            let edges = partner_deals.targets(p).iter().zip(partner_deals.payload(p));
+            let edges = partner_deals
+                .targets(p)
+                .iter()
+                .zip(partner_deals.payload(p));
             mine.extend(edges.map(|(&d, &lead)| (d, lead != 0)));
         }
         for (d, lead) in distinct_deals(&mut mine) {
@@ -157,13 +206,23 @@ fn count_from_people(index: &Index, rules: &DealRules, deals: &RoaringBitmap, ca
 /// Counts from the deal side (each deal's `participants`, one edge per
 /// person with angel / partner / led flags); `candidates` is `None` when
 /// every investor is one.
-fn count_from_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, candidates: Option<&RoaringBitmap>) -> Result<Tally, IndexError> {
+fn count_from_deals(
+    index: &Index,
+    rules: &DealRules,
+    deals: &RoaringBitmap,
+    candidates: Option<&RoaringBitmap>,
+) -> Result<Tally, IndexError> {
     let relation = index.deals.relation("participants")?;
     let participants = relation.edges();
     let dates = index.deals.column_i32("date")?;
     let dates = dates.values();
     let mut tally = Tally::new(dated_investors(index)?);
-    let counted = (if rules.angel { PARTICIPANT_ANGEL } else { 0 }) | (if rules.institutional { PARTICIPANT_PARTNER } else { 0 });
+    let counted = (if rules.angel { PARTICIPANT_ANGEL } else { 0 })
+        | (if rules.institutional {
+            PARTICIPANT_PARTNER
+        } else {
+            0
+        });
     for d in deals {
         let people = participants.targets(d);
         if people.is_empty() {
@@ -172,7 +231,10 @@ fn count_from_deals(index: &Index, rules: &DealRules, deals: &RoaringBitmap, can
         let day = day_of(dates, d);
         for (&p, &flags) in people.iter().zip(participants.payload(d)) {
             let lead = rules.institutional && flags & PARTICIPANT_LEAD != 0;
-            if flags & counted != 0 && (lead || !rules.only_lead) && candidates.is_none_or(|c| c.contains(p)) {
+            if flags & counted != 0
+                && (lead || !rules.only_lead)
+                && candidates.is_none_or(|c| c.contains(p))
+            {
                 tally.add(p, lead, day);
             }
         }
@@ -203,7 +265,11 @@ fn distinct_deals(pairs: &mut Vec<(u32, bool)>) -> impl Iterator<Item = (u32, bo
 
 fn filtered(acc: Acc) -> FilteredCounts {
     let most_recent_date = (acc.latest != i32::MIN).then_some(crate::schema::Date(acc.latest));
-    FilteredCounts { deal_count: acc.deals, lead_count: acc.leads, most_recent_date }
+    FilteredCounts {
+        deal_count: acc.deals,
+        lead_count: acc.leads,
+        most_recent_date,
+    }
 }
 
 /// People matching every block but `investor.deals`.
@@ -235,7 +301,13 @@ fn base_matches(index: &Index, q: &PeopleQuery) -> Result<RoaringBitmap, QueryEr
     if let Some(companies) = employer_set {
         matches = employed_by(index, matches, &companies)?;
     }
-    if let Some(firms) = q.investor.as_ref().map(|inv| firm_set(index, inv)).transpose()?.flatten() {
+    if let Some(firms) = q
+        .investor
+        .as_ref()
+        .map(|inv| firm_set(index, inv))
+        .transpose()?
+        .flatten()
+    {
         matches = with_firm_in(index, &matches, &firms)?;
     }
     Ok(matches)
@@ -244,12 +316,20 @@ fn base_matches(index: &Index, q: &PeopleQuery) -> Result<RoaringBitmap, QueryEr
 /// Candidates whose current employer is one of `companies`: probing each
 /// candidate's `employer` when the candidates are fewer than the employees
 /// of those companies, else the union of `companies.people`.
-fn employed_by(index: &Index, candidates: RoaringBitmap, companies: &RoaringBitmap) -> Result<RoaringBitmap, IndexError> {
+fn employed_by(
+    index: &Index,
+    candidates: RoaringBitmap,
+    companies: &RoaringBitmap,
+) -> Result<RoaringBitmap, IndexError> {
     let staff = index.companies.relation("people")?;
     let employees: usize = companies.iter().map(|c| staff.degree(c)).sum();
     if (candidates.len() as usize) < employees {
         let employer = index.people.column_i32("employer")?;
-        let keep = candidates.iter().filter(|&p| employer.get(p).is_some_and(|c| companies.contains(c as u32)));
+        let keep = candidates.iter().filter(|&p| {
+            employer
+                .get(p)
+                .is_some_and(|c| companies.contains(c as u32))
+        });
         Ok(RoaringBitmap::from_sorted_iter(keep).unwrap_or_default())
     } else {
         Ok(candidates & targets_of(&index.companies, "people", companies.iter())?)
@@ -261,25 +341,46 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
     let deals_filter = q.investor.as_ref().and_then(|i| i.deals.as_ref());
     let tally = match deals_filter {
         Some(f) => {
-            let tally = count_deals(index, &DealRules::of(f), &qualifying_deals(index, f)?, &matches)?;
+            let tally = count_deals(
+                index,
+                &DealRules::of(f),
+                &qualifying_deals(index, f)?,
+                &matches,
+            )?;
             let min = f.min_matching_deals.unwrap_or(1).max(1);
-            matches = bitmap_of(tally.touched().into_iter().filter(|&p| tally.get(p).deals >= min).collect());
+            matches = bitmap_of(
+                tally
+                    .touched()
+                    .into_iter()
+                    .filter(|&p| tally.get(p).deals >= min)
+                    .collect(),
+            );
             Some(tally)
         }
         None => None,
     };
     let order = match (q.sort, &tally) {
-        (PersonSort::MostRecentDealDate, _) | (PersonSort::FilteredDealCount, None) => Order::DocOrder,
+        (PersonSort::MostRecentDealDate, _) | (PersonSort::FilteredDealCount, None) => {
+            Order::DocOrder
+        }
         (PersonSort::TotalRaised, _) => Order::I64("employer_total_raised", Descending),
         (PersonSort::LatestDealSize, _) => Order::I64("employer_latest_deal_size", Descending),
         (PersonSort::Name, _) => Order::I32("name_rank", Ascending),
         (PersonSort::TotalDealCount, _) => Order::I32("total_deal_count", Descending),
-        (PersonSort::DealCountLast12Months, _) => Order::I32("deal_count_last_12_months", Descending),
-        (PersonSort::LeadDealCount, _) => Order::I32("lead_deal_count", Descending),
-        (PersonSort::LeadDealCountLast12Months, _) => Order::I32("lead_deal_count_last_12_months", Descending),
-        (PersonSort::FilteredDealCount, Some(t)) => {
-            Order::Keys(matches.iter().map(|p| (Some(t.get(p).deals as i64), p)).collect(), Descending)
+        (PersonSort::DealCountLast12Months, _) => {
+            Order::I32("deal_count_last_12_months", Descending)
         }
+        (PersonSort::LeadDealCount, _) => Order::I32("lead_deal_count", Descending),
+        (PersonSort::LeadDealCountLast12Months, _) => {
+            Order::I32("lead_deal_count_last_12_months", Descending)
+        }
+        (PersonSort::FilteredDealCount, Some(t)) => Order::Keys(
+            matches
+                .iter()
+                .map(|p| (Some(t.get(p).deals as i64), p))
+                .collect(),
+            Descending,
+        ),
     };
     let mut page = page_of(&index.people, &matches, order, q.page)?;
     if let Some(t) = &tally {
@@ -296,9 +397,16 @@ mod tests {
 
     fn fixture() -> Index {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let out = std::env::temp_dir().join(format!("fundsearch-people-sides-{}", std::process::id()));
+        let out =
+            std::env::temp_dir().join(format!("fundsearch-people-sides-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&out);
-        let opts = BuildOptions { dump: root.join("fixtures/dump"), out: out.clone(), as_of: crate::schema::Date::parse("2026-11-01"), strict: true, quiet: true };
+        let opts = BuildOptions {
+            dump: root.join("fixtures/dump"),
+            out: out.clone(),
+            as_of: crate::schema::Date::parse("2026-11-01"),
+            strict: true,
+            quiet: true,
+        };
         build_index(&opts).unwrap();
         Index::open(&out).unwrap()
     }
@@ -310,20 +418,41 @@ mod tests {
     fn both_counting_sides_agree() {
         let index = fixture();
         let all_people = every_doc(index.people.docs);
-        let investors: RoaringBitmap = (*index.people.facet("is_investor").unwrap().docids("true").unwrap().unwrap()).clone();
+        let investors: RoaringBitmap = (*index
+            .people
+            .facet("is_investor")
+            .unwrap()
+            .docids("true")
+            .unwrap()
+            .unwrap())
+        .clone();
         let few: RoaringBitmap = investors.iter().step_by(2).collect();
         let all_deals = every_doc(index.deals.docs);
         let some_deals: RoaringBitmap = all_deals.iter().filter(|d| d % 3 != 0).collect();
-        for investment_type in [InvestmentType::All, InvestmentType::Angel, InvestmentType::Institutional] {
+        for investment_type in [
+            InvestmentType::All,
+            InvestmentType::Angel,
+            InvestmentType::Institutional,
+        ] {
             for only_lead_deals in [false, true] {
-                let rules = DealRules::of(&PersonDealsFilter { investment_type, only_lead_deals, ..Default::default() });
+                let rules = DealRules::of(&PersonDealsFilter {
+                    investment_type,
+                    only_lead_deals,
+                    ..Default::default()
+                });
                 for deals in [&all_deals, &some_deals] {
                     for candidates in [&investors, &few] {
                         let people = count_from_people(&index, &rules, deals, candidates).unwrap();
                         let every = candidates.len() == investors.len();
-                        let from_deals = count_from_deals(&index, &rules, deals, (!every).then_some(candidates)).unwrap();
+                        let from_deals =
+                            count_from_deals(&index, &rules, deals, (!every).then_some(candidates))
+                                .unwrap();
                         for p in &all_people {
-                            assert_eq!(people.get(p), from_deals.get(p), "person {p}, {investment_type:?}, only lead {only_lead_deals}");
+                            assert_eq!(
+                                people.get(p),
+                                from_deals.get(p),
+                                "person {p}, {investment_type:?}, only lead {only_lead_deals}"
+                            );
                         }
                         assert_eq!(people.touched(), from_deals.touched());
                     }

@@ -24,7 +24,11 @@ pub struct Acc {
 }
 
 impl Acc {
-    const EMPTY: Acc = Acc { deals: 0, leads: 0, latest: i32::MIN };
+    const EMPTY: Acc = Acc {
+        deals: 0,
+        leads: 0,
+        latest: i32::MIN,
+    };
 
     fn add(&mut self, lead: bool, date: Option<i32>) {
         self.deals += 1;
@@ -48,7 +52,12 @@ impl Tally {
     pub fn new(dense: usize) -> Tally {
         let mut slots = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
         slots.resize(slots.len().max(dense), Acc::EMPTY);
-        Tally { dense: slots, limit: dense, sparse: HashMap::new(), touched: Vec::new() }
+        Tally {
+            dense: slots,
+            limit: dense,
+            sparse: HashMap::new(),
+            touched: Vec::new(),
+        }
     }
 
     /// Counts one deal of `doc`.
@@ -106,7 +115,14 @@ mod tests {
             t.add(7, false, None);
             t.add(3, true, Some(5));
             t.add(3, false, Some(2));
-            assert_eq!(t.get(3), Acc { deals: 2, leads: 1, latest: 5 });
+            assert_eq!(
+                t.get(3),
+                Acc {
+                    deals: 2,
+                    leads: 1,
+                    latest: 5
+                }
+            );
             assert_eq!(t.get(7).latest, i32::MIN);
             assert_eq!(t.get(4).deals, 0);
             assert_eq!(t.touched(), vec![3, 7]);

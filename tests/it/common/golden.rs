@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 fn path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(format!("{name}.json"))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(format!("{name}.json"))
 }
 
 /// Asserts that `actual` equals the golden file `name` (or writes it).
@@ -18,7 +20,17 @@ pub fn assert_golden(name: &str, actual: &Value) {
         std::fs::write(&file, pretty).unwrap();
         return;
     }
-    let expected = std::fs::read_to_string(&file).unwrap_or_else(|_| panic!("missing golden file {} (run with UPDATE_GOLDEN=1)", file.display()));
+    let expected = std::fs::read_to_string(&file).unwrap_or_else(|_| {
+        panic!(
+            "missing golden file {} (run with UPDATE_GOLDEN=1)",
+            file.display()
+        )
+    });
     let expected: Value = serde_json::from_str(&expected).unwrap();
-    assert_eq!(actual, &expected, "response differs from golden file {}", file.display());
+    assert_eq!(
+        actual,
+        &expected,
+        "response differs from golden file {}",
+        file.display()
+    );
 }

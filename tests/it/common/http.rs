@@ -36,7 +36,11 @@ impl Default for Setup {
             access_log: false,
             ..ServerConfig::default()
         };
-        Setup { rate_limit: 0, allowances: Allowances::default(), config }
+        Setup {
+            rate_limit: 0,
+            allowances: Allowances::default(),
+            config,
+        }
     }
 }
 
@@ -45,12 +49,20 @@ impl TestServer {
         let index = Index::open(index_dir).expect("index opens");
         index.warm().expect("index warms");
         let accounts = Arc::new(Accounts::open(state_dir, setup.allowances).expect("state opens"));
-        let app = Arc::new(App { index: Arc::new(index), accounts: accounts.clone(), limiter: RateLimiter::new(setup.rate_limit) });
+        let app = Arc::new(App {
+            index: Arc::new(index),
+            accounts: accounts.clone(),
+            limiter: RateLimiter::new(setup.rate_limit),
+        });
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let config = setup.config;
         let thread = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
             rt.block_on(async move {
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
                 addr_tx.send(listener.local_addr().unwrap()).unwrap();
@@ -60,8 +72,15 @@ impl TestServer {
                 .await;
             });
         });
-        let addr = addr_rx.recv_timeout(Duration::from_secs(10)).expect("server starts");
-        TestServer { addr, accounts, stop: Some(stop_tx), thread: Some(thread) }
+        let addr = addr_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("server starts");
+        TestServer {
+            addr,
+            accounts,
+            stop: Some(stop_tx),
+            thread: Some(thread),
+        }
     }
 
     pub fn key(&self, user: &str, plan: Plan) -> String {
@@ -109,7 +128,10 @@ impl Client {
     }
 
     pub fn request(&self, method: &str, path: &str, key: Option<&str>, body: &[u8]) -> Reply {
-        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
+        let mut head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Length: {}\r\n",
+            body.len()
+        );
         if let Some(k) = key {
             head.push_str(&format!("Authorization: Bearer {k}\r\n"));
         }
@@ -121,7 +143,9 @@ impl Client {
 
     pub fn send_raw(&self, raw: &[u8]) -> Reply {
         let mut stream = TcpStream::connect(self.0).unwrap();
-        stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
         // The server may answer (413) and close before reading everything.
         let _ = stream.write_all(raw);
         let mut out = Vec::new();
@@ -142,14 +166,28 @@ impl Reply {
         let text = String::from_utf8_lossy(raw);
         let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
         let mut lines = head.lines();
-        let status = lines.next().and_then(|l| l.split_whitespace().nth(1)).and_then(|s| s.parse().ok()).unwrap_or(0);
-        let headers = lines.filter_map(|l| l.split_once(':')).map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string())).collect();
+        let status = lines
+            .next()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let headers = lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+            .collect();
         let body = serde_json::from_str(body).unwrap_or(Value::Null);
-        Reply { status, headers, body }
+        Reply {
+            status,
+            headers,
+            body,
+        }
     }
 
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
 
     pub fn code(&self) -> &str {

@@ -31,7 +31,13 @@ pub fn scratch(name: &str) -> PathBuf {
 
 /// Builds `dump` into `out` with the given as-of date.
 pub fn build(dump: &Path, out: &Path, as_of: &str) -> fundsearch::index::build::BuildReport {
-    let opts = BuildOptions { dump: dump.into(), out: out.into(), as_of: Date::parse(as_of), strict: false, quiet: true };
+    let opts = BuildOptions {
+        dump: dump.into(),
+        out: out.into(),
+        as_of: Date::parse(as_of),
+        strict: false,
+        quiet: true,
+    };
     build_index(&opts).unwrap_or_else(|e| panic!("building {}: {e}", dump.display()))
 }
 
@@ -58,6 +64,9 @@ pub fn fixture_id(kind: &str, key: &str) -> Uuid {
 
 /// The stored record of `variant` for the entity `id` of `kind`.
 pub fn record(kind: &fundsearch::index::open::Kind, variant: &str, id: Uuid) -> Value {
-    let doc = kind.ids.docid(&id).unwrap_or_else(|| panic!("{id} not in index"));
+    let doc = kind
+        .ids
+        .docid(&id)
+        .unwrap_or_else(|| panic!("{id} not in index"));
     serde_json::from_slice(kind.records(variant).unwrap().get(doc)).unwrap()
 }

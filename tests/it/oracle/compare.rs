@@ -10,7 +10,9 @@ use std::fmt::Debug;
 
 use fundsearch::index::keymap::IdMap;
 use fundsearch::index::Index;
-use fundsearch::query::exec::{search_companies, search_deals, search_investors, search_people, QueryError};
+use fundsearch::query::exec::{
+    search_companies, search_deals, search_investors, search_people, QueryError,
+};
 use fundsearch::query::request::*;
 use uuid::Uuid;
 
@@ -61,7 +63,9 @@ const SHOWN: usize = 2;
 
 /// `ORACLE_SCALE=k` runs k times more requests (default 1).
 fn scaled(requests: usize) -> usize {
-    let scale = std::env::var("ORACLE_SCALE").ok().and_then(|s| s.parse::<usize>().ok());
+    let scale = std::env::var("ORACLE_SCALE")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok());
     requests * scale.unwrap_or(1).max(1)
 }
 
@@ -72,15 +76,27 @@ fn compare<Q: Debug>(data: Dataset, endpoint: Endpoint<Q>, requests: usize, seed
     for n in 0..requests {
         let q = (endpoint.draw)(&mut gen);
         let expected = (endpoint.expect)(data.world, &q);
-        if let Some((kind, diff)) = difference(&expected, (endpoint.search)(data.index, &q), (endpoint.ids)(data.index))
-        {
-            kinds.entry(kind).or_default().push(format!("request #{n}: {q:?}\n{diff}"));
+        if let Some((kind, diff)) = difference(
+            &expected,
+            (endpoint.search)(data.index, &q),
+            (endpoint.ids)(data.index),
+        ) {
+            kinds
+                .entry(kind)
+                .or_default()
+                .push(format!("request #{n}: {q:?}\n{diff}"));
         }
     }
     let total: usize = kinds.values().map(Vec::len).sum();
     let report: Vec<String> = kinds
         .iter()
-        .map(|(kind, cases)| format!("== {} × {kind}\n{}", cases.len(), cases[..SHOWN.min(cases.len())].join("\n")))
+        .map(|(kind, cases)| {
+            format!(
+                "== {} × {kind}\n{}",
+                cases.len(),
+                cases[..SHOWN.min(cases.len())].join("\n")
+            )
+        })
         .collect();
     assert!(
         total == 0,
@@ -93,13 +109,25 @@ fn compare<Q: Debug>(data: Dataset, endpoint: Endpoint<Q>, requests: usize, seed
 
 /// `None` when the engine's answer is the oracle's; otherwise the kind of
 /// difference (error, total, page, filtered counts) and both answers.
-fn difference(expected: &Expected, got: Result<ResultPage, QueryError>, ids: &IdMap) -> Option<(String, String)> {
+fn difference(
+    expected: &Expected,
+    got: Result<ResultPage, QueryError>,
+    ids: &IdMap,
+) -> Option<(String, String)> {
     let got = match got {
         Ok(page) => page,
-        Err(e) => return Some((format!("error: {e}"), format!("  expected total {}", expected.total))),
+        Err(e) => {
+            return Some((
+                format!("error: {e}"),
+                format!("  expected total {}", expected.total),
+            ))
+        }
     };
     if let Some(&bad) = got.docs.iter().find(|&&d| d as usize >= ids.len()) {
-        return Some(("doc id out of range".into(), format!("  doc id {bad}, beyond the {} docs", ids.len())));
+        return Some((
+            "doc id out of range".into(),
+            format!("  doc id {bad}, beyond the {} docs", ids.len()),
+        ));
     }
     let got_ids: Vec<Uuid> = got.docs.iter().map(|&d| ids.uuid(d)).collect();
     let kind = if got.total_count != expected.total {

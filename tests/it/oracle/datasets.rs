@@ -29,14 +29,22 @@ pub fn fixture_world() -> &'static World {
 }
 
 pub fn fixture() -> Dataset {
-    Dataset { name: "fixture", index: fixture_index(), world: fixture_world() }
+    Dataset {
+        name: "fixture",
+        index: fixture_index(),
+        world: fixture_world(),
+    }
 }
 
 pub fn real() -> Dataset {
     static WORLD: OnceLock<World> = OnceLock::new();
     let real = crate::real_data::real();
     let world = WORLD.get_or_init(|| World::load(&real.dump, day("2014-09-05")));
-    Dataset { name: "real", index: &real.index, world }
+    Dataset {
+        name: "real",
+        index: &real.index,
+        world,
+    }
 }
 
 pub fn synthetic() -> Dataset {
@@ -44,13 +52,24 @@ pub fn synthetic() -> Dataset {
     let (index, world) = BUILT.get_or_init(|| {
         let dir = scratch("oracle-synthetic");
         let as_of = day("2026-11-01");
-        let opts =
-            GenerateOptions { companies: SYNTHETIC_COMPANIES, seed: SYNTHETIC_SEED, out: dir.join("dump"), as_of };
+        let opts = GenerateOptions {
+            companies: SYNTHETIC_COMPANIES,
+            seed: SYNTHETIC_SEED,
+            out: dir.join("dump"),
+            as_of,
+        };
         generate(&opts).expect("the synthetic dump generates");
         build(&dir.join("dump"), &dir.join("index"), "2026-11-01");
-        (Index::open(&dir.join("index")).expect("the synthetic index opens"), World::load(&dir.join("dump"), as_of))
+        (
+            Index::open(&dir.join("index")).expect("the synthetic index opens"),
+            World::load(&dir.join("dump"), as_of),
+        )
     });
-    Dataset { name: "synthetic", index, world }
+    Dataset {
+        name: "synthetic",
+        index,
+        world,
+    }
 }
 
 fn day(text: &str) -> Date {

@@ -14,7 +14,9 @@ use fundsearch::ingest::derive::PersonAgg;
 use fundsearch::ingest::facts::{Employer, Places};
 use fundsearch::ingest::generate::rng::Rng;
 use fundsearch::query::request::*;
-use fundsearch::schema::{Date, Headcount, IndustryType, IpoStatus, PersonRole, RoundKey, RoundType};
+use fundsearch::schema::{
+    Date, Headcount, IndustryType, IpoStatus, PersonRole, RoundKey, RoundType,
+};
 use uuid::Uuid;
 
 use super::World;
@@ -47,11 +49,21 @@ impl<'w> Gen<'w> {
             }
         }
         let by_type = |t: IndustryType| -> Vec<String> {
-            f.catalog.industries.iter().filter(|i| i.industry_type == t).map(|i| i.permalink.clone()).collect()
+            f.catalog
+                .industries
+                .iter()
+                .filter(|i| i.industry_type == t)
+                .map(|i| i.permalink.clone())
+                .collect()
         };
         let mut sizes: Vec<f64> = f.deals.iter().filter_map(|d| d.size).collect();
         sizes.sort_by(f64::total_cmp);
-        let mut totals: Vec<f64> = w.derived.companies.iter().filter_map(|c| c.total_raised).collect();
+        let mut totals: Vec<f64> = w
+            .derived
+            .companies
+            .iter()
+            .filter_map(|c| c.total_raised)
+            .collect();
         totals.sort_by(f64::total_cmp);
         let mut dates: Vec<Date> = f.deals.iter().filter_map(|d| d.date).collect();
         dates.sort();
@@ -63,7 +75,12 @@ impl<'w> Gen<'w> {
         };
         let job_titles = strings(&mut f.people.iter().filter_map(|p| p.job_title.as_deref()));
         let schools = strings(&mut f.people.iter().flat_map(|p| p.schools.iter().map(|s| &**s)));
-        let linkedin_companies = strings(&mut f.people.iter().flat_map(|p| p.linkedin_companies.iter().map(|s| &**s)));
+        let linkedin_companies = strings(
+            &mut f
+                .people
+                .iter()
+                .flat_map(|p| p.linkedin_companies.iter().map(|s| &**s)),
+        );
         Gen {
             w,
             rng: Rng::new(seed),
@@ -97,9 +114,9 @@ impl<'w> Gen<'w> {
             ..Default::default()
         };
         if self.rng.chance(0.1) {
-            q.deal_ids = Some(
-                self.uuids(Some(self.w.facts.deals[d as usize].id), |w| w.facts.deals.iter().map(|x| x.id).collect()),
-            );
+            q.deal_ids = Some(self.uuids(Some(self.w.facts.deals[d as usize].id), |w| {
+                w.facts.deals.iter().map(|x| x.id).collect()
+            }));
         }
         q.deal = self.deal_filter(Some(d), true);
         q.company = self.company_filter(Some(company), true);
@@ -109,7 +126,11 @@ impl<'w> Gen<'w> {
 
     pub fn companies_query(&mut self) -> CompaniesQuery {
         let c = self.company_anchor();
-        let mut q = CompaniesQuery { sort: self.pick_of(COMPANY_SORTS), page: self.page(), ..Default::default() };
+        let mut q = CompaniesQuery {
+            sort: self.pick_of(COMPANY_SORTS),
+            page: self.page(),
+            ..Default::default()
+        };
         if self.rng.chance(0.15) {
             q.identifiers = Some(self.company_identifiers(c));
         }
@@ -119,7 +140,9 @@ impl<'w> Gen<'w> {
             q.latest_deal = self.latest_deal_filter(latest, false);
         }
         if self.rng.chance(0.3) {
-            let deals = c.map_or(Vec::new(), |c| self.w.derived.companies[c as usize].deals.clone());
+            let deals = c.map_or(Vec::new(), |c| {
+                self.w.derived.companies[c as usize].deals.clone()
+            });
             q.investors = self.investors_filter(&deals);
         }
         q
@@ -127,7 +150,11 @@ impl<'w> Gen<'w> {
 
     pub fn investors_query(&mut self) -> InvestorsQuery {
         let f = self.firm_anchor();
-        let mut q = InvestorsQuery { sort: self.pick_of(INVESTOR_SORTS), page: self.page(), ..Default::default() };
+        let mut q = InvestorsQuery {
+            sort: self.pick_of(INVESTOR_SORTS),
+            page: self.page(),
+            ..Default::default()
+        };
         if self.rng.chance(0.15) {
             q.identifiers = Some(self.firm_identifiers(f));
         }
@@ -136,10 +163,14 @@ impl<'w> Gen<'w> {
             q.locations = Some(self.locations(places.as_ref()));
         }
         if self.rng.chance(0.2) {
-            q.employee_count = Some(self.headcounts(f.and_then(|f| self.w.facts.firms[f as usize].headcount)));
+            q.employee_count =
+                Some(self.headcounts(f.and_then(|f| self.w.facts.firms[f as usize].headcount)));
         }
         if self.rng.chance(0.6) {
-            let deal = f.and_then(|f| self.pick(&self.w.derived.firms[f as usize].deals.clone()).map(|x| x.0));
+            let deal = f.and_then(|f| {
+                self.pick(&self.w.derived.firms[f as usize].deals.clone())
+                    .map(|x| x.0)
+            });
             q.portfolio = Some(self.portfolio_filter(deal));
         }
         q
@@ -149,11 +180,29 @@ impl<'w> Gen<'w> {
     /// company mode (anyone, mostly person facets and a `company` block).
     pub fn people_query(&mut self) -> PeopleQuery {
         let investor_mode = self.rng.chance(0.5);
-        let p = if investor_mode { self.investor_anchor() } else { self.pick_row(self.w.facts.people.len()) };
-        let mut q = PeopleQuery { sort: self.pick_of(PEOPLE_SORTS), page: self.page(), ..Default::default() };
+        let p = if investor_mode {
+            self.investor_anchor()
+        } else {
+            self.pick_row(self.w.facts.people.len())
+        };
+        let mut q = PeopleQuery {
+            sort: self.pick_of(PEOPLE_SORTS),
+            page: self.page(),
+            ..Default::default()
+        };
         q.person_type = match investor_mode {
-            true => self.pick_of(&[PersonType::Any, PersonType::Investor, PersonType::Investor, PersonType::Company]),
-            false => self.pick_of(&[PersonType::Any, PersonType::Any, PersonType::Investor, PersonType::Company]),
+            true => self.pick_of(&[
+                PersonType::Any,
+                PersonType::Investor,
+                PersonType::Investor,
+                PersonType::Company,
+            ]),
+            false => self.pick_of(&[
+                PersonType::Any,
+                PersonType::Any,
+                PersonType::Investor,
+                PersonType::Company,
+            ]),
         };
         if self.rng.chance(0.1) {
             q.identifiers = Some(self.person_identifiers(p));
@@ -175,14 +224,23 @@ impl<'w> Gen<'w> {
     fn deal_filter(&mut self, d: Option<u32>, with_created: bool) -> DealFilter {
         let deal = d.map(|d| self.w.facts.deals[d as usize].clone());
         let mut f = DealFilter::default();
-        let has =
-            deal.as_ref().map_or([true; 4], |d| [true, d.size.is_some(), d.date.is_some(), d.created_at.is_some()]);
+        let has = deal.as_ref().map_or([true; 4], |d| {
+            [
+                true,
+                d.size.is_some(),
+                d.date.is_some(),
+                d.created_at.is_some(),
+            ]
+        });
         for key in self.anchored_keys(&has[..if with_created { 4 } else { 3 }]) {
             match key {
                 0 => f.financing_types = Some(self.round_keys(deal.as_ref().map(|d| d.round))),
                 1 => f.size = self.money_range(deal.as_ref().and_then(|d| d.size), true),
                 2 => f.date = self.date_range(deal.as_ref().and_then(|d| d.date)),
-                _ => f.created = self.date_range(deal.as_ref().and_then(|d| d.created_at.map(|t| t.date()))),
+                _ => {
+                    f.created =
+                        self.date_range(deal.as_ref().and_then(|d| d.created_at.map(|t| t.date())))
+                }
             }
         }
         f
@@ -207,21 +265,37 @@ impl<'w> Gen<'w> {
                 total.is_some(),
             ]
         });
-        let keys: Vec<usize> = self.anchored_keys(&has).into_iter().filter(|&k| with_ids || k != 0).collect();
+        let keys: Vec<usize> = self
+            .anchored_keys(&has)
+            .into_iter()
+            .filter(|&k| with_ids || k != 0)
+            .collect();
         for key in keys {
             match key {
                 0 => {
                     let anchor = company.as_ref().map(|c| c.id);
-                    f.ids = Some(self.uuids(anchor, |w| w.facts.companies.iter().map(|c| c.id).collect()));
+                    f.ids = Some(
+                        self.uuids(anchor, |w| w.facts.companies.iter().map(|c| c.id).collect()),
+                    );
                 }
                 1 => f.locations = Some(self.locations(company.as_ref().map(|c| &c.places))),
-                2 => f.industries = Some(self.industries(company.as_ref().map_or(&[][..], |c| &c.industries))),
-                3 => {
-                    f.super_categories =
-                        Some(self.super_categories(company.as_ref().map_or(&[][..], |c| &c.industries)))
+                2 => {
+                    f.industries =
+                        Some(self.industries(company.as_ref().map_or(&[][..], |c| &c.industries)))
                 }
-                4 => f.employee_count = Some(self.headcounts(company.as_ref().and_then(|c| c.headcount))),
-                5 => f.ipo_status = Some(self.ipo_statuses(company.as_ref().and_then(|c| c.ipo_status))),
+                3 => {
+                    f.super_categories = Some(
+                        self.super_categories(company.as_ref().map_or(&[][..], |c| &c.industries)),
+                    )
+                }
+                4 => {
+                    f.employee_count =
+                        Some(self.headcounts(company.as_ref().and_then(|c| c.headcount)))
+                }
+                5 => {
+                    f.ipo_status =
+                        Some(self.ipo_statuses(company.as_ref().and_then(|c| c.ipo_status)))
+                }
                 _ => {
                     let total = c.and_then(|c| self.w.derived.companies[c as usize].total_raised);
                     f.total_raised = self.money_range(total, false);
@@ -237,19 +311,35 @@ impl<'w> Gen<'w> {
         let mut people = Vec::new();
         for &d in deals {
             let deal = &self.w.facts.deals[d as usize];
-            firms.extend(deal.firms.iter().map(|f| self.w.facts.firms[f.firm as usize].id));
+            firms.extend(
+                deal.firms
+                    .iter()
+                    .map(|f| self.w.facts.firms[f.firm as usize].id),
+            );
             people.extend(
-                deal.angels.iter().map(|a| a.0).chain(deal.firms.iter().flat_map(|f| f.partners.iter().copied())),
+                deal.angels
+                    .iter()
+                    .map(|a| a.0)
+                    .chain(deal.firms.iter().flat_map(|f| f.partners.iter().copied())),
             );
         }
-        let people: Vec<Uuid> = people.iter().map(|&p| self.w.facts.people[p as usize].id).collect();
+        let people: Vec<Uuid> = people
+            .iter()
+            .map(|&p| self.w.facts.people[p as usize].id)
+            .collect();
         let mut f = InvestorsFilter::default();
         for key in self.anchored_keys(&[!firms.is_empty(), !people.is_empty()]) {
-            let anchor = if key == 0 { self.pick(&firms) } else { self.pick(&people) };
-            if key == 0 {
-                f.investor_ids = Some(self.uuids(anchor, |w| w.facts.firms.iter().map(|f| f.id).collect()));
+            let anchor = if key == 0 {
+                self.pick(&firms)
             } else {
-                f.people_ids = Some(self.uuids(anchor, |w| w.facts.people.iter().map(|p| p.id).collect()));
+                self.pick(&people)
+            };
+            if key == 0 {
+                f.investor_ids =
+                    Some(self.uuids(anchor, |w| w.facts.firms.iter().map(|f| f.id).collect()));
+            } else {
+                f.people_ids =
+                    Some(self.uuids(anchor, |w| w.facts.people.iter().map(|p| p.id).collect()));
             }
         }
         f
@@ -257,15 +347,26 @@ impl<'w> Gen<'w> {
 
     /// `latest_deal` around deal `d`; `investor_locations` only for `/people`.
     fn latest_deal_filter(&mut self, d: Option<u32>, with_locations: bool) -> LatestDealFilter {
-        let mut f = LatestDealFilter { deal: self.deal_filter(d, true), ..Default::default() };
-        let firms: Vec<u32> =
-            d.map_or(Vec::new(), |d| self.w.facts.deals[d as usize].firms.iter().map(|f| f.firm).collect());
+        let mut f = LatestDealFilter {
+            deal: self.deal_filter(d, true),
+            ..Default::default()
+        };
+        let firms: Vec<u32> = d.map_or(Vec::new(), |d| {
+            self.w.facts.deals[d as usize]
+                .firms
+                .iter()
+                .map(|f| f.firm)
+                .collect()
+        });
         if self.rng.chance(0.3) {
             let anchor = self.pick(&firms).map(|f| self.w.facts.firms[f as usize].id);
-            f.investor_ids = Some(self.uuids(anchor, |w| w.facts.firms.iter().map(|f| f.id).collect()));
+            f.investor_ids =
+                Some(self.uuids(anchor, |w| w.facts.firms.iter().map(|f| f.id).collect()));
         }
         if with_locations && self.rng.chance(0.3) {
-            let places = self.pick(&firms).map(|f| self.w.facts.firms[f as usize].places);
+            let places = self
+                .pick(&firms)
+                .map(|f| self.w.facts.firms[f as usize].places);
             f.investor_locations = Some(self.locations(places.as_ref()));
         }
         f
@@ -288,30 +389,42 @@ impl<'w> Gen<'w> {
         for key in self.keys(5) {
             match key {
                 0 => {
-                    f.roles = Some(
-                        self.some_of(person.as_ref().map_or(Vec::new(), |p| p.roles.clone()), PersonRole::ALL.to_vec()),
-                    )
+                    f.roles = Some(self.some_of(
+                        person.as_ref().map_or(Vec::new(), |p| p.roles.clone()),
+                        PersonRole::ALL.to_vec(),
+                    ))
                 }
                 1 => {
-                    let own =
-                        person.as_ref().map_or(Vec::new(), |p| p.contacts.iter().map(|c| c.to_string()).collect());
-                    let all = ["linkedin", "email", "phone", "twitter"].iter().map(|c| c.to_string()).collect();
+                    let own = person.as_ref().map_or(Vec::new(), |p| {
+                        p.contacts.iter().map(|c| c.to_string()).collect()
+                    });
+                    let all = ["linkedin", "email", "phone", "twitter"]
+                        .iter()
+                        .map(|c| c.to_string())
+                        .collect();
                     f.contact_types = Some(self.some_of(own, all));
                 }
                 2 => {
-                    let own =
-                        person.as_ref().and_then(|p| p.job_title.as_deref()).map(str::to_string).into_iter().collect();
+                    let own = person
+                        .as_ref()
+                        .and_then(|p| p.job_title.as_deref())
+                        .map(str::to_string)
+                        .into_iter()
+                        .collect();
                     f.job_titles = Some(self.some_of_or_unknown(own, self.job_titles.clone()));
                 }
                 3 => {
-                    let own = person.as_ref().map_or(Vec::new(), |p| p.schools.iter().map(|s| s.to_string()).collect());
+                    let own = person.as_ref().map_or(Vec::new(), |p| {
+                        p.schools.iter().map(|s| s.to_string()).collect()
+                    });
                     f.education_schools = Some(self.some_of_or_unknown(own, self.schools.clone()));
                 }
                 _ => {
-                    let own = person
-                        .as_ref()
-                        .map_or(Vec::new(), |p| p.linkedin_companies.iter().map(|s| s.to_string()).collect());
-                    f.linkedin_companies = Some(self.some_of_or_unknown(own, self.linkedin_companies.clone()));
+                    let own = person.as_ref().map_or(Vec::new(), |p| {
+                        p.linkedin_companies.iter().map(|s| s.to_string()).collect()
+                    });
+                    f.linkedin_companies =
+                        Some(self.some_of_or_unknown(own, self.linkedin_companies.clone()));
                 }
             }
         }
@@ -323,12 +436,19 @@ impl<'w> Gen<'w> {
             Some(Employer::Company(c)) => Some(c),
             _ => self.company_anchor(),
         };
-        let mut f = EmployerFilter { company: self.company_filter(employer, true), ..Default::default() };
+        let mut f = EmployerFilter {
+            company: self.company_filter(employer, true),
+            ..Default::default()
+        };
         if self.rng.chance(0.25) {
-            let investors =
-                employer.map_or(Vec::new(), |c| self.w.derived.companies[c as usize].investor_people.clone());
-            let anchor = self.pick(&investors).map(|x| self.w.facts.people[x as usize].id);
-            f.investor_people_ids = Some(self.uuids(anchor, |w| w.facts.people.iter().map(|p| p.id).collect()));
+            let investors = employer.map_or(Vec::new(), |c| {
+                self.w.derived.companies[c as usize].investor_people.clone()
+            });
+            let anchor = self
+                .pick(&investors)
+                .map(|x| self.w.facts.people[x as usize].id);
+            f.investor_people_ids =
+                Some(self.uuids(anchor, |w| w.facts.people.iter().map(|p| p.id).collect()));
         }
         if self.rng.chance(0.35) {
             let latest = employer.and_then(|c| self.w.derived.companies[c as usize].latest_deal());
@@ -339,28 +459,48 @@ impl<'w> Gen<'w> {
 
     fn investor_person_filter(&mut self, p: Option<u32>) -> InvestorPersonFilter {
         let investor = p.is_some_and(|p| self.w.derived.people[p as usize].is_investor());
-        let p = if investor || self.rng.chance(0.1) { p } else { self.investor_anchor().or(p) };
-        let agg = p.map_or_else(PersonAgg::default, |p| self.w.derived.people[p as usize].clone());
+        let p = if investor || self.rng.chance(0.1) {
+            p
+        } else {
+            self.investor_anchor().or(p)
+        };
+        let agg = p.map_or_else(PersonAgg::default, |p| {
+            self.w.derived.people[p as usize].clone()
+        });
         let mut firms: Vec<u32> = agg.partner_deals.iter().map(|x| x.1).collect();
         if let Some(Employer::Firm(f)) = p.and_then(|p| self.w.facts.people[p as usize].employer) {
             firms.push(f);
         }
         let firm = self.pick(&firms);
         let mut f = InvestorPersonFilter::default();
-        let firm_keys = if self.rng.chance(0.5) { Vec::new() } else { self.keys(3) };
+        let firm_keys = if self.rng.chance(0.5) {
+            Vec::new()
+        } else {
+            self.keys(3)
+        };
         for key in firm_keys {
             match key {
                 0 => f.firms = Some(self.firm_identifiers(firm)),
-                1 => f.locations = Some(self.locations(firm.map(|x| self.w.facts.firms[x as usize].places).as_ref())),
+                1 => {
+                    f.locations =
+                        Some(self.locations(
+                            firm.map(|x| self.w.facts.firms[x as usize].places).as_ref(),
+                        ))
+                }
                 _ => {
                     f.employee_count =
-                        Some(self.headcounts(firm.and_then(|x| self.w.facts.firms[x as usize].headcount)))
+                        Some(self.headcounts(
+                            firm.and_then(|x| self.w.facts.firms[x as usize].headcount),
+                        ))
                 }
             }
         }
         if self.rng.chance(0.85) {
-            let investment_type =
-                self.pick_of(&[InvestmentType::All, InvestmentType::Angel, InvestmentType::Institutional]);
+            let investment_type = self.pick_of(&[
+                InvestmentType::All,
+                InvestmentType::Angel,
+                InvestmentType::Institutional,
+            ]);
             let mut deals: Vec<u32> = Vec::new();
             if investment_type != InvestmentType::Institutional {
                 deals.extend(&agg.angel_deals);
@@ -387,16 +527,27 @@ impl<'w> Gen<'w> {
         let company = c.map(|c| companies[c as usize].clone());
         let mut ids = OrgIdentifiers::default();
         for key in self.some_keys(4) {
-            let other = self.pick_row(companies.len()).map(|o| companies[o as usize].clone());
+            let other = self
+                .pick_row(companies.len())
+                .map(|o| companies[o as usize].clone());
             let both = [company.as_ref(), other.as_ref()];
             match key {
                 0 => {
-                    ids.ids =
-                        self.uuids(company.as_ref().map(|c| c.id), |w| w.facts.companies.iter().map(|c| c.id).collect())
+                    ids.ids = self.uuids(company.as_ref().map(|c| c.id), |w| {
+                        w.facts.companies.iter().map(|c| c.id).collect()
+                    })
                 }
-                1 => ids.domains = self.keys_of(&both.map(|c| c.and_then(|c| c.domain_key.clone()))),
-                2 => ids.linkedin = self.keys_of(&both.map(|c| c.and_then(|c| c.linkedin_key.clone()))),
-                _ => ids.crunchbase = self.keys_of(&both.map(|c| c.and_then(|c| c.crunchbase_key.clone()))),
+                1 => {
+                    ids.domains = self.keys_of(&both.map(|c| c.and_then(|c| c.domain_key.clone())))
+                }
+                2 => {
+                    ids.linkedin =
+                        self.keys_of(&both.map(|c| c.and_then(|c| c.linkedin_key.clone())))
+                }
+                _ => {
+                    ids.crunchbase =
+                        self.keys_of(&both.map(|c| c.and_then(|c| c.crunchbase_key.clone())))
+                }
             }
         }
         ids
@@ -407,15 +558,27 @@ impl<'w> Gen<'w> {
         let firm = f.map(|f| firms[f as usize].clone());
         let mut ids = OrgIdentifiers::default();
         for key in self.some_keys(5) {
-            let other = self.pick_row(firms.len()).map(|o| firms[o as usize].clone());
+            let other = self
+                .pick_row(firms.len())
+                .map(|o| firms[o as usize].clone());
             let both = [firm.as_ref(), other.as_ref()];
             match key {
                 0 => {
-                    ids.ids = self.uuids(firm.as_ref().map(|f| f.id), |w| w.facts.firms.iter().map(|f| f.id).collect())
+                    ids.ids = self.uuids(firm.as_ref().map(|f| f.id), |w| {
+                        w.facts.firms.iter().map(|f| f.id).collect()
+                    })
                 }
-                1 => ids.domains = self.keys_of(&both.map(|f| f.and_then(|f| f.domain_key.clone()))),
-                2 => ids.linkedin = self.keys_of(&both.map(|f| f.and_then(|f| f.linkedin_key.clone()))),
-                3 => ids.crunchbase = self.keys_of(&both.map(|f| f.and_then(|f| f.crunchbase_key.clone()))),
+                1 => {
+                    ids.domains = self.keys_of(&both.map(|f| f.and_then(|f| f.domain_key.clone())))
+                }
+                2 => {
+                    ids.linkedin =
+                        self.keys_of(&both.map(|f| f.and_then(|f| f.linkedin_key.clone())))
+                }
+                3 => {
+                    ids.crunchbase =
+                        self.keys_of(&both.map(|f| f.and_then(|f| f.crunchbase_key.clone())))
+                }
                 _ => ids.permalinks = self.keys_of(&both.map(|f| f.map(|f| f.permalink.clone()))),
             }
         }
@@ -427,16 +590,27 @@ impl<'w> Gen<'w> {
         let person = p.map(|p| people[p as usize].clone());
         let mut ids = PersonIdentifiers::default();
         for key in self.some_keys(4) {
-            let other = self.pick_row(people.len()).map(|o| people[o as usize].clone());
+            let other = self
+                .pick_row(people.len())
+                .map(|o| people[o as usize].clone());
             let both = [person.as_ref(), other.as_ref()];
             match key {
                 0 => {
-                    ids.ids =
-                        self.uuids(person.as_ref().map(|p| p.id), |w| w.facts.people.iter().map(|p| p.id).collect())
+                    ids.ids = self.uuids(person.as_ref().map(|p| p.id), |w| {
+                        w.facts.people.iter().map(|p| p.id).collect()
+                    })
                 }
-                1 => ids.linkedin = self.keys_of(&both.map(|p| p.and_then(|p| p.linkedin_key.clone()))),
-                2 => ids.crunchbase = self.keys_of(&both.map(|p| p.and_then(|p| p.crunchbase_key.clone()))),
-                _ => ids.twitter = self.keys_of(&both.map(|p| p.and_then(|p| p.twitter_key.clone()))),
+                1 => {
+                    ids.linkedin =
+                        self.keys_of(&both.map(|p| p.and_then(|p| p.linkedin_key.clone())))
+                }
+                2 => {
+                    ids.crunchbase =
+                        self.keys_of(&both.map(|p| p.and_then(|p| p.crunchbase_key.clone())))
+                }
+                _ => {
+                    ids.twitter = self.keys_of(&both.map(|p| p.and_then(|p| p.twitter_key.clone())))
+                }
             }
         }
         ids
@@ -516,7 +690,9 @@ impl<'w> Gen<'w> {
             if self.rng.chance(0.7) {
                 out.extend(self.pick(&all));
             } else {
-                out.push(Uuid::from_u128(((self.rng.next_u64() as u128) << 64) | self.rng.next_u64() as u128));
+                out.push(Uuid::from_u128(
+                    ((self.rng.next_u64() as u128) << 64) | self.rng.next_u64() as u128,
+                ));
             }
         }
         out
@@ -524,8 +700,12 @@ impl<'w> Gen<'w> {
 
     /// Normalised keys of up to two entities, sometimes one that matches nothing.
     fn keys_of(&mut self, keys: &[Option<Box<str>>]) -> Vec<String> {
-        let mut out: Vec<String> =
-            keys.iter().flatten().filter(|_| self.rng.chance(0.7)).map(|k| k.to_string()).collect();
+        let mut out: Vec<String> = keys
+            .iter()
+            .flatten()
+            .filter(|_| self.rng.chance(0.7))
+            .map(|k| k.to_string())
+            .collect();
         if out.is_empty() || self.rng.chance(0.15) {
             out.push("unknown-key.example".to_string());
         }
@@ -541,10 +721,16 @@ impl<'w> Gen<'w> {
             .iter()
             .flatten()
             .flat_map(|&l| {
-                catalog.location_ancestors[l as usize].iter().map(|&a| catalog.locations[a as usize].permalink.clone())
+                catalog.location_ancestors[l as usize]
+                    .iter()
+                    .map(|&a| catalog.locations[a as usize].permalink.clone())
             })
             .collect();
-        let all: Vec<String> = catalog.locations.iter().map(|l| l.permalink.clone()).collect();
+        let all: Vec<String> = catalog
+            .locations
+            .iter()
+            .map(|l| l.permalink.clone())
+            .collect();
         let mut out = self.some_of(own, all);
         if out.is_empty() || self.rng.chance(0.05) {
             out.push(UNKNOWN_PERMALINK.to_string());
@@ -554,7 +740,10 @@ impl<'w> Gen<'w> {
 
     fn industries(&mut self, own: &[u32]) -> Vec<String> {
         let catalog = &self.w.facts.catalog;
-        let own: Vec<String> = own.iter().map(|&i| catalog.industries[i as usize].permalink.clone()).collect();
+        let own: Vec<String> = own
+            .iter()
+            .map(|&i| catalog.industries[i as usize].permalink.clone())
+            .collect();
         let mut out = self.some_of(own, self.industries.clone());
         if out.is_empty() || self.rng.chance(0.05) {
             out.push(self.unknown_or_other_kind(&self.supers.clone()));
@@ -567,7 +756,9 @@ impl<'w> Gen<'w> {
         let own: Vec<String> = own
             .iter()
             .flat_map(|&i| {
-                catalog.industry_supers[i as usize].iter().map(|&s| catalog.industries[s as usize].permalink.clone())
+                catalog.industry_supers[i as usize]
+                    .iter()
+                    .map(|&s| catalog.industries[s as usize].permalink.clone())
             })
             .collect();
         let mut out = self.some_of(own, self.supers.clone());
@@ -580,7 +771,9 @@ impl<'w> Gen<'w> {
     /// An unknown permalink, or a real one of the other industry kind.
     fn unknown_or_other_kind(&mut self, other: &[String]) -> String {
         match self.rng.chance(0.5) {
-            true => self.pick(other).unwrap_or_else(|| UNKNOWN_PERMALINK.to_string()),
+            true => self
+                .pick(other)
+                .unwrap_or_else(|| UNKNOWN_PERMALINK.to_string()),
             false => UNKNOWN_PERMALINK.to_string(),
         }
     }
@@ -598,14 +791,22 @@ impl<'w> Gen<'w> {
         let mut out = self.some_of(own.into_iter().collect(), self.round_keys.clone());
         if out.is_empty() || self.rng.chance(0.1) {
             let round_type = self.pick(RoundType::ALL).unwrap_or(RoundType::Seed);
-            out.push(RoundKey { round_type, pre: self.rng.chance(0.3), extension: self.rng.chance(0.3) });
+            out.push(RoundKey {
+                round_type,
+                pre: self.rng.chance(0.3),
+                extension: self.rng.chance(0.3),
+            });
         }
         out
     }
 
     /// A money range around `anchor` (usually containing it), or at real quantiles.
     fn money_range(&mut self, anchor: Option<f64>, deal_sizes: bool) -> Range<f64> {
-        let pool = if deal_sizes { &self.sizes } else { &self.totals };
+        let pool = if deal_sizes {
+            &self.sizes
+        } else {
+            &self.totals
+        };
         let quantile = self.rng.pick(pool).copied().unwrap_or(1_000_000.0);
         let base = match anchor {
             Some(v) if self.rng.chance(0.8) => v,
@@ -622,9 +823,18 @@ impl<'w> Gen<'w> {
         };
         let (low, high) = (low.max(0.0), high.max(0.0));
         match self.rng.index(4) {
-            0 => Range { min: Some(low), max: None },
-            1 => Range { min: None, max: Some(high) },
-            _ => Range { min: Some(low), max: Some(high) },
+            0 => Range {
+                min: Some(low),
+                max: None,
+            },
+            1 => Range {
+                min: None,
+                max: Some(high),
+            },
+            _ => Range {
+                min: Some(low),
+                max: Some(high),
+            },
         }
     }
 
@@ -646,24 +856,37 @@ impl<'w> Gen<'w> {
             _ => (Date(base.0 - before), Date(base.0 + after)),
         };
         match self.rng.index(4) {
-            0 => Range { min: Some(low), max: None },
-            1 => Range { min: None, max: Some(high) },
-            _ => Range { min: Some(low), max: Some(high) },
+            0 => Range {
+                min: Some(low),
+                max: None,
+            },
+            1 => Range {
+                min: None,
+                max: Some(high),
+            },
+            _ => Range {
+                min: Some(low),
+                max: Some(high),
+            },
         }
     }
 
     fn page(&mut self) -> PageRequest {
         let page = [0, 0, 0, 0, 1, 1, 2, 3][self.rng.index(8)];
         let page_size = [1, 2, 3, 5, 10, 20, 50][self.rng.index(7)].min(1 + self.rng.index(50));
-        PageRequest { page, page_size: page_size.max(1) }
+        PageRequest {
+            page,
+            page_size: page_size.max(1),
+        }
     }
 
     // ------------------------------------------------------------ anchors
 
     fn company_anchor(&mut self) -> Option<u32> {
         let companies = &self.w.derived.companies;
-        let with_deals: Vec<u32> =
-            (0..companies.len() as u32).filter(|&c| !companies[c as usize].deals.is_empty()).collect();
+        let with_deals: Vec<u32> = (0..companies.len() as u32)
+            .filter(|&c| !companies[c as usize].deals.is_empty())
+            .collect();
         match self.rng.chance(0.8) && !with_deals.is_empty() {
             true => self.pick(&with_deals),
             false => self.pick_row(companies.len()),
@@ -672,7 +895,9 @@ impl<'w> Gen<'w> {
 
     fn firm_anchor(&mut self) -> Option<u32> {
         let firms = &self.w.derived.firms;
-        let active: Vec<u32> = (0..firms.len() as u32).filter(|&f| !firms[f as usize].deals.is_empty()).collect();
+        let active: Vec<u32> = (0..firms.len() as u32)
+            .filter(|&f| !firms[f as usize].deals.is_empty())
+            .collect();
         match self.rng.chance(0.85) && !active.is_empty() {
             true => self.pick(&active),
             false => self.pick_row(firms.len()),
@@ -681,7 +906,9 @@ impl<'w> Gen<'w> {
 
     fn investor_anchor(&mut self) -> Option<u32> {
         let people = &self.w.derived.people;
-        let investors: Vec<u32> = (0..people.len() as u32).filter(|&p| people[p as usize].is_investor()).collect();
+        let investors: Vec<u32> = (0..people.len() as u32)
+            .filter(|&p| people[p as usize].is_investor())
+            .collect();
         self.pick(&investors)
     }
 

@@ -53,25 +53,39 @@ pub struct Expected {
 impl World {
     /// Loads `dump` leniently and derives its aggregates as of `as_of`.
     pub fn load(dump: &Path, as_of: Date) -> World {
-        let loaded = load_dump(dump, false).unwrap_or_else(|e| panic!("loading {}: {e}", dump.display()));
+        let loaded =
+            load_dump(dump, false).unwrap_or_else(|e| panic!("loading {}: {e}", dump.display()));
         let derived = derive(&loaded.facts, as_of);
         World::new(loaded.facts, derived)
     }
 
     pub fn new(facts: Facts, derived: Derived) -> World {
-        let latest = |c: usize| derived.companies[c].latest_deal().map(|d| derived.deal_rank[d as usize]);
+        let latest = |c: usize| {
+            derived.companies[c]
+                .latest_deal()
+                .map(|d| derived.deal_rank[d as usize])
+        };
         let company_rank = ranks(facts.companies.len(), |a, b| {
-            nulls_last(latest(a), latest(b), false).then(facts.companies[a].id.cmp(&facts.companies[b].id))
+            nulls_last(latest(a), latest(b), false)
+                .then(facts.companies[a].id.cmp(&facts.companies[b].id))
         });
         let firm_date = |f: usize| derived.firms[f].stats.most_recent_deal_date;
         let firm_rank = ranks(facts.firms.len(), |a, b| {
-            nulls_last(firm_date(a), firm_date(b), true).then(facts.firms[a].id.cmp(&facts.firms[b].id))
+            nulls_last(firm_date(a), firm_date(b), true)
+                .then(facts.firms[a].id.cmp(&facts.firms[b].id))
         });
         let person_date = |p: usize| derived.people[p].stats.most_recent_deal_date;
         let person_rank = ranks(facts.people.len(), |a, b| {
-            nulls_last(person_date(a), person_date(b), true).then(facts.people[a].id.cmp(&facts.people[b].id))
+            nulls_last(person_date(a), person_date(b), true)
+                .then(facts.people[a].id.cmp(&facts.people[b].id))
         });
-        World { facts, derived, company_rank, firm_rank, person_rank }
+        World {
+            facts,
+            derived,
+            company_rank,
+            firm_rank,
+            person_rank,
+        }
     }
 
     fn catalog(&self) -> &Catalog {
@@ -83,19 +97,26 @@ impl World {
         let Some(wanted) = self.catalog().location(permalink) else {
             return false;
         };
-        places.iter().flatten().any(|&slot| self.catalog().location_ancestors[slot as usize].contains(&wanted))
+        places
+            .iter()
+            .flatten()
+            .any(|&slot| self.catalog().location_ancestors[slot as usize].contains(&wanted))
     }
 
     fn has_industry(&self, company: u32, permalink: &str) -> bool {
         let industries = &self.facts.companies[company as usize].industries;
-        self.catalog().industry(permalink).is_some_and(|i| industries.contains(&i))
+        self.catalog()
+            .industry(permalink)
+            .is_some_and(|i| industries.contains(&i))
     }
 
     fn has_super_category(&self, company: u32, permalink: &str) -> bool {
         let industries = &self.facts.companies[company as usize].industries;
-        self.catalog()
-            .industry(permalink)
-            .is_some_and(|s| industries.iter().any(|&i| self.catalog().industry_supers[i as usize].contains(&s)))
+        self.catalog().industry(permalink).is_some_and(|s| {
+            industries
+                .iter()
+                .any(|&i| self.catalog().industry_supers[i as usize].contains(&s))
+        })
     }
 
     // ------------------------------------------------------------ filters
@@ -108,7 +129,10 @@ impl World {
             && any_of(&f.super_categories, |p| self.has_super_category(c, p))
             && any_of(&f.employee_count, |h| company.headcount == Some(*h))
             && any_of(&f.ipo_status, |s| company.ipo_status == Some(*s))
-            && money_in(&f.total_raised, self.derived.companies[c as usize].total_raised)
+            && money_in(
+                &f.total_raised,
+                self.derived.companies[c as usize].total_raised,
+            )
     }
 
     fn deal_passes(&self, d: u32, f: &DealFilter) -> bool {
@@ -121,7 +145,10 @@ impl World {
 
     /// One of the firms `ids` took part in deal `d`.
     fn deal_has_firm(&self, d: u32, ids: &[Uuid]) -> bool {
-        self.facts.deals[d as usize].firms.iter().any(|f| ids.contains(&self.facts.firms[f.firm as usize].id))
+        self.facts.deals[d as usize]
+            .firms
+            .iter()
+            .any(|f| ids.contains(&self.facts.firms[f.firm as usize].id))
     }
 
     /// One of the people `ids` was an angel of deal `d` or a partner of a firm in it.
@@ -129,13 +156,21 @@ impl World {
         let deal = &self.facts.deals[d as usize];
         let id = |p: u32| self.facts.people[p as usize].id;
         deal.angels.iter().any(|&(p, _)| ids.contains(&id(p)))
-            || deal.firms.iter().flat_map(|f| &f.partners).any(|&p| ids.contains(&id(p)))
+            || deal
+                .firms
+                .iter()
+                .flat_map(|f| &f.partners)
+                .any(|&p| ids.contains(&id(p)))
     }
 
     /// `investors` over a set of deals: each key is satisfied by some deal.
     fn investors_pass(&self, deals: &[u32], f: &InvestorsFilter) -> bool {
-        f.investor_ids.as_ref().is_none_or(|ids| deals.iter().any(|&d| self.deal_has_firm(d, ids)))
-            && f.people_ids.as_ref().is_none_or(|ids| deals.iter().any(|&d| self.deal_has_person(d, ids)))
+        f.investor_ids
+            .as_ref()
+            .is_none_or(|ids| deals.iter().any(|&d| self.deal_has_firm(d, ids)))
+            && f.people_ids
+                .as_ref()
+                .is_none_or(|ids| deals.iter().any(|&d| self.deal_has_person(d, ids)))
     }
 
     fn latest_deal_passes(&self, c: u32, f: &LatestDealFilter) -> bool {
@@ -147,11 +182,14 @@ impl World {
         };
         let firms = &self.facts.deals[d as usize].firms;
         self.deal_passes(d, &f.deal)
-            && f.investor_ids.as_ref().is_none_or(|ids| self.deal_has_firm(d, ids))
+            && f.investor_ids
+                .as_ref()
+                .is_none_or(|ids| self.deal_has_firm(d, ids))
             && f.investor_locations.as_ref().is_none_or(|locs| {
-                firms
-                    .iter()
-                    .any(|df| locs.iter().any(|l| self.located_in(&self.facts.firms[df.firm as usize].places, l)))
+                firms.iter().any(|df| {
+                    locs.iter()
+                        .any(|l| self.located_in(&self.facts.firms[df.firm as usize].places, l))
+                })
             })
     }
 
@@ -198,27 +236,42 @@ impl World {
         let person = &self.facts.people[p as usize];
         any_of(&f.roles, |r| person.roles.contains(r))
             && any_of(&f.contact_types, |c| person.contacts.contains(&c.as_str()))
-            && any_of(&f.job_titles, |t| person.job_title.as_deref() == Some(t.as_str()))
-            && any_of(&f.education_schools, |s| person.schools.iter().any(|x| **x == **s))
-            && any_of(&f.linkedin_companies, |c| person.linkedin_companies.iter().any(|x| **x == **c))
+            && any_of(&f.job_titles, |t| {
+                person.job_title.as_deref() == Some(t.as_str())
+            })
+            && any_of(&f.education_schools, |s| {
+                person.schools.iter().any(|x| **x == **s)
+            })
+            && any_of(&f.linkedin_companies, |c| {
+                person.linkedin_companies.iter().any(|x| **x == **c)
+            })
     }
 
     fn employer_passes(&self, p: u32, f: &EmployerFilter) -> bool {
-        assert!(f.semantic.is_none(), "the oracle does not answer semantic keys");
+        assert!(
+            f.semantic.is_none(),
+            "the oracle does not answer semantic keys"
+        );
         let Some(Employer::Company(c)) = self.facts.people[p as usize].employer else {
             return false;
         };
         let investor_people = &self.derived.companies[c as usize].investor_people;
         self.company_passes(c, &f.company)
             && any_of(&f.investor_people_ids, |id| {
-                investor_people.iter().any(|&x| self.facts.people[x as usize].id == *id)
+                investor_people
+                    .iter()
+                    .any(|&x| self.facts.people[x as usize].id == *id)
             })
             && self.latest_deal_passes(c, &f.latest_deal)
     }
 
     /// Firms of a person: the current employer firm and every firm partnered for.
     fn person_firms(&self, p: u32) -> Vec<u32> {
-        let mut firms: Vec<u32> = self.derived.people[p as usize].partner_deals.iter().map(|&(_, f, _)| f).collect();
+        let mut firms: Vec<u32> = self.derived.people[p as usize]
+            .partner_deals
+            .iter()
+            .map(|&(_, f, _)| f)
+            .collect();
         if let Some(Employer::Firm(f)) = self.facts.people[p as usize].employer {
             firms.push(f);
         }
@@ -236,7 +289,10 @@ impl World {
         }
         if f.firms.is_some() || f.locations.is_some() || f.employee_count.is_some() {
             let firms = self.person_firms(p);
-            if !firms.iter().any(|&x| self.firm_passes(x, f.firms.as_ref(), &f.locations, &f.employee_count)) {
+            if !firms
+                .iter()
+                .any(|&x| self.firm_passes(x, f.firms.as_ref(), &f.locations, &f.employee_count))
+            {
                 return None;
             }
         }
@@ -249,14 +305,23 @@ impl World {
 
     /// `filtered_*` of a person under `investor.deals`.
     fn person_deal_counts(&self, p: u32, f: &PersonDealsFilter) -> FilteredCounts {
-        assert!(f.semantic.is_none(), "the oracle does not answer semantic keys");
+        assert!(
+            f.semantic.is_none(),
+            "the oracle does not answer semantic keys"
+        );
         let agg = &self.derived.people[p as usize];
         let led = |d: u32| agg.partner_deals.iter().any(|&(x, _, lead)| x == d && lead);
         let mut deals: Vec<u32> = Vec::new();
-        if matches!(f.investment_type, InvestmentType::All | InvestmentType::Angel) {
+        if matches!(
+            f.investment_type,
+            InvestmentType::All | InvestmentType::Angel
+        ) {
             deals.extend(&agg.angel_deals);
         }
-        if matches!(f.investment_type, InvestmentType::All | InvestmentType::Institutional) {
+        if matches!(
+            f.investment_type,
+            InvestmentType::All | InvestmentType::Institutional
+        ) {
             deals.extend(agg.partner_deals.iter().map(|&(d, _, _)| d));
         }
         deals.sort_unstable();
@@ -264,7 +329,8 @@ impl World {
         let mut counts = FilteredCounts::default();
         for d in deals {
             let deal = &self.facts.deals[d as usize];
-            let passes = self.deal_passes(d, &f.deal) && self.company_passes(deal.company, &f.portfolio);
+            let passes =
+                self.deal_passes(d, &f.deal) && self.company_passes(deal.company, &f.portfolio);
             if !passes || (f.only_lead_deals && !led(d)) {
                 continue;
             }
@@ -300,10 +366,15 @@ pub fn expect_deals(w: &World, q: &DealsQuery) -> Expected {
 }
 
 pub fn expect_companies(w: &World, q: &CompaniesQuery) -> Expected {
-    assert!(q.semantic.is_none(), "the oracle does not answer semantic keys");
+    assert!(
+        q.semantic.is_none(),
+        "the oracle does not answer semantic keys"
+    );
     let rows: Vec<u32> = (0..w.facts.companies.len() as u32)
         .filter(|&c| {
-            q.identifiers.as_ref().is_none_or(|ids| w.company_identified(c, ids))
+            q.identifiers
+                .as_ref()
+                .is_none_or(|ids| w.company_identified(c, ids))
                 && w.company_passes(c, &q.company)
                 && w.latest_deal_passes(c, &q.latest_deal)
                 && w.investors_pass(&w.derived.companies[c as usize].deals, &q.investors)
@@ -312,7 +383,11 @@ pub fn expect_companies(w: &World, q: &CompaniesQuery) -> Expected {
     let rank = &w.company_rank;
     let company = |c: u32| &w.facts.companies[c as usize];
     let agg = |c: u32| &w.derived.companies[c as usize];
-    let latest_date = |c: u32| agg(c).latest_deal().and_then(|d| w.facts.deals[d as usize].date);
+    let latest_date = |c: u32| {
+        agg(c)
+            .latest_deal()
+            .and_then(|d| w.facts.deals[d as usize].date)
+    };
     let valuation = |c: u32| money(agg(c).latest_valuation.map(|v| v.0));
     let raised = |c: u32| money(agg(c).total_raised);
     let sorted = match q.sort {
@@ -332,10 +407,16 @@ pub fn expect_companies(w: &World, q: &CompaniesQuery) -> Expected {
 
 pub fn expect_investors(w: &World, q: &InvestorsQuery) -> Expected {
     let portfolio_deals: Option<Vec<bool>> = q.portfolio.as_ref().map(|pf| {
-        assert!(pf.semantic.is_none(), "the oracle does not answer semantic keys");
+        assert!(
+            pf.semantic.is_none(),
+            "the oracle does not answer semantic keys"
+        );
         let deals = &w.facts.deals;
         (0..deals.len() as u32)
-            .map(|d| w.deal_passes(d, &pf.deal) && w.company_passes(deals[d as usize].company, &pf.company))
+            .map(|d| {
+                w.deal_passes(d, &pf.deal)
+                    && w.company_passes(deals[d as usize].company, &pf.company)
+            })
             .collect()
     });
     let counts_of = |f: u32| -> Option<FilteredCounts> {
@@ -356,7 +437,11 @@ pub fn expect_investors(w: &World, q: &InvestorsQuery) -> Expected {
                 return false;
             }
             counts[f as usize] = counts_of(f);
-            let min = q.portfolio.as_ref().and_then(|pf| pf.min_matching_deals).unwrap_or(1);
+            let min = q
+                .portfolio
+                .as_ref()
+                .and_then(|pf| pf.min_matching_deals)
+                .unwrap_or(1);
             counts[f as usize].is_none_or(|c| c.deal_count >= min)
         })
         .collect();
@@ -364,12 +449,25 @@ pub fn expect_investors(w: &World, q: &InvestorsQuery) -> Expected {
     let stats = |f: u32| &w.derived.firms[f as usize].stats;
     let sorted = match q.sort {
         InvestorSort::MostRecentDeal => sorted_by(rows, rank, false, |_| None::<u32>),
-        InvestorSort::RecentDeals => sorted_by(rows, rank, true, |f| Some(stats(f).deal_count_last_12_months)),
-        InvestorSort::DealsLedLtm => sorted_by(rows, rank, true, |f| Some(stats(f).lead_deal_count_last_12_months)),
-        InvestorSort::TotalDeals => sorted_by(rows, rank, true, |f| Some(stats(f).total_deal_count)),
-        InvestorSort::MatchingDeals => sorted_by(rows, rank, true, |f| counts[f as usize].map(|c| c.deal_count)),
+        InvestorSort::RecentDeals => sorted_by(rows, rank, true, |f| {
+            Some(stats(f).deal_count_last_12_months)
+        }),
+        InvestorSort::DealsLedLtm => sorted_by(rows, rank, true, |f| {
+            Some(stats(f).lead_deal_count_last_12_months)
+        }),
+        InvestorSort::TotalDeals => {
+            sorted_by(rows, rank, true, |f| Some(stats(f).total_deal_count))
+        }
+        InvestorSort::MatchingDeals => sorted_by(rows, rank, true, |f| {
+            counts[f as usize].map(|c| c.deal_count)
+        }),
     };
-    page(sorted, q.page, |f| w.facts.firms[f as usize].id, |f| counts[f as usize])
+    page(
+        sorted,
+        q.page,
+        |f| w.facts.firms[f as usize].id,
+        |f| counts[f as usize],
+    )
 }
 
 pub fn expect_people(w: &World, q: &PeopleQuery) -> Expected {
@@ -383,7 +481,9 @@ pub fn expect_people(w: &World, q: &PeopleQuery) -> Expected {
                 PersonType::Company => !investor,
             };
             let passes = typed
-                && q.identifiers.as_ref().is_none_or(|ids| w.person_identified(p, ids))
+                && q.identifiers
+                    .as_ref()
+                    .is_none_or(|ids| w.person_identified(p, ids))
                 && w.person_facets_pass(p, &q.person)
                 && q.company.as_ref().is_none_or(|f| w.employer_passes(p, f));
             if !passes {
@@ -408,19 +508,37 @@ pub fn expect_people(w: &World, q: &PeopleQuery) -> Expected {
         Some(Employer::Company(c)) => Some(&w.derived.companies[c as usize]),
         _ => None,
     };
-    let latest_size = |p: u32| money(employer(p)?.latest_deal().and_then(|d| w.facts.deals[d as usize].size));
+    let latest_size = |p: u32| {
+        money(
+            employer(p)?
+                .latest_deal()
+                .and_then(|d| w.facts.deals[d as usize].size),
+        )
+    };
     let sorted = match q.sort {
-        PersonSort::MostRecentDealDate => sorted_by(rows, rank, true, |p| stats(p).most_recent_deal_date),
-        PersonSort::TotalRaised => sorted_by(rows, rank, true, |p| money(employer(p)?.total_raised)),
+        PersonSort::MostRecentDealDate => {
+            sorted_by(rows, rank, true, |p| stats(p).most_recent_deal_date)
+        }
+        PersonSort::TotalRaised => {
+            sorted_by(rows, rank, true, |p| money(employer(p)?.total_raised))
+        }
         PersonSort::LatestDealSize => sorted_by(rows, rank, true, latest_size),
         PersonSort::Name => sorted_by(rows, rank, false, |p| Some(fold_text(&person(p).name))),
-        PersonSort::TotalDealCount => sorted_by(rows, rank, true, |p| Some(stats(p).total_deal_count)),
-        PersonSort::DealCountLast12Months => sorted_by(rows, rank, true, |p| Some(stats(p).deal_count_last_12_months)),
-        PersonSort::LeadDealCount => sorted_by(rows, rank, true, |p| Some(stats(p).lead_deal_count)),
-        PersonSort::LeadDealCountLast12Months => {
-            sorted_by(rows, rank, true, |p| Some(stats(p).lead_deal_count_last_12_months))
+        PersonSort::TotalDealCount => {
+            sorted_by(rows, rank, true, |p| Some(stats(p).total_deal_count))
         }
-        PersonSort::FilteredDealCount => sorted_by(rows, rank, true, |p| counts[p as usize].map(|c| c.deal_count)),
+        PersonSort::DealCountLast12Months => sorted_by(rows, rank, true, |p| {
+            Some(stats(p).deal_count_last_12_months)
+        }),
+        PersonSort::LeadDealCount => {
+            sorted_by(rows, rank, true, |p| Some(stats(p).lead_deal_count))
+        }
+        PersonSort::LeadDealCountLast12Months => sorted_by(rows, rank, true, |p| {
+            Some(stats(p).lead_deal_count_last_12_months)
+        }),
+        PersonSort::FilteredDealCount => sorted_by(rows, rank, true, |p| {
+            counts[p as usize].map(|c| c.deal_count)
+        }),
     };
     page(sorted, q.page, |p| person(p).id, |p| counts[p as usize])
 }
@@ -429,7 +547,9 @@ pub fn expect_people(w: &World, q: &PeopleQuery) -> Expected {
 
 /// `None` does not constrain; a list keeps values matching one of its items.
 fn any_of<T>(wanted: &Option<Vec<T>>, matches: impl Fn(&T) -> bool) -> bool {
-    wanted.as_ref().is_none_or(|items| items.iter().any(matches))
+    wanted
+        .as_ref()
+        .is_none_or(|items| items.iter().any(matches))
 }
 
 fn key_in(keys: &[String], key: &Option<Box<str>>) -> bool {
@@ -447,7 +567,8 @@ fn money_in(range: &Range<f64>, value: Option<f64>) -> bool {
         return true;
     }
     let Some(v) = money(value) else { return false };
-    range.min.is_none_or(|m| v >= m.ceil() as i64) && range.max.is_none_or(|m| v <= m.floor() as i64)
+    range.min.is_none_or(|m| v >= m.ceil() as i64)
+        && range.max.is_none_or(|m| v <= m.floor() as i64)
 }
 
 fn in_range<T: PartialOrd + Copy>(range: &Range<T>, value: Option<T>) -> bool {
@@ -481,7 +602,12 @@ fn ranks(n: usize, cmp: impl Fn(usize, usize) -> Ordering) -> Vec<u32> {
 }
 
 /// `rows` sorted by `key` (nulls last), ties by the default-order `rank`.
-fn sorted_by<K: Ord>(rows: Vec<u32>, rank: &[u32], desc: bool, key: impl Fn(u32) -> Option<K>) -> Vec<u32> {
+fn sorted_by<K: Ord>(
+    rows: Vec<u32>,
+    rank: &[u32],
+    desc: bool,
+    key: impl Fn(u32) -> Option<K>,
+) -> Vec<u32> {
     let mut keyed: Vec<(Option<K>, u32)> = rows.into_iter().map(|r| (key(r), r)).collect();
     keyed.sort_by(|(ka, a), (kb, b)| {
         let (ka, kb) = (ka.as_ref(), kb.as_ref());
@@ -497,7 +623,10 @@ fn page(
     id: impl Fn(u32) -> Uuid,
     counts: impl Fn(u32) -> Option<FilteredCounts>,
 ) -> Expected {
-    let start = request.page.saturating_mul(request.page_size).min(sorted.len());
+    let start = request
+        .page
+        .saturating_mul(request.page_size)
+        .min(sorted.len());
     let end = start.saturating_add(request.page_size).min(sorted.len());
     let rows = &sorted[start..end];
     Expected {
