@@ -24,7 +24,7 @@ fn temp_file(tag: &str) -> PathBuf {
     dir.join(format!("{tag}-{n}.bin"))
 }
 
-fn reopen(path: &PathBuf) -> Bundle {
+fn reopen(path: &std::path::Path) -> Bundle {
     Bundle::open(path, *b"PROP", true).unwrap()
 }
 
@@ -143,8 +143,8 @@ proptest! {
         w.finish().unwrap();
         let bundle = Bundle::open(&path, STORE_TAG, true).unwrap();
         let a = Store::open(&bundle, "a", records.len()).unwrap();
-        for d in 0..records.len() {
-            prop_assert_eq!(a.get(d as u32), &records[d][..]);
+        for (d, record) in records.iter().enumerate() {
+            prop_assert_eq!(a.get(d as u32), &record[..]);
         }
         std::fs::remove_file(path).unwrap();
     }

@@ -119,6 +119,10 @@ impl RangeProbe {
         self.slice.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.slice.is_empty()
+    }
+
     /// Whether the docs in range are one block of doc ids.
     pub fn is_block(&self) -> bool {
         self.block.is_some()

@@ -55,7 +55,7 @@ fn counts_match_the_data_readme() {
     // 31,679 rounds less the 63 exact duplicates, plus one YC batch deal per
     // YC startup whose batch is not already a Crunchbase round.
     let yc = r.report.yc.as_ref().unwrap();
-    assert_eq!(c.deals, 31_679 - 63 + yc.batch_deals as u64);
+    assert_eq!(c.deals, 31_679 - 63 + yc.batch_deals);
     assert_eq!(cb.rounds_with_investor, 18_770);
     assert_eq!(
         cb.edges_matched, 51_838,

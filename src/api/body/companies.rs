@@ -82,7 +82,7 @@ pub fn parse_companies(body: &[u8]) -> Result<CompaniesQuery, ApiError> {
                 .map(|o| investors_filter(&o))
                 .unwrap_or_default(),
             sort: top.choice("sort_by", SORTS).unwrap_or_default(),
-            page: paging(&top),
+            page: paging(top),
         }
     })
 }

@@ -69,7 +69,7 @@ pub fn parse_deals(body: &[u8]) -> Result<DealsQuery, ApiError> {
             .map(|o| investors_filter(&o))
             .unwrap_or_default(),
         sort: top.choice("sort_by", SORTS).unwrap_or_default(),
-        page: paging(&top),
+        page: paging(top),
     })
 }
 

@@ -81,7 +81,7 @@ pub fn parse_investors(body: &[u8]) -> Result<InvestorsQuery, ApiError> {
                 .object("company_investments", COMPANY_INVESTMENTS)
                 .and_then(|o| portfolio(&o)),
             sort: top.choice("sort_by", SORTS).unwrap_or_default(),
-            page: paging(&top),
+            page: paging(top),
         }
     })
 }

@@ -149,7 +149,7 @@ pub fn parse_people(body: &[u8]) -> Result<PeopleQuery, ApiError> {
         company: top.object("company", COMPANY).and_then(|o| employer(&o)),
         investor: top.object("investor", INVESTOR).and_then(|o| investor(&o)),
         sort: top.choice("sort_by", SORTS).unwrap_or_default(),
-        page: paging(&top),
+        page: paging(top),
     })
 }
 

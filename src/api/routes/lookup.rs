@@ -3,7 +3,7 @@
 //!
 //! Name modes are fuzzy (typos, prefixes, word order, case, accents) and
 //! scored in (0, 1]; identifier modes normalise the URL or domain and score
-//! 1. Name lookups return at most 10 rows; location and industry lookups
+//! one. Name lookups return at most 10 rows; location and industry lookups
 //! take an optional `limit` (1–50, default 10).
 
 use serde_json::{json, Value};

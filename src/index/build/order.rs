@@ -19,23 +19,23 @@ use crate::ingest::Facts;
 
 /// A permutation between rows (dump order) and doc ids.
 #[derive(Debug, Clone, PartialEq)]
-pub struct DocOrder {
+pub struct ByDocId {
     /// `row_of_doc[docid]` is the row of that doc id.
     pub row_of_doc: Vec<u32>,
     /// `doc_of_row[row]` is the doc id of that row.
     pub doc_of_row: Vec<u32>,
 }
 
-impl DocOrder {
+impl ByDocId {
     /// Doc ids ascending in the order `cmp` sorts rows.
-    pub fn sorted_by(rows: usize, cmp: impl Fn(u32, u32) -> Ordering + Sync) -> DocOrder {
+    pub fn sorted_by(rows: usize, cmp: impl Fn(u32, u32) -> Ordering + Sync) -> ByDocId {
         let mut row_of_doc: Vec<u32> = (0..rows as u32).collect();
         row_of_doc.par_sort_by(|&a, &b| cmp(a, b));
         let mut doc_of_row = vec![0u32; rows];
         for (doc, &row) in row_of_doc.iter().enumerate() {
             doc_of_row[row as usize] = doc as u32;
         }
-        DocOrder {
+        ByDocId {
             row_of_doc,
             doc_of_row,
         }
@@ -61,15 +61,15 @@ impl DocOrder {
 /// Doc id orders of every kind.
 #[derive(Debug, Clone)]
 pub struct Orders {
-    pub companies: DocOrder,
-    pub deals: DocOrder,
-    pub firms: DocOrder,
-    pub people: DocOrder,
+    pub companies: ByDocId,
+    pub deals: ByDocId,
+    pub firms: ByDocId,
+    pub people: ByDocId,
 }
 
 pub fn assign_doc_ids(facts: &Facts, derived: &Derived) -> Orders {
     let rank = &derived.deal_rank;
-    let deals = DocOrder::sorted_by(facts.deals.len(), |a, b| {
+    let deals = ByDocId::sorted_by(facts.deals.len(), |a, b| {
         rank[a as usize].cmp(&rank[b as usize])
     });
     let latest = |c: u32| {
@@ -77,7 +77,7 @@ pub fn assign_doc_ids(facts: &Facts, derived: &Derived) -> Orders {
             .latest_deal()
             .map(|d| rank[d as usize])
     };
-    let companies = DocOrder::sorted_by(facts.companies.len(), |a, b| {
+    let companies = ByDocId::sorted_by(facts.companies.len(), |a, b| {
         asc_nulls_last(latest(a), latest(b)).then_with(|| {
             id_cmp(
                 facts.companies[a as usize].id,
@@ -86,12 +86,12 @@ pub fn assign_doc_ids(facts: &Facts, derived: &Derived) -> Orders {
         })
     });
     let firm_date = |f: u32| derived.firms[f as usize].stats.most_recent_deal_date;
-    let firms = DocOrder::sorted_by(facts.firms.len(), |a, b| {
+    let firms = ByDocId::sorted_by(facts.firms.len(), |a, b| {
         desc_nulls_last(firm_date(a), firm_date(b))
             .then_with(|| id_cmp(facts.firms[a as usize].id, facts.firms[b as usize].id))
     });
     let person_date = |p: u32| derived.people[p as usize].stats.most_recent_deal_date;
-    let people = DocOrder::sorted_by(facts.people.len(), |a, b| {
+    let people = ByDocId::sorted_by(facts.people.len(), |a, b| {
         desc_nulls_last(person_date(a), person_date(b))
             .then_with(|| id_cmp(facts.people[a as usize].id, facts.people[b as usize].id))
     });

@@ -26,7 +26,7 @@ pub fn search_companies(index: &Index, q: &CompaniesQuery) -> Result<ResultPage,
     reject_semantic(&q.semantic, "company")?;
     let matches = evaluate(&index.companies, &companies_plan(index, q)?)?;
     let order = match q.sort {
-        CompanySort::MostRecentRaise => Order::DocOrder,
+        CompanySort::MostRecentRaise => Order::ByDocId,
         CompanySort::OldestRaise => Order::I32("latest_deal_date", Ascending),
         CompanySort::MostRecentFounded => Order::I32("founded_on", Descending),
         CompanySort::OldestFounded => Order::I32("founded_on", Ascending),

@@ -82,7 +82,7 @@ pub fn search_investors(index: &Index, q: &InvestorsQuery) -> Result<ResultPage,
     };
     let matches = evaluate(&index.firms, &plan)?;
     let order = match (q.sort, &counts) {
-        (InvestorSort::MostRecentDeal, _) | (InvestorSort::MatchingDeals, None) => Order::DocOrder,
+        (InvestorSort::MostRecentDeal, _) | (InvestorSort::MatchingDeals, None) => Order::ByDocId,
         (InvestorSort::RecentDeals, _) => Order::I32("deal_count_last_12_months", Descending),
         (InvestorSort::DealsLedLtm, _) => Order::I32("lead_deal_count_last_12_months", Descending),
         (InvestorSort::TotalDeals, _) => Order::I32("total_deal_count", Descending),

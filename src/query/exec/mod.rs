@@ -67,7 +67,7 @@ fn reject_semantic(semantic: &Option<Semantic>, block: &'static str) -> Result<(
 
 /// How the matches of a search are ordered.
 enum Order {
-    DocOrder,
+    ByDocId,
     I32(&'static str, Direction),
     I64(&'static str, Direction),
     /// A key computed by the query for every match.
@@ -82,7 +82,7 @@ fn page_of(
     page: PageRequest,
 ) -> Result<ResultPage, QueryError> {
     let docs = match order {
-        Order::DocOrder => page_in_doc_order(matches, page),
+        Order::ByDocId => page_in_doc_order(matches, page),
         Order::I32(name, dir) => page_by_column(
             matches,
             &*kind.column_i32(name)?,

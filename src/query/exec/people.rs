@@ -248,7 +248,7 @@ fn day_of(dates: &[i32], d: u32) -> Option<i32> {
 }
 
 /// Sorts `(id, lead)` pairs and merges equal ids (led if any pair is).
-fn distinct_deals(pairs: &mut Vec<(u32, bool)>) -> impl Iterator<Item = (u32, bool)> + '_ {
+fn distinct_deals(pairs: &mut [(u32, bool)]) -> impl Iterator<Item = (u32, bool)> + '_ {
     if pairs.len() > 1 {
         pairs.sort_unstable();
     }
@@ -361,7 +361,7 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
     };
     let order = match (q.sort, &tally) {
         (PersonSort::MostRecentDealDate, _) | (PersonSort::FilteredDealCount, None) => {
-            Order::DocOrder
+            Order::ByDocId
         }
         (PersonSort::TotalRaised, _) => Order::I64("employer_total_raised", Descending),
         (PersonSort::LatestDealSize, _) => Order::I64("employer_latest_deal_size", Descending),
