@@ -6,6 +6,11 @@
 //!   blocking pool behind a semaphore of `workers` permits, never on the
 //!   reactor; a request that cannot get a permit in time is refused with 503,
 //!   one that runs too long is answered 504 (its work finishes unobserved).
+//!   The exception is light requests ([`routes::is_light`]: lookups by
+//!   identifier, location and industry searches, errors before any work),
+//!   a few microseconds of in-memory work that runs on the reactor thread:
+//!   handing them to the pool would cost more (two thread switches) than
+//!   the work itself.
 //! * A panic inside a handler becomes a 500 with the request id, logged.
 //! * One access-log line per request: time, id, method, path, status,
 //!   latency, credits.
@@ -31,6 +36,7 @@ use tokio::sync::Semaphore;
 
 use super::app::{App, Request, Response};
 use super::errors::ApiError;
+use super::routes;
 
 /// Transport settings.
 #[derive(Debug, Clone)]
@@ -200,23 +206,16 @@ async fn read_body(
 }
 
 async fn run(shared: &Arc<Shared>, parts: Parts, body: Bytes, id: &str) -> Response {
+    if routes::is_light(&parts.method, &parts.path, parts.query.as_deref()) {
+        return handle(&shared.app, &parts, &body, id);
+    }
     let config = &shared.config;
     let permit = match tokio::time::timeout(config.queue_timeout, shared.permits.acquire()).await {
         Ok(Ok(p)) => p,
         _ => return Response::error(&ApiError::overloaded()),
     };
     let (app, request_id) = (shared.app.clone(), id.to_string());
-    let work = tokio::task::spawn_blocking(move || {
-        let req = Request {
-            method: &parts.method,
-            path: &parts.path,
-            query: parts.query.as_deref(),
-            authorization: parts.authorization.as_deref(),
-            body: &body,
-            request_id: &request_id,
-        };
-        app.handle(&req)
-    });
+    let work = tokio::task::spawn_blocking(move || handle(&app, &parts, &body, &request_id));
     let outcome = tokio::time::timeout(config.handler_timeout, work).await;
     drop(permit);
     match outcome {
@@ -227,6 +226,24 @@ async fn run(shared: &Arc<Shared>, parts: Parts, body: Bytes, id: &str) -> Respo
         }
         Err(_) => Response::error(&ApiError::timeout()),
     }
+}
+
+/// Runs the handler of one request; a panic becomes a logged 500.
+fn handle(app: &App, parts: &Parts, body: &Bytes, id: &str) -> Response {
+    let req = Request {
+        method: &parts.method,
+        path: &parts.path,
+        query: parts.query.as_deref(),
+        authorization: parts.authorization.as_deref(),
+        body,
+        request_id: id,
+    };
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| app.handle(&req))).unwrap_or_else(
+        |_| {
+            eprintln!("request {id}: handler panicked");
+            Response::error(&ApiError::internal(id))
+        },
+    )
 }
 
 fn to_hyper(response: Response, id: &str) -> hyper::Response<Full<Bytes>> {

@@ -10,6 +10,7 @@ mod support;
 
 use super::app::{Ctx, Reply};
 use super::errors::ApiError;
+use super::params::Query;
 
 /// How a route is priced (reference §1.11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,11 +23,24 @@ pub enum Cost {
 
 pub type Handler = fn(&Ctx) -> Result<Reply, ApiError>;
 
+/// How much work a route's handler does, for the HTTP layer: light
+/// handlers (in-memory lookups of a few microseconds, no disk write) run on
+/// the reactor thread, saving two thread switches; the others run on the
+/// bounded blocking pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Weight {
+    Light,
+    /// A lookup: light by identifier, heavy by `name` (a fuzzy search).
+    HeavyByName,
+    Heavy,
+}
+
 pub struct Route {
     pub method: &'static str,
     /// Segments; `{}` matches one path segment, handed to the handler.
     pub path: &'static str,
     pub cost: Cost,
+    pub weight: Weight,
     pub handler: Handler,
 }
 
@@ -36,105 +50,137 @@ pub static ROUTES: &[Route] = &[
         method: "GET",
         path: "/v1/location/search",
         cost: Cost::Free,
+        weight: Weight::Light,
         handler: lookup::locations,
     },
     Route {
         method: "GET",
         path: "/v1/industry/search",
         cost: Cost::Free,
+        weight: Weight::Light,
         handler: lookup::industries,
     },
     Route {
         method: "GET",
         path: "/v1/company/search",
         cost: Cost::Free,
+        weight: Weight::HeavyByName,
         handler: lookup::companies,
     },
     Route {
         method: "GET",
         path: "/v1/investor/search",
         cost: Cost::Free,
+        weight: Weight::HeavyByName,
         handler: lookup::investors,
     },
     Route {
         method: "GET",
         path: "/v1/person/search",
         cost: Cost::Free,
+        weight: Weight::HeavyByName,
         handler: lookup::people,
     },
     Route {
         method: "GET",
         path: "/v1/company",
         cost: Cost::PerCall(1),
+        weight: Weight::Heavy,
         handler: detail::company,
     },
     Route {
         method: "GET",
         path: "/v1/investor",
         cost: Cost::PerCall(1),
+        weight: Weight::Heavy,
         handler: detail::investor,
     },
     Route {
         method: "GET",
         path: "/v1/person",
         cost: Cost::PerCall(1),
+        weight: Weight::Heavy,
         handler: detail::person,
     },
     Route {
         method: "GET",
         path: "/v1/deals/{}",
         cost: Cost::PerCall(1),
+        weight: Weight::Heavy,
         handler: detail::deal,
     },
     Route {
         method: "GET",
         path: "/v1/deals/{}/investors",
         cost: Cost::PerCall(1),
+        weight: Weight::Heavy,
         handler: detail::deal_investors,
     },
     Route {
         method: "GET",
         path: "/v1/company/deals",
         cost: Cost::PerRow,
+        weight: Weight::Heavy,
         handler: history::company_deals,
     },
     Route {
         method: "GET",
         path: "/v1/investor/deals",
         cost: Cost::PerRow,
+        weight: Weight::Heavy,
         handler: history::investor_deals,
     },
     Route {
         method: "GET",
         path: "/v1/person/deals",
         cost: Cost::PerRow,
+        weight: Weight::Heavy,
         handler: history::person_deals,
     },
     Route {
         method: "POST",
         path: "/v1/companies",
         cost: Cost::PerRow,
+        weight: Weight::Heavy,
         handler: collections::companies,
     },
     Route {
         method: "POST",
         path: "/v1/deals",
         cost: Cost::PerRow,
+        weight: Weight::Heavy,
         handler: collections::deals,
     },
     Route {
         method: "POST",
         path: "/v1/investors",
         cost: Cost::PerRow,
+        weight: Weight::Heavy,
         handler: collections::investors,
     },
     Route {
         method: "POST",
         path: "/v1/people",
         cost: Cost::PerRow,
+        weight: Weight::Heavy,
         handler: collections::people,
     },
 ];
+
+/// Whether a request can run on the reactor thread (see [`Weight`]): a
+/// light route, or a lookup by identifier; anything unmatched is refused
+/// without work, so it is light too.
+pub fn is_light(method: &str, path: &str, query: Option<&str>) -> bool {
+    let path = path.trim_end_matches('/');
+    match match_route(method, path) {
+        Err(_) => true,
+        Ok(RouteMatch { route, .. }) => match route.weight {
+            Weight::Light => true,
+            Weight::Heavy => false,
+            Weight::HeavyByName => Query::parse(query).map_or(true, |q| !q.has("name")),
+        },
+    }
+}
 
 pub struct RouteMatch<'p> {
     pub route: &'static Route,
@@ -192,6 +238,28 @@ mod tests {
             405
         );
         assert_eq!(match_route("GET", "/v1/deals/").err().unwrap().status, 404);
+    }
+
+    #[test]
+    fn lookups_by_identifier_are_light() {
+        assert!(is_light(
+            "GET",
+            "/v1/company/search",
+            Some("domain=stripe.com")
+        ));
+        assert!(is_light("GET", "/v1/company/search/", Some("id=x&name2=y")));
+        assert!(!is_light(
+            "GET",
+            "/v1/company/search",
+            Some("domain=a.com&name=stripe")
+        ));
+        assert!(!is_light("GET", "/v1/person/search", Some("name=")));
+        assert!(!is_light("GET", "/v1/person/search", Some("n%61me=ann")));
+        assert!(is_light("GET", "/v1/location/search", Some("name=paris")));
+        assert!(!is_light("GET", "/v1/company", Some("domain=stripe.com")));
+        assert!(!is_light("POST", "/v1/companies", None));
+        assert!(is_light("GET", "/v1/nope", None));
+        assert!(is_light("GET", "/health", None));
     }
 
     #[test]
