@@ -18,7 +18,7 @@ use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Index, IndexReader, ReloadPolicy};
 
 use super::analyzer::{name_analyzer, query_tokens, register};
-use super::collector::{Candidate, TopCandidates};
+use super::collector::{Candidate, SegmentColumns, TopCandidates};
 use super::error::TextError;
 use super::expansion_cache::ExpansionCache;
 use super::fields::{tantivy_dir, Fields};
@@ -42,6 +42,8 @@ pub struct NameHit {
 /// A read-only name index (memory-mapped).
 pub struct NameIndex {
     reader: IndexReader,
+    /// Fast-field columns of the reader's segments (it never reloads).
+    columns: Vec<SegmentColumns>,
     fields: Fields,
     names: NamesStore,
     analyzer: TextAnalyzer,
@@ -62,8 +64,10 @@ impl NameIndex {
             .reload_policy(ReloadPolicy::Manual)
             .try_into()?;
         let names = NamesStore::open(&dir.join(FILE_NAME))?;
+        let columns = SegmentColumns::of(&reader.searcher())?;
         Ok(NameIndex {
             reader,
+            columns,
             fields,
             names,
             analyzer: name_analyzer(),
@@ -90,7 +94,7 @@ impl NameIndex {
             return Ok(Vec::new());
         };
         let limit = limit.min(MAX_HITS);
-        let collector = TopCandidates::new(CANDIDATES.max(limit), category);
+        let collector = TopCandidates::new(CANDIDATES.max(limit), category, &self.columns);
         let candidates = searcher.search(plan.as_ref(), &collector)?;
         Ok(self.rescore(&scoring, &candidates, limit))
     }
