@@ -6,6 +6,10 @@
 //! → `index` (on-disk bitmaps, columns, relations, stores, text) → `query`
 //! (filter, plan, exec, sort) → `api` (HTTP routes, envelope, auth, credits).
 //! Dependencies point one way; nothing below `api` knows HTTP.
+//!
+//! The only `unsafe` code is the memory map in [`index::mmap`].
+
+#![deny(unsafe_code)]
 
 pub mod api;
 pub mod cli;

@@ -23,7 +23,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use memmap2::Mmap;
+use crate::index::mmap::Bytes;
 
 use super::error::TextError;
 
@@ -100,17 +100,14 @@ impl NamesWriter {
 
 /// The memory-mapped, validated file.
 pub(crate) struct NamesStore {
-    map: Mmap,
+    map: Bytes,
     slots: usize,
 }
 
 impl NamesStore {
     /// Maps and validates `path`.
     pub(crate) fn open(path: &Path) -> Result<NamesStore, TextError> {
-        let file = File::open(path).map_err(|e| TextError::io(path, e))?;
-        // SAFETY: index directories are written once by the indexer and only
-        // read afterwards; nothing truncates or rewrites the file while mapped.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| TextError::io(path, e))?;
+        let map = Bytes::map_file(path).map_err(|e| TextError::io(path, e))?;
         let slots =
             validate(&map).map_err(|reason| TextError::corrupt(PathBuf::from(path), reason))?;
         Ok(NamesStore { map, slots })
