@@ -2,6 +2,7 @@
 //! credits and rate limits. The only layer that knows HTTP.
 
 pub mod accounts;
+pub mod admin;
 pub mod app;
 pub mod body;
 pub mod envelope;

@@ -8,7 +8,8 @@
 //! server keys deactivate --state DIR --key-id ID
 //! ```
 //! Every flag can also be set through the environment variable named in
-//! `--help`.
+//! `--help`. The `keys` commands work whether or not a server is running on
+//! the state directory (see `api::admin`).
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -19,6 +20,7 @@ use std::time::Instant;
 use clap::{Args, Parser, Subcommand};
 
 use fundsearch::api::accounts::{Accounts, Allowances, Plan};
+use fundsearch::api::admin::{self, AdminOp};
 use fundsearch::api::app::App;
 use fundsearch::api::rate_limit::RateLimiter;
 use fundsearch::api::server::{bind, serve, ServerConfig};
@@ -121,7 +123,7 @@ impl AllowanceArgs {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Manage accounts and API keys.
+    /// Manage accounts and API keys (also while a server runs on the state).
     Keys {
         #[command(subcommand)]
         action: KeysCommand,
@@ -187,55 +189,36 @@ fn main() -> ExitCode {
     }
 }
 
+/// Runs a `keys` command on the state directory itself, or, when a running
+/// server holds it, through that server's admin socket (`api::admin`).
 fn keys(action: KeysCommand) -> Result<(), String> {
-    match action {
+    let (state, allowances, op) = match action {
         KeysCommand::Create {
             state,
             user,
             plan,
             allowances,
-        } => {
-            let accounts = Accounts::open(&state, allowances.allowances())
-                .map_err(|e| format!("{}: {e}", state.display()))?;
-            println!(
-                "{}",
-                accounts
-                    .create_key(&user, plan)
-                    .map_err(|e| e.to_string())?
-            );
-        }
+        } => (state, allowances, AdminOp::CreateKey { user, plan }),
         KeysCommand::AddCredits {
             state,
             user,
             credits,
             allowances,
-        } => {
-            let accounts = Accounts::open(&state, allowances.allowances())
-                .map_err(|e| format!("{}: {e}", state.display()))?;
-            let b = accounts
-                .add_purchased(&user, credits)
-                .map_err(|e| e.to_string())?;
-            println!(
-                "{user}: {} monthly + {} purchased credits remaining",
-                b.monthly_remaining, b.purchased_remaining
-            );
-        }
+        } => (state, allowances, AdminOp::AddCredits { user, credits }),
         KeysCommand::Deactivate {
             state,
             key_id,
             allowances,
-        } => {
-            let accounts = Accounts::open(&state, allowances.allowances())
-                .map_err(|e| format!("{}: {e}", state.display()))?;
-            if !accounts
-                .deactivate_key(&key_id)
-                .map_err(|e| e.to_string())?
-            {
-                return Err(format!("no key with id {key_id}"));
-            }
-            println!("deactivated {key_id}");
+        } => (state, allowances, AdminOp::Deactivate { key_id }),
+    };
+    let reply = match Accounts::open(&state, allowances.allowances()) {
+        Ok(accounts) => admin::execute(&accounts, &op)?,
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+            admin::request(&state, &op).map_err(|e| format!("{}: {e}", state.display()))?
         }
-    }
+        Err(e) => return Err(format!("{}: {e}", state.display())),
+    };
+    println!("{}", reply.line());
     Ok(())
 }
 
@@ -300,9 +283,10 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
     } else {
         None
     };
+    let accounts = Arc::new(accounts);
     let app = Arc::new(App {
         index: Arc::new(index),
-        accounts: Arc::new(accounts),
+        accounts: accounts.clone(),
         limiter: RateLimiter::new(args.rate_limit),
     });
     let config = ServerConfig {
@@ -321,6 +305,13 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
     let runtime = runtime.build().map_err(|e| e.to_string())?;
     runtime.block_on(async move {
         let listener = bind(args.listen).await.map_err(|e| format!("listening on {}: {e}", args.listen))?;
+        match admin::bind(&state) {
+            Ok(socket) => drop(tokio::spawn(admin::serve(socket, accounts))),
+            Err(e) => eprintln!(
+                "server: no admin socket in {} ({e}); `server keys` commands will need the server stopped",
+                state.display()
+            ),
+        }
         let local = listener.local_addr().map_err(|e| e.to_string())?;
         let c = &app.index.manifest.counts;
         eprintln!(

@@ -157,6 +157,7 @@ fn server_keys_create_then_serve_then_sigterm() {
     let server = http::Client(addr.parse().unwrap());
     let r = server.get("/v1/company/search?name=helix", Some(&key));
     assert_eq!(r.status, 200, "{}", r.body);
+    keys_change_while_the_server_runs(&server, state.to_str().unwrap());
 
     let killed = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
@@ -178,4 +179,74 @@ fn server_keys_create_then_serve_then_sigterm() {
     let mut rest = String::new();
     let _ = std::io::Read::read_to_string(&mut stderr, &mut rest);
     assert!(rest.contains("stopped"), "{rest}");
+    assert!(
+        rest.contains("admin: add_credits user=\"ops\" credits=7 -> ok"),
+        "{rest}"
+    );
+
+    // What the running server applied is durable: 7 + 1 purchased credits.
+    let (ok, out, err) = run(
+        SERVER,
+        &[
+            "keys",
+            "add-credits",
+            "--state",
+            state.to_str().unwrap(),
+            "--user",
+            "ops",
+            "--credits",
+            "1",
+        ],
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("+ 8 purchased"), "{out}");
+}
+
+/// `server keys …` on a state directory a server holds goes through the
+/// server's admin socket: the new key works at once, a deactivated one is
+/// refused at once, and refusals come back as one-line reasons.
+fn keys_change_while_the_server_runs(server: &http::Client, state: &str) {
+    let keys = |args: &[&str]| {
+        let mut all = vec!["keys"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--state", state]);
+        run(SERVER, &all)
+    };
+    let (ok, key, err) = keys(&["create", "--user", "live", "--plan", "pro"]);
+    assert!(ok, "{err}");
+    let key = key.trim().to_string();
+    assert!(key.starts_with("vg_") && key.len() == 48, "{key}");
+    assert_eq!(
+        server
+            .get("/v1/company/search?domain=helix.example", Some(&key))
+            .status,
+        200
+    );
+
+    let (ok, out, err) = keys(&["add-credits", "--user", "ops", "--credits", "7"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("ops: ") && out.contains("+ 7 purchased"),
+        "{out}"
+    );
+    let (ok, _, err) = keys(&["add-credits", "--user", "nobody", "--credits", "7"]);
+    assert!(
+        !ok && err.contains("unknown user") && err.lines().count() == 1,
+        "{err}"
+    );
+
+    let key_id = &key[3..15];
+    let (ok, out, err) = keys(&["deactivate", "--key-id", key_id]);
+    assert!(
+        ok && out.trim() == format!("deactivated {key_id}"),
+        "{out}{err}"
+    );
+    assert_eq!(
+        server
+            .get("/v1/company/search?domain=helix.example", Some(&key))
+            .status,
+        401
+    );
+    let (ok, _, err) = keys(&["deactivate", "--key-id", key_id]);
+    assert!(!ok && err.contains("no key with id"), "{err}");
 }

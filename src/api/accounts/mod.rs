@@ -21,6 +21,7 @@
 //!
 //! ```text
 //! <state_dir>/LOCK            flock'd while a store is open (one server per directory)
+//! <state_dir>/admin.sock      the running server's admin socket (see `api::admin`)
 //! <state_dir>/snapshot.json   the whole state as of sequence number S (see `snapshot`)
 //! <state_dir>/journal.jsonl   records after S, one JSON object per line (see `record`)
 //! ```
