@@ -257,6 +257,20 @@ fn resolve_places(refs: &PlaceRefs, catalog: &Catalog) -> Result<Places, String>
     Ok(places)
 }
 
+/// The lookup keys of an organisation's domain, LinkedIn and Crunchbase
+/// identifiers (companies and firms alike).
+fn org_keys(
+    domain: Option<&str>,
+    linkedin: Option<&str>,
+    crunchbase: Option<&str>,
+) -> [Option<Box<str>>; 3] {
+    [
+        boxed(domain.and_then(domain_key)),
+        boxed(linkedin.and_then(|u| linkedin_key(u, Some("company")))),
+        boxed(crunchbase.and_then(|u| crunchbase_key(u, Some("organization")))),
+    ]
+}
+
 fn boxed(s: Option<String>) -> Option<Box<str>> {
     s.map(String::into_boxed_str)
 }
@@ -323,19 +337,16 @@ fn company_facts(row: CompanyRow, catalog: &Catalog) -> Result<CompanyFacts, Str
             industries.push(ind);
         }
     }
+    let [domain_key, linkedin_key, crunchbase_key] = org_keys(
+        row.domain.as_deref(),
+        row.linkedin.as_deref(),
+        row.crunchbase.as_deref(),
+    );
     Ok(CompanyFacts {
         id: row.id,
-        domain_key: boxed(row.domain.as_deref().and_then(domain_key)),
-        linkedin_key: boxed(
-            row.linkedin
-                .as_deref()
-                .and_then(|u| linkedin_key(u, Some("company"))),
-        ),
-        crunchbase_key: boxed(
-            row.crunchbase
-                .as_deref()
-                .and_then(|u| crunchbase_key(u, Some("organization"))),
-        ),
+        domain_key,
+        linkedin_key,
+        crunchbase_key,
         name: row.name.into_boxed_str(),
         permalink: row.permalink.into_boxed_str(),
         domain: boxed(row.domain),
@@ -376,20 +387,17 @@ fn firm_facts(
     if company_ids.contains_key(&row.id) {
         return Err(format!("id {} is already a company", row.id));
     }
+    let [domain_key, linkedin_key, crunchbase_key] = org_keys(
+        row.domain.as_deref(),
+        row.linkedin.as_deref(),
+        row.crunchbase.as_deref(),
+    );
     Ok(FirmFacts {
         id: row.id,
         places: resolve_places(&row.location, catalog)?,
-        domain_key: boxed(row.domain.as_deref().and_then(domain_key)),
-        linkedin_key: boxed(
-            row.linkedin
-                .as_deref()
-                .and_then(|u| linkedin_key(u, Some("company"))),
-        ),
-        crunchbase_key: boxed(
-            row.crunchbase
-                .as_deref()
-                .and_then(|u| crunchbase_key(u, Some("organization"))),
-        ),
+        domain_key,
+        linkedin_key,
+        crunchbase_key,
         name: row.name.into_boxed_str(),
         permalink: row.permalink.into_boxed_str(),
         domain: boxed(row.domain),

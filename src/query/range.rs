@@ -190,7 +190,7 @@ impl RangeProbe {
             }
             Strategy::Probe => self.probe(c),
             Strategy::Scan => c & self.scan(lo, hi),
-            Strategy::Scatter => c & scatter(self.inside(), lo, hi),
+            Strategy::Scatter => c & scatter(&[self.inside()], lo, hi),
             Strategy::Exclude => c - self.excluded(lo, hi),
             Strategy::Sort => c & sorted(self.inside()),
         }
@@ -209,7 +209,7 @@ impl RangeProbe {
                 block
             }
             Strategy::Probe | Strategy::Scan => self.scan(0, last),
-            Strategy::Scatter => scatter(self.inside(), 0, last),
+            Strategy::Scatter => scatter(&[self.inside()], 0, last),
             Strategy::Exclude => super::filter::every_doc(docs as usize) - self.excluded(0, last),
             Strategy::Sort => sorted(self.inside()),
         }
@@ -223,10 +223,12 @@ impl RangeProbe {
     /// Docs out of range or without a value, among `lo..=hi`.
     fn excluded(&self, lo: u32, hi: u32) -> RoaringBitmap {
         let non_null = self.order.non_null();
-        let mut out = scatter(&non_null[..self.slice.start], lo, hi);
-        out |= scatter(&non_null[self.slice.end..], lo, hi);
-        out |= scatter(self.order.nulls(), lo, hi);
-        out
+        let below_and_above = [
+            &non_null[..self.slice.start],
+            &non_null[self.slice.end..],
+            self.order.nulls(),
+        ];
+        scatter(&below_and_above, lo, hi)
     }
 
     /// The docs in range among `lo..=hi`, by reading the column there into
@@ -319,14 +321,14 @@ fn in_range_bits<T: ColumnValue>(values: &[T], min: i64, max: i64) -> Vec<u8> {
     bits
 }
 
-/// The doc ids of `ids` that lie in `lo..=hi`, through a bit set over that span.
-fn scatter(ids: &[u32], lo: u32, hi: u32) -> RoaringBitmap {
+/// The doc ids of `parts` that lie in `lo..=hi`, through one bit set over that span.
+fn scatter(parts: &[&[u32]], lo: u32, hi: u32) -> RoaringBitmap {
     if lo > hi {
         return RoaringBitmap::new();
     }
     let from = lo & !7;
     let mut bytes = vec![0u8; ((hi - from) >> 3) as usize + 1];
-    for &d in ids {
+    for &d in parts.iter().copied().flatten() {
         if (lo..=hi).contains(&d) {
             let offset = (d - from) as usize;
             bytes[offset >> 3] |= 1 << (offset & 7);
@@ -370,8 +372,15 @@ mod tests {
     #[test]
     fn scatter_keeps_the_span() {
         let ids = [40u32, 3, 17, 9, 100];
-        assert_eq!(scatter(&ids, 5, 40), [9u32, 17, 40].into_iter().collect());
-        assert_eq!(scatter(&ids, 41, 40), RoaringBitmap::new());
+        assert_eq!(
+            scatter(&[&ids], 5, 40),
+            [9u32, 17, 40].into_iter().collect()
+        );
+        assert_eq!(
+            scatter(&[&ids[..2], &ids[2..]], 5, 40),
+            [9u32, 17, 40].into_iter().collect()
+        );
+        assert_eq!(scatter(&[&ids], 41, 40), RoaringBitmap::new());
     }
 
     /// A column written to a temporary bundle, with its sort order.

@@ -271,12 +271,7 @@ mod tests {
                        "company": {"company_ids": "x"}, "sort_by": null}"#;
         let e = parse_deals(body.as_bytes()).unwrap_err();
         assert_eq!((e.status, e.code), (400, "VALIDATION_ERROR"));
-        let fields: Vec<&str> = e.details["errors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x["field"].as_str().unwrap())
-            .collect();
+        let fields = error_fields(&e);
         assert_eq!(
             fields,
             [

@@ -118,6 +118,7 @@ impl Problems {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::body::test_support::error_fields;
 
     fn problem(field: &str, code: &'static str, order: Order) -> Problem {
         Problem {
@@ -146,12 +147,7 @@ mod tests {
             (e.status, e.code, e.message.as_str()),
             (400, "VALIDATION_ERROR", "Invalid request parameters")
         );
-        let fields: Vec<&str> = e.details["errors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x["field"].as_str().unwrap())
-            .collect();
+        let fields = error_fields(&e);
         assert_eq!(fields, ["page", "deal.size_min", "deal.date_start"]);
         assert_eq!(
             e.details["errors"][0],

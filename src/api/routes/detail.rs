@@ -33,8 +33,13 @@ pub const PERSON_KINDS: [IdentifierKind; 4] = [
 ];
 
 fn detail(name: &'static str, record: Raw) -> Reply {
+    detail_of(Data::one(name, record))
+}
+
+/// The reply of a detail endpoint: one record, one credit.
+fn detail_of(data: Data) -> Reply {
     Reply {
-        data: Data::one(name, record),
+        data,
         meta: Meta {
             shape: MetaShape::Detail,
             total_count: 1,
@@ -259,18 +264,9 @@ pub fn deal_investors(ctx: &Ctx) -> Result<Reply, ApiError> {
         )
     })?;
     let (investors, angels) = lineup(ctx, doc)?;
-    let data = Data::list("investors", investors).and_list("angel_investors", angels);
-    Ok(Reply {
-        data,
-        meta: Meta {
-            shape: MetaShape::Detail,
-            total_count: 1,
-            page: 0,
-            page_size: 1,
-        },
-        rows: 1,
-        message: None,
-    })
+    Ok(detail_of(
+        Data::list("investors", investors).and_list("angel_investors", angels),
+    ))
 }
 
 fn financing_name(code: u8) -> Value {
