@@ -2,6 +2,7 @@
 //! derived aggregates checked by hand against `fixtures/README.md`.
 
 use fundsearch::index::build::{build_index, BuildOptions};
+use fundsearch::index::format::FORMAT_VERSION;
 use fundsearch::index::inspect::inspect_index;
 use fundsearch::index::verify::verify_index;
 use fundsearch::index::{Index, IndexError};
@@ -71,7 +72,7 @@ fn verify_detects_damage_and_open_refuses_other_versions() {
     match Index::open(&out) {
         Err(IndexError::Version {
             found: 7,
-            expected: 1,
+            expected: FORMAT_VERSION,
             ..
         }) => {}
         Err(e) => panic!("expected a version error, got {e}"),

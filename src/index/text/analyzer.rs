@@ -20,7 +20,15 @@
 //! - `prefixes`: every distinct prefix of 1 to [`PREFIX_CHARS`] characters
 //!   of those tokens ("r ri rif …" for "Rifloblu"), so a short prefix typed
 //!   by the user is one posting list instead of a union over all the words
-//!   it starts (Meilisearch's word-prefix databases serve the same purpose).
+//!   it starts (Meilisearch's word-prefix databases serve the same purpose);
+//! - `pairs`: every ordered pair of distinct words of one name, `a` and
+//!   `b` joined by [`PAIR_SEPARATOR`] (both orders), and `a` with each
+//!   prefix of 1 to [`PAIR_PREFIX_CHARS`] characters of `b` followed by
+//!   [`PREFIX_MARK`] ("carlos␟fisher fisher␟carlos carlos␟f␞ carlos␟fi␞ …"),
+//!   over the first [`MAX_PAIR_WORDS`] words of each name. A two-word query
+//!   is then one short posting list per pair of expansions instead of the
+//!   long lists of two frequent words (`pairs.rs`). Folded tokens are runs of
+//!   alphanumerics, so neither control character occurs in a word.
 
 use tantivy::tokenizer::{
     AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer,
@@ -33,6 +41,18 @@ pub(crate) const WORDS_ANALYZER: &str = "fundsearch_words";
 
 /// Longest prefix (in characters) indexed in the `prefixes` field.
 pub(crate) const PREFIX_CHARS: usize = 6;
+
+/// Joins the two words of a `pairs` term.
+pub(crate) const PAIR_SEPARATOR: char = '\u{1f}';
+
+/// Ends a `pairs` term whose second word is a prefix.
+pub(crate) const PREFIX_MARK: char = '\u{1e}';
+
+/// Longest second-word prefix (in characters) indexed in the `pairs` field.
+pub(crate) const PAIR_PREFIX_CHARS: usize = 3;
+
+/// Words of one name that form pairs (the first ones).
+pub(crate) const MAX_PAIR_WORDS: usize = 6;
 
 /// Longer tokens (in bytes, before folding) are dropped.
 pub(crate) const MAX_TOKEN_BYTES: usize = 40;
@@ -115,6 +135,46 @@ pub(crate) fn word_lists<'n>(
     (words, distinct_joined(prefixes))
 }
 
+/// The `pairs` word list of a document whose folded names are
+/// `folded_names` (see the module docs), space-separated.
+pub(crate) fn pair_list<'n>(folded_names: impl Iterator<Item = &'n str>) -> String {
+    let mut terms: Vec<String> = Vec::new();
+    for name in folded_names {
+        let mut words: Vec<&str> = Vec::with_capacity(MAX_PAIR_WORDS);
+        for word in name.split(' ').filter(|w| !w.is_empty()) {
+            if words.len() < MAX_PAIR_WORDS && !words.contains(&word) {
+                words.push(word);
+            }
+        }
+        for &first in &words {
+            for &second in words.iter().filter(|&&w| w != first) {
+                terms.push(pair_term(first, second));
+                let prefixes = second.char_indices().take(PAIR_PREFIX_CHARS);
+                terms.extend(
+                    prefixes.map(|(at, c)| pair_prefix_term(first, &second[..at + c.len_utf8()])),
+                );
+            }
+        }
+    }
+    distinct_joined(terms.iter().map(String::as_str))
+}
+
+/// The `pairs` term of two whole words.
+pub(crate) fn pair_term(first: &str, second: &str) -> String {
+    let mut term = String::with_capacity(first.len() + second.len() + 1);
+    term.push_str(first);
+    term.push(PAIR_SEPARATOR);
+    term.push_str(second);
+    term
+}
+
+/// The `pairs` term of a word and the prefix of another.
+pub(crate) fn pair_prefix_term(first: &str, prefix: &str) -> String {
+    let mut term = pair_term(first, prefix);
+    term.push(PREFIX_MARK);
+    term
+}
+
 /// `items` without repeats, in first-seen order, joined by spaces.
 fn distinct_joined<'t>(items: impl Iterator<Item = &'t str>) -> String {
     let mut seen: Vec<&str> = Vec::new();
@@ -173,6 +233,27 @@ mod tests {
         let folded = folded_name(&mut name_analyzer(), "Sequoia  Capital, L.P.");
         assert_eq!(folded, "sequoia capital l p");
         assert_eq!(folded_name(&mut name_analyzer(), "--"), "");
+    }
+
+    #[test]
+    fn pair_lists_hold_both_orders_and_short_second_prefixes() {
+        let list = pair_list(["ana li", "li"].into_iter()).replace(PAIR_SEPARATOR, "|");
+        let list = list.replace(PREFIX_MARK, "*");
+        assert_eq!(list, "ana|li ana|l* ana|li* li|ana li|a* li|an* li|ana*");
+        assert_eq!(
+            pair_list(["solo", "also solo"].into_iter())
+                .split(' ')
+                .count(),
+            8
+        );
+        assert_eq!(pair_list(["solo solo"].into_iter()), "");
+        let long = "a b c d e f g h";
+        let pairs = pair_list([long].into_iter());
+        assert_eq!(
+            pairs.split(' ').count(),
+            MAX_PAIR_WORDS * (MAX_PAIR_WORDS - 1) * 2
+        );
+        assert!(!pairs.contains('g'));
     }
 
     #[test]

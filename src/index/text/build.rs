@@ -2,7 +2,7 @@
 //!
 //! Every entry's names are folded (`analyzer.rs`) into one tantivy document
 //! holding their distinct words (`names`), the prefixes of those words
-//! (`prefixes`), the doc id and the optional category; the folded names
+//! (`prefixes`), the pairs of words of each name (`pairs`), the doc id and the optional category; the folded names
 //! also go to `names.bin`. Entries whose names yield no token at all
 //! (punctuation only, empty) cannot match anything and are skipped. The
 //! writer gets a 200 MB heap and one thread per core (≤ 4); after the single
@@ -19,7 +19,7 @@ use tantivy::indexer::NoMergePolicy;
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Index, IndexSettings, IndexSortByField, IndexWriter, Order, TantivyDocument};
 
-use super::analyzer::{folded_name, name_analyzer, register, word_lists};
+use super::analyzer::{folded_name, name_analyzer, pair_list, register, word_lists};
 use super::error::TextError;
 use super::fields::{schema, tantivy_dir, Fields, DOCID};
 use super::names::{NamesWriter, FILE_NAME};
@@ -131,6 +131,7 @@ fn add_entry(
     let mut doc = TantivyDocument::default();
     doc.add_text(fields.names, words);
     doc.add_text(fields.prefixes, prefixes);
+    doc.add_text(fields.pairs, pair_list(folded.iter().map(String::as_str)));
     doc.add_u64(fields.docid, u64::from(entry.docid));
     if let Some(category) = entry.category {
         doc.add_u64(fields.category, u64::from(category));

@@ -33,7 +33,7 @@ pub(crate) struct Candidate {
 
 impl Candidate {
     /// Better first: higher score, then lower doc id.
-    fn rank(&self, other: &Candidate) -> Ordering {
+    pub(crate) fn rank(&self, other: &Candidate) -> Ordering {
         other
             .score
             .total_cmp(&self.score)
@@ -43,7 +43,7 @@ impl Candidate {
 
 /// Heap entry ordered so that the *worst* candidate is the greatest.
 #[derive(Debug)]
-struct Worst(Candidate);
+pub(crate) struct Worst(pub(crate) Candidate);
 
 impl PartialEq for Worst {
     fn eq(&self, other: &Self) -> bool {
@@ -87,6 +87,16 @@ impl SegmentColumns {
             })
             .collect()
     }
+
+    /// Our doc id of segment document `doc`.
+    pub(crate) fn docid(&self, doc: DocId) -> Option<u32> {
+        self.docids.first(doc).and_then(|d| u32::try_from(d).ok())
+    }
+
+    /// Whether segment document `doc` is of `category` (always, for `None`).
+    pub(crate) fn has_category(&self, doc: DocId, category: Option<u8>) -> bool {
+        category.is_none_or(|c| self.categories.first(doc) == Some(u64::from(c)))
+    }
 }
 
 /// Collects the `limit` best candidates of `category` (any when `None`).
@@ -112,7 +122,7 @@ impl<'a> TopCandidates<'a> {
 }
 
 /// Sorts best first and keeps `limit`.
-fn best_first(mut candidates: Vec<Candidate>, limit: usize) -> Vec<Candidate> {
+pub(crate) fn best_first(mut candidates: Vec<Candidate>, limit: usize) -> Vec<Candidate> {
     candidates.sort_unstable_by(Candidate::rank);
     candidates.truncate(limit);
     candidates

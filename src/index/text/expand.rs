@@ -272,7 +272,7 @@ fn offer(best: &mut Best, query: &ScoringQuery, qi: usize, term: &str, doc_freq:
 
 /// The smallest byte string greater than every string starting with
 /// `prefix` (`None`: no bound, the prefix is all 0xFF).
-fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
     let mut end = prefix.to_vec();
     while let Some(last) = end.pop() {
         if last < u8::MAX {

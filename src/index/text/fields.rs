@@ -4,7 +4,9 @@
 //! <dir>/tantivy/    tantivy index, one segment after the build
 //!     names     TEXT: the distinct folded words of the names (`analyzer.rs`)
 //!     prefixes  TEXT: their distinct 1–6 character prefixes
-//!               both: whitespace analyzer `fundsearch_words`, freqs and field
+//!     pairs     TEXT: ordered pairs of words of one name, and a word with
+//!               the 1–3 character prefixes of another
+//!               all three: whitespace analyzer `fundsearch_words`, freqs and field
 //!               norms (block-WAND needs both: without norms tantivy 0.27
 //!               records a block maximum of 0 and prunes matching blocks)
 //!     docid     u64 FAST: our dense doc id (read by the collector)
@@ -25,6 +27,7 @@ pub(crate) const TANTIVY_DIR: &str = "tantivy";
 /// Field names.
 pub(crate) const NAMES: &str = "names";
 pub(crate) const PREFIXES: &str = "prefixes";
+pub(crate) const PAIRS: &str = "pairs";
 pub(crate) const DOCID: &str = "docid";
 pub(crate) const CATEGORY: &str = "category";
 
@@ -42,7 +45,8 @@ pub(crate) fn schema() -> Schema {
     let text = TextOptions::default().set_indexing_options(indexing);
     let mut builder = Schema::builder();
     builder.add_text_field(NAMES, text.clone());
-    builder.add_text_field(PREFIXES, text);
+    builder.add_text_field(PREFIXES, text.clone());
+    builder.add_text_field(PAIRS, text);
     builder.add_u64_field(DOCID, FAST);
     builder.add_u64_field(CATEGORY, FAST);
     builder.build()
@@ -53,6 +57,7 @@ pub(crate) fn schema() -> Schema {
 pub(crate) struct Fields {
     pub(crate) names: Field,
     pub(crate) prefixes: Field,
+    pub(crate) pairs: Field,
     pub(crate) docid: Field,
     pub(crate) category: Field,
 }
@@ -63,6 +68,7 @@ impl Fields {
         Ok(Fields {
             names: schema.get_field(NAMES)?,
             prefixes: schema.get_field(PREFIXES)?,
+            pairs: schema.get_field(PAIRS)?,
             docid: schema.get_field(DOCID)?,
             category: schema.get_field(CATEGORY)?,
         })
@@ -81,6 +87,7 @@ mod tests {
         assert!(schema.get_field_entry(fields.category).is_fast());
         assert!(schema.get_field_entry(fields.names).is_indexed());
         assert!(schema.get_field_entry(fields.prefixes).is_indexed());
+        assert!(schema.get_field_entry(fields.pairs).is_indexed());
         assert!(Fields::of(&Schema::builder().build()).is_err());
     }
 }

@@ -1,8 +1,10 @@
 //! The searchable name index: open once, share through an `Arc`, search
 //! from any thread.
 //!
-//! A search (1) folds and cuts the query (`analyzer.rs`), (2) retrieves the
-//! best [`CANDIDATES`] documents with tantivy (`plan.rs`, `collector.rs`),
+//! A search (1) folds and cuts the query (`analyzer.rs`) and expands its
+//! tokens (`plan.rs`); a query of two to four tokens is answered by the
+//! pair stage (`pairs.rs`) when it can; otherwise the search (2) retrieves
+//! the best [`CANDIDATES`] documents with tantivy (`plan.rs`, `collector.rs`),
 //! (3) re-scores each candidate against its folded names from `names.bin`
 //! (`similarity.rs`), nudged by at most 1 % by the tantivy score so that
 //! near-ties go to shorter names with more frequent words (see [`blend`]),
@@ -14,8 +16,9 @@
 use std::path::Path;
 
 use tantivy::directory::MmapDirectory;
+use tantivy::query::Query;
 use tantivy::tokenizer::TextAnalyzer;
-use tantivy::{Index, IndexReader, ReloadPolicy};
+use tantivy::{Index, IndexReader, ReloadPolicy, Searcher};
 
 use super::analyzer::{name_analyzer, query_tokens, register};
 use super::collector::{Candidate, SegmentColumns, TopCandidates};
@@ -23,7 +26,8 @@ use super::error::TextError;
 use super::expansion_cache::ExpansionCache;
 use super::fields::{tantivy_dir, Fields};
 use super::names::{NamesStore, FILE_NAME};
-use super::plan::candidate_query;
+use super::pairs::PairSearch;
+use super::plan::{candidate_query, QueryTerms};
 use super::similarity::{ScoringQuery, MIN_SCORE};
 
 /// How many tantivy candidates are re-scored (at least `limit`).
@@ -37,6 +41,15 @@ pub const MAX_HITS: usize = 1_000;
 pub struct NameHit {
     pub docid: u32,
     pub score: f32,
+}
+
+/// Which stages a search runs (the main stage alone in tests that check
+/// the pair stage against it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Stages {
+    PairsFirst,
+    #[cfg_attr(not(test), allow(dead_code))]
+    MainOnly,
 }
 
 /// A read-only name index (memory-mapped).
@@ -83,20 +96,77 @@ impl NameIndex {
         limit: usize,
         category: Option<u8>,
     ) -> Result<Vec<NameHit>, TextError> {
+        self.search_in_stages(query, limit, category, Stages::PairsFirst)
+    }
+
+    /// [`NameIndex::search`], with or without the pair stage.
+    fn search_in_stages(
+        &self,
+        query: &str,
+        limit: usize,
+        category: Option<u8>,
+        stages: Stages,
+    ) -> Result<Vec<NameHit>, TextError> {
         let tokens = query_tokens(&mut self.analyzer.clone(), query);
         if tokens.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
         let scoring = ScoringQuery::new(tokens);
         let searcher = self.reader.searcher();
-        let Some(plan) = candidate_query(&searcher, self.fields, &scoring, &self.expansions)?
-        else {
-            return Ok(Vec::new());
-        };
+        let terms = QueryTerms::of(&searcher, self.fields, &scoring, &self.expansions)?;
         let limit = limit.min(MAX_HITS);
+        if stages == Stages::PairsFirst {
+            if let Some(hits) = self.pair_stage(&searcher, &scoring, &terms, limit, category)? {
+                return Ok(hits);
+            }
+        }
+        match candidate_query(self.fields, searcher.num_docs(), &terms) {
+            Some(plan) => self.retrieve(&searcher, plan.as_ref(), &scoring, limit, category),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// The answer of the pair stage (`pairs.rs`), if it can answer alone.
+    fn pair_stage(
+        &self,
+        searcher: &Searcher,
+        scoring: &ScoringQuery,
+        terms: &QueryTerms,
+        limit: usize,
+        category: Option<u8>,
+    ) -> Result<Option<Vec<NameHit>>, TextError> {
+        let stage = PairSearch {
+            searcher,
+            fields: self.fields,
+            columns: &self.columns,
+            names: &self.names,
+            query: scoring,
+            terms,
+        };
+        let hits = stage.run(limit, category)?.map(|best| {
+            best.into_iter()
+                .map(|c| NameHit {
+                    docid: c.docid,
+                    score: blend(c.score, 1.0),
+                })
+                .collect()
+        });
+        Ok(hits)
+    }
+
+    /// The best `limit` hits among the best [`CANDIDATES`] documents of
+    /// `plan`, re-scored.
+    fn retrieve(
+        &self,
+        searcher: &Searcher,
+        plan: &dyn Query,
+        scoring: &ScoringQuery,
+        limit: usize,
+        category: Option<u8>,
+    ) -> Result<Vec<NameHit>, TextError> {
         let collector = TopCandidates::new(CANDIDATES.max(limit), category, &self.columns);
-        let candidates = searcher.search(plan.as_ref(), &collector)?;
-        Ok(self.rescore(&scoring, &candidates, limit))
+        let candidates = searcher.search(plan, &collector)?;
+        Ok(self.rescore(scoring, &candidates, limit))
     }
 
     /// Scores `candidates` (best tantivy score first) against their names;
@@ -150,6 +220,7 @@ fn blend(similarity: f32, retrieval: f32) -> f32 {
 mod tests {
     use std::sync::{Arc, OnceLock};
 
+    use super::super::analyzer::name_analyzer;
     use super::super::build::{build_name_index, NameEntry};
     use super::super::similarity::COMPACT_MATCH;
     use super::super::tests_support::{fixture_entries, TempDir, CITY, FIXTURE, PERSON};
@@ -507,6 +578,97 @@ mod tests {
                 Some(3)
             );
         }
+    }
+
+    #[test]
+    fn the_pair_stage_finds_hits_as_good_as_the_main_stage() {
+        let (dir, names) = (TempDir::new("pairs"), pair_corpus());
+        let entries = names.iter().enumerate().map(|(docid, name)| NameEntry {
+            docid: docid as u32,
+            names: vec![name.as_str()],
+            category: None,
+        });
+        build_name_index(dir.path(), entries).expect("build");
+        let index = NameIndex::open(dir.path()).expect("open");
+        let (mut asked, mut answered) = (0, 0);
+        for name in names.iter().step_by(37) {
+            for query in query_variants(name) {
+                asked += 1;
+                let scoring = ScoringQuery::new(query_tokens(&mut name_analyzer(), &query));
+                let searcher = index.reader.searcher();
+                let terms = QueryTerms::of(&searcher, index.fields, &scoring, &index.expansions)
+                    .expect("expand");
+                let Some(pairs) = index
+                    .pair_stage(&searcher, &scoring, &terms, 10, None)
+                    .expect("pair stage")
+                else {
+                    continue;
+                };
+                answered += 1;
+                let main = index
+                    .search_in_stages(&query, 10, None, Stages::MainOnly)
+                    .expect("main stage");
+                assert_eq!(pairs.len(), 10, "{query}");
+                for (p, m) in pairs.iter().zip(&main) {
+                    assert!(p.score >= m.score - 0.011, "{query}: {pairs:?} vs {main:?}");
+                }
+                assert_eq!(index.search(&query, 10, None).expect("search"), pairs);
+            }
+        }
+        assert!(
+            answered * 2 > asked,
+            "{answered} of {asked} queries answered by pairs"
+        );
+    }
+
+    /// ~6,000 names: people drawn from skewed first and last names (some
+    /// with a middle initial), firms "<word> Capital|Partners|Ventures".
+    fn pair_corpus() -> Vec<String> {
+        const FIRST: [&str; 12] = [
+            "carlos", "maria", "john", "camila", "wei", "sofia", "james", "ana", "li", "johnny",
+            "fatima", "lucas",
+        ];
+        const LAST: [&str; 12] = [
+            "fisher", "garcia", "smith", "martinez", "chen", "cox", "miller", "moore", "linton",
+            "nasser", "kumar", "fischer",
+        ];
+        const SUFFIX: [&str; 3] = ["capital", "partners", "ventures"];
+        let mut seed = 7u64;
+        let mut next = move |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let r = (seed >> 33) as usize;
+            (r % n).min(r % (n / 2 + 1) + r % 3) // skewed towards the first entries
+        };
+        (0..6_000)
+            .map(|i| match i % 5 {
+                0 => format!("{} {}", LAST[next(12)], SUFFIX[next(3)]),
+                1 => format!(
+                    "{} {}. {}",
+                    FIRST[next(12)],
+                    (b'a' + next(26) as u8) as char,
+                    LAST[next(12)]
+                ),
+                _ => format!("{} {}", FIRST[next(12)], LAST[next(12)]),
+            })
+            .collect()
+    }
+
+    /// The name, with one typo, with its last word cut to 1–4 characters,
+    /// and with its words swapped.
+    fn query_variants(name: &str) -> Vec<String> {
+        let words: Vec<&str> = name.split(' ').collect();
+        let last = words[words.len() - 1];
+        let head = words[..words.len() - 1].join(" ");
+        let mut typo: Vec<char> = name.chars().collect();
+        typo.swap(1, 2);
+        let mut variants = vec![name.to_string(), typo.into_iter().collect()];
+        for cut in 1..=4.min(last.len()) {
+            variants.push(format!("{head} {}", &last[..cut]));
+        }
+        variants.push(words.iter().rev().copied().collect::<Vec<_>>().join(" "));
+        variants
     }
 
     #[test]

@@ -115,14 +115,20 @@ impl NamesStore {
 
     /// The folded names of `docid` joined by '\n' ("" for an unknown doc id).
     pub(crate) fn get(&self, docid: u32) -> &str {
+        std::str::from_utf8(self.get_bytes(docid)).unwrap_or_default()
+    }
+
+    /// [`NamesStore::get`] as bytes, without checking them again: a cheap
+    /// key for callers that look the same names up many times.
+    pub(crate) fn get_bytes(&self, docid: u32) -> &[u8] {
         let slot = docid as usize;
         if slot >= self.slots {
-            return "";
+            return b"";
         }
         let start = offset(&self.map, slot) as usize;
         let end = offset(&self.map, slot + 1) as usize;
         let data = &self.map[data_start(self.slots)..];
-        std::str::from_utf8(&data[start..end]).unwrap_or_default()
+        &data[start..end]
     }
 
     /// The folded names of `docid`, one `&str` per name.
@@ -206,6 +212,8 @@ mod tests {
         assert_eq!(store.get(5), "");
         assert_eq!(store.get(6), "");
         assert_eq!(store.get(u32::MAX), "");
+        assert_eq!(store.get_bytes(3), "zurich\nzuerich".as_bytes());
+        assert_eq!(store.get_bytes(7), b"");
     }
 
     #[test]

@@ -25,6 +25,8 @@
 //!   block-WAND, which skips the blocks of single-word matches once enough
 //!   documents match both words.
 
+use std::sync::Arc;
+
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{Searcher, Term};
@@ -72,55 +74,106 @@ impl TokenTerms {
     }
 }
 
+/// What the query tokens stand for in the index: per token, its
+/// two-word readings (when it is not itself a word), its expansions, and
+/// the word it spells with the token before it.
+pub(crate) struct QueryTerms {
+    groups: Vec<TokenGroup>,
+}
+
+/// The indexed terms of one query token (see [`QueryTerms`]).
+pub(crate) struct TokenGroup {
+    pub(crate) splits: Vec<[Expansion; 2]>,
+    pub(crate) expansions: Arc<Vec<Expansion>>,
+    pub(crate) concatenation: Option<Expansion>,
+}
+
+impl QueryTerms {
+    /// Expands every token of `query` (through `cache`).
+    pub(crate) fn of(
+        searcher: &Searcher,
+        fields: Fields,
+        query: &ScoringQuery,
+        cache: &ExpansionCache,
+    ) -> Result<QueryTerms, TextError> {
+        let mut groups = Vec::with_capacity(query.len());
+        for qi in 0..query.len() {
+            let expansions = cache.get_or_compute(query.token(qi), query.prefix_ok(qi), || {
+                expand_token(searcher, fields, query, qi)
+            })?;
+            let splits = if expansions.first().is_some_and(|e| e.weight >= 1.0) {
+                Vec::new()
+            } else {
+                expand_split(searcher, fields, query.token(qi))?
+            };
+            let concatenation = if qi > 0 {
+                expand_concatenation(searcher, fields, query.token(qi - 1), query.token(qi))?
+            } else {
+                None
+            };
+            groups.push(TokenGroup {
+                splits,
+                expansions,
+                concatenation,
+            });
+        }
+        Ok(QueryTerms { groups })
+    }
+
+    /// The terms of each query token, in query order.
+    pub(crate) fn groups(&self) -> &[TokenGroup] {
+        &self.groups
+    }
+
+    /// Whether some token is read as two words.
+    pub(crate) fn has_splits(&self) -> bool {
+        self.groups.iter().any(|g| !g.splits.is_empty())
+    }
+}
+
 /// The retrieval query, or `None` when no token matches any indexed term.
 pub(crate) fn candidate_query(
-    searcher: &Searcher,
     fields: Fields,
-    query: &ScoringQuery,
-    cache: &ExpansionCache,
-) -> Result<Option<Box<dyn Query>>, TextError> {
-    let docs = searcher.num_docs().max(1);
-    let mut tokens = Vec::with_capacity(2 * query.len());
-    for qi in 0..query.len() {
-        let cached = cache.get_or_compute(query.token(qi), query.prefix_ok(qi), || {
-            expand_token(searcher, fields, query, qi)
-        })?;
-        let expansions: Vec<Expansion> = cached.as_ref().clone();
-        if !expansions.first().is_some_and(|e| e.weight >= 1.0) {
-            let splits = expand_split(searcher, fields, query.token(qi))?;
-            tokens.extend(
-                splits
-                    .into_iter()
-                    .map(|pair| TokenTerms::new(pair.into(), docs)),
-            );
+    docs: u64,
+    terms: &QueryTerms,
+) -> Option<Box<dyn Query>> {
+    let docs = docs.max(1);
+    let mut tokens = Vec::with_capacity(2 * terms.groups.len());
+    for group in &terms.groups {
+        tokens.extend(
+            group
+                .splits
+                .iter()
+                .map(|pair| TokenTerms::new(pair.to_vec(), docs)),
+        );
+        if !group.expansions.is_empty() {
+            tokens.push(TokenTerms::new(group.expansions.as_ref().clone(), docs));
         }
-        if !expansions.is_empty() {
-            tokens.push(TokenTerms::new(expansions, docs));
-        }
-        if qi > 0 {
-            let pair =
-                expand_concatenation(searcher, fields, query.token(qi - 1), query.token(qi))?;
-            tokens.extend(pair.map(|expansion| TokenTerms::new(vec![expansion], docs)));
-        }
+        tokens.extend(
+            group
+                .concatenation
+                .iter()
+                .map(|expansion| TokenTerms::new(vec![expansion.clone()], docs)),
+        );
     }
     if tokens.is_empty() {
-        return Ok(None);
+        return None;
     }
     tokens.sort_by_key(|t| t.cost);
     let drivers = count_drivers(&tokens);
     let all = usize::MAX;
     if drivers == 0 {
-        return Ok(Some(union(fields, &tokens, FALLBACK_EXPANSIONS, docs)));
+        return Some(union(fields, &tokens, FALLBACK_EXPANSIONS, docs));
     }
     if drivers == tokens.len() {
-        return Ok(Some(union(fields, &tokens, all, docs)));
+        return Some(union(fields, &tokens, all, docs));
     }
     let must = union(fields, &tokens[..drivers], all, docs);
     let should = union(fields, &tokens[drivers..], OPTIONAL_EXPANSIONS, docs);
-    Ok(Some(Box::new(BooleanQuery::new(vec![
+    Some(Box::new(BooleanQuery::new(vec![
         (Occur::Must, must),
         (Occur::Should, should),
-    ]))))
+    ])))
 }
 
 /// How many of the cheapest tokens fit in [`DRIVER_BUDGET`] together.
@@ -169,7 +222,7 @@ fn popularity(freq: u64, docs: u64) -> f32 {
 
 /// BM25's idf of a term found in `freq` of `docs` documents (as tantivy
 /// computes it).
-fn bm25_idf(freq: u64, docs: u64) -> f32 {
+pub(crate) fn bm25_idf(freq: u64, docs: u64) -> f32 {
     let (freq, docs) = (freq as f32, docs.max(freq) as f32);
     (1.0 + (docs - freq + 0.5) / (freq + 0.5)).ln()
 }

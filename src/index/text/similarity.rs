@@ -106,6 +106,16 @@ impl ScoringQuery {
         self.prefix_ok[qi]
     }
 
+    /// The highest score of a name in which at most one query token
+    /// matches (exactly, at best) and that does not spell the query with
+    /// other word breaks: that token covers `1 / len` of the query and, at
+    /// best, the whole name, in the right place.
+    pub(crate) fn one_token_bound(&self) -> f32 {
+        let query_cover = 1.0 / self.tokens.len().max(1) as f32;
+        let tokens = QUERY_COVERAGE_WEIGHT * query_cover + (1.0 - QUERY_COVERAGE_WEIGHT);
+        TOKEN_WEIGHT * tokens + (1.0 - TOKEN_WEIGHT)
+    }
+
     /// The best score over `names` (folded names); `MIN_SCORE` when empty.
     pub(crate) fn best<'n>(&self, names: impl Iterator<Item = &'n str>) -> f32 {
         names.map(|name| self.score(name)).fold(MIN_SCORE, f32::max)
@@ -323,6 +333,38 @@ mod tests {
         assert_eq!(order_score(&[None, Some(0)]), 0.5);
         assert_eq!(order_score(&[None, None]), 0.0);
         assert_eq!(order_score(&[]), 0.0);
+    }
+
+    #[test]
+    fn one_matching_token_stays_under_the_bound() {
+        for text in [
+            "carlos fisher",
+            "hearst capital partners",
+            "ana li",
+            "camila m",
+        ] {
+            let q = query(text);
+            let bound = q.one_token_bound();
+            for name in [
+                "carlos",
+                "fisher",
+                "fisherman",
+                "capital",
+                "hearst x",
+                "li",
+                "camila",
+            ] {
+                assert!(
+                    q.score(name) <= bound,
+                    "{text} / {name}: {} > {bound}",
+                    q.score(name)
+                );
+            }
+        }
+        let q = query("carlos fisher");
+        assert!(q.score("carlos fischer") > q.one_token_bound());
+        assert!(q.score("fisher carlos") > q.one_token_bound());
+        assert!(query("camila m").score("camila marquez") > query("camila m").one_token_bound());
     }
 
     #[test]

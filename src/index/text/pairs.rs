@@ -1,0 +1,481 @@
+//! The pair stage: the first, cheap stage of a search of two to
+//! [`MAX_PAIR_TOKENS`] tokens, which answers most of them exactly without
+//! touching the postings of single words.
+//!
+//! Names such as "Carlos Fisher" or "Hearst Capital" are made of frequent
+//! words: walking, or even seeking, the postings of "carlos" or "capital"
+//! among millions of names is what a search used to spend its time on. The
+//! `pairs` field (`analyzer.rs`) indexes every ordered pair of words of a
+//! name, so the documents holding two of the query tokens are a few short
+//! posting lists, one per *pair clause*:
+//!
+//! - for every two tokens, the [`PAIR_EXPANSIONS`] best whole-word
+//!   expansions (exact, typos, long completions) of one times those of the
+//!   other give the terms `a␟b`;
+//! - when the second token may be a prefix (it is the last one, or long
+//!   enough; of two tokens the one that may be a prefix comes second),
+//!   `a␟b␞` (for a prefix of up to 3 characters) or the terms `a␟b…` it
+//!   starts (at most [`MAX_PAIR_COMPLETIONS`] per `a`) add the names it
+//!   begins;
+//! - the word two adjacent tokens spell ("drop box" → "dropbox") is a term
+//!   of the `names` field, as in the main stage.
+//!
+//! Each clause has an upper bound of the similarity of the names it holds
+//! (its two words' similarities, the other tokens counted as exact
+//! matches, the whole name covered). Clauses are walked by decreasing
+//! bound, every document's folded names scored once (the same names are
+//! scored once per search), and the walk stops when `limit` hits beat the
+//! bound of every clause left. The hits are exact — the best names among
+//! all those matching two query tokens through these expansions — and
+//! tantivy's scorers are not involved. Ties keep the lowest doc ids.
+//!
+//! A name matching at most one query token cannot score above
+//! [`ScoringQuery::one_token_bound`]. So when `limit` hits beat that bound
+//! too, they are the answer; otherwise (rare names, a token that matches
+//! nothing, more than [`MAX_PAIR_POSTINGS`] postings to read) the search
+//! runs the main stage as before.
+
+use std::collections::{BinaryHeap, HashMap, HashSet};
+
+use tantivy::postings::TermInfo;
+use tantivy::schema::IndexRecordOption;
+use tantivy::termdict::TermDictionary;
+use tantivy::{DocSet, InvertedIndexReader, Searcher, SegmentReader, TantivyError, TERMINATED};
+
+use super::analyzer::{
+    pair_prefix_term, pair_term, PAIR_PREFIX_CHARS, PAIR_SEPARATOR, PREFIX_MARK,
+};
+use super::collector::{best_first, Candidate, SegmentColumns, Worst};
+use super::error::TextError;
+use super::expand::{prefix_end, Expansion};
+use super::fields::Fields;
+use super::names::NamesStore;
+use super::plan::QueryTerms;
+use super::similarity::{ScoringQuery, MIN_SCORE};
+
+/// Longest query (in tokens) searched by pairs first.
+pub(crate) const MAX_PAIR_TOKENS: usize = 4;
+/// Whole-word expansions per token combined into pairs.
+pub(crate) const PAIR_EXPANSIONS: usize = 4;
+/// Completions of a prefix read per first word.
+pub(crate) const MAX_PAIR_COMPLETIONS: usize = 32;
+/// Postings the stage reads at most before leaving the query to the main
+/// stage.
+pub(crate) const MAX_PAIR_POSTINGS: u32 = 1_024;
+
+/// One pair clause of a segment: where its postings are and the sum of
+/// the similarities of its two words with their tokens.
+struct PairClause {
+    term: String,
+    info: TermInfo,
+    /// In the `names` field (a concatenation), else in `pairs`.
+    names_field: bool,
+    similarity: f32,
+}
+
+/// The clauses of two query tokens (`None`: the concatenations), best
+/// similarity first.
+struct PairGroup {
+    tokens: Option<(usize, usize)>,
+    clauses: Vec<PairClause>,
+    postings: u64,
+}
+
+/// What a search brings to the stage.
+pub(crate) struct PairSearch<'a> {
+    pub(crate) searcher: &'a Searcher,
+    pub(crate) fields: Fields,
+    pub(crate) columns: &'a [SegmentColumns],
+    pub(crate) names: &'a NamesStore,
+    pub(crate) query: &'a ScoringQuery,
+    pub(crate) terms: &'a QueryTerms,
+}
+
+impl PairSearch<'_> {
+    /// The best `limit` documents (similarity, doc id) when the stage can
+    /// answer alone, `None` when the main stage must run.
+    pub(crate) fn run(
+        &self,
+        limit: usize,
+        category: Option<u8>,
+    ) -> Result<Option<Vec<Candidate>>, TextError> {
+        let n = self.query.len();
+        if !(2..=MAX_PAIR_TOKENS).contains(&n) || self.terms.has_splits() || limit == 0 {
+            return Ok(None);
+        }
+        let mut walk = Walk {
+            limit,
+            heap: BinaryHeap::with_capacity(limit + 1),
+            similarities: HashMap::new(),
+            read: 0,
+            floor: 0.0,
+        };
+        for (ordinal, segment) in self.searcher.segment_readers().iter().enumerate() {
+            let columns = self.columns.get(ordinal).ok_or_else(|| {
+                TantivyError::InternalError(format!("no fast-field columns for segment {ordinal}"))
+            })?;
+            let (groups, uncovered) = self.groups(segment)?;
+            if !walk.segment(self, segment, columns, &groups, category)? {
+                return Ok(None);
+            }
+            walk.floor = walk.floor.max(uncovered);
+        }
+        let hits = best_first(walk.heap.into_iter().map(|Worst(c)| c).collect(), limit);
+        let bound = self.query.one_token_bound().max(walk.floor);
+        let answered = hits.len() >= limit && hits[limit - 1].score > bound;
+        Ok(answered.then_some(hits))
+    }
+
+    /// The pair clauses of every two tokens, and the concatenations, that
+    /// are indexed in `segment`, by token pair: the concatenations first,
+    /// then the pairs of best clause first, the fewest postings first.
+    fn groups(&self, segment: &SegmentReader) -> Result<(Vec<PairGroup>, f32), TextError> {
+        let mut groups = Vec::new();
+        let mut uncovered = 0f32;
+        let names = segment.inverted_index(self.fields.names)?;
+        let mut concatenations = Vec::new();
+        for group in self.terms.groups() {
+            let Some(concatenation) = &group.concatenation else {
+                continue;
+            };
+            if let Some(info) = term_info(names.terms(), &concatenation.term)? {
+                concatenations.push(PairClause {
+                    term: concatenation.term.clone(),
+                    info,
+                    names_field: true,
+                    similarity: 2.0,
+                });
+            }
+        }
+        groups.push(PairGroup::new(None, concatenations));
+        let pairs = segment.inverted_index(self.fields.pairs)?;
+        let n = self.query.len();
+        let mut token_pairs = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                let (first, second) = orient(self.query, i, j);
+                let mut clauses = Vec::new();
+                let missed = self.pair_clauses(pairs.terms(), first, second, &mut clauses)?;
+                uncovered = uncovered.max(missed);
+                token_pairs.push(PairGroup::new(Some((first, second)), clauses));
+            }
+        }
+        token_pairs.sort_by(|a, b| {
+            let best = |g: &PairGroup| g.clauses.first().map_or(0.0, |c| c.similarity);
+            best(b)
+                .total_cmp(&best(a))
+                .then(a.postings.cmp(&b.postings))
+        });
+        groups.extend(token_pairs);
+        Ok((groups, uncovered))
+    }
+
+    /// The highest similarity of a name not seen yet that holds a clause
+    /// of similarity `similarity` of `tokens` (see [`PairSearch::bound`]),
+    /// once the token pairs `walked` have been walked whole: a name holding
+    /// tokens `i` and `j` matches no token `k` for which `i, k` or `j, k`
+    /// was walked, or it would have been seen.
+    fn clause_bound(
+        &self,
+        tokens: Option<(usize, usize)>,
+        similarity: f32,
+        walked: &[(usize, usize)],
+    ) -> f32 {
+        let Some((i, j)) = tokens else {
+            return 1.0;
+        };
+        let done = |a: usize, b: usize| walked.contains(&(a.min(b), a.max(b)));
+        let free = (0..self.query.len())
+            .filter(|&k| k != i && k != j && !done(i, k) && !done(j, k))
+            .count();
+        self.bound(similarity, free)
+    }
+
+    /// Adds the indexed pair clauses of tokens `first` and `second`;
+    /// returns the highest similarity of a name that holds both tokens but
+    /// none of these clauses: one matching `first` through a completion
+    /// (when other words start with it), or a completion of `second` past
+    /// the [`MAX_PAIR_COMPLETIONS`] read (0 when there is none).
+    fn pair_clauses(
+        &self,
+        terms: &TermDictionary,
+        first: usize,
+        second: usize,
+        clauses: &mut Vec<PairClause>,
+    ) -> Result<f32, TextError> {
+        let query = self.query;
+        let words = |qi: usize| {
+            self.terms.groups()[qi]
+                .expansions
+                .iter()
+                .filter(|e| !e.prefix)
+                .take(PAIR_EXPANSIONS)
+        };
+        let rest = self.query.len() - 2;
+        let mut missed = 0f32;
+        let completes = |qi: usize| self.terms.groups()[qi].expansions.iter().any(|e| e.prefix);
+        if query.prefix_ok(first) && completes(first) {
+            missed = self.bound(completion_bound(query, first) + 1.0, rest);
+        }
+        for a in words(first) {
+            let a_similarity = query.token_similarity(first, &a.term);
+            for b in words(second) {
+                let term = pair_term(&a.term, &b.term);
+                let b_similarity = query.token_similarity(second, &b.term);
+                push_clause(terms, term, a_similarity + b_similarity, clauses)?;
+            }
+            if !query.prefix_ok(second) {
+                continue;
+            }
+            let typed = query.token(second);
+            if typed.chars().count() <= PAIR_PREFIX_CHARS {
+                // A completion may be the typed word itself: similarity 1 at best.
+                let term = pair_prefix_term(&a.term, typed);
+                push_clause(terms, term, a_similarity + 1.0, clauses)?;
+            } else if !self.completions(terms, a, a_similarity, second, clauses)? {
+                let completion = completion_bound(query, second);
+                missed = missed.max(self.bound(a_similarity + completion, rest));
+            }
+        }
+        Ok(missed)
+    }
+
+    /// Adds the pair terms `a␟…` whose second word starts with token
+    /// `second`; `false` when there were more than it reads.
+    fn completions(
+        &self,
+        terms: &TermDictionary,
+        a: &Expansion,
+        a_similarity: f32,
+        second: usize,
+        clauses: &mut Vec<PairClause>,
+    ) -> Result<bool, TextError> {
+        let start = pair_term(&a.term, self.query.token(second));
+        let mut range = terms.range().ge(start.as_bytes());
+        if let Some(end) = prefix_end(start.as_bytes()) {
+            range = range.lt(end);
+        }
+        let mut stream = range.into_stream().map_err(TantivyError::from)?;
+        for _ in 0..MAX_PAIR_COMPLETIONS {
+            if !stream.advance() {
+                return Ok(true);
+            }
+            let Some((term, word)) = std::str::from_utf8(stream.key())
+                .ok()
+                .and_then(|term| Some((term, term.split_once(PAIR_SEPARATOR)?.1)))
+            else {
+                continue;
+            };
+            let similarity = self.query.token_similarity(second, word);
+            if word.ends_with(PREFIX_MARK) || similarity <= 0.0 || known(clauses, term) {
+                continue;
+            }
+            clauses.push(PairClause {
+                term: term.to_string(),
+                info: stream.value().clone(),
+                names_field: false,
+                similarity: a_similarity + similarity,
+            });
+        }
+        Ok(!stream.advance())
+    }
+
+    /// The highest similarity of a name in which two tokens match with
+    /// similarities summing to `pair` and at most `free` other tokens
+    /// match: those exactly, the whole name covered, in the query's order.
+    fn bound(&self, pair: f32, free: usize) -> f32 {
+        let n = self.query.len() as f32;
+        let matched = (pair + free as f32).min(n);
+        let tokens = 0.75 * matched / n + 0.25;
+        (0.9 * tokens + 0.1).min(1.0)
+    }
+}
+
+/// The highest similarity of a word that token `qi` starts (one
+/// character longer at least; `rules.rs`).
+fn completion_bound(query: &ScoringQuery, qi: usize) -> f32 {
+    let typed = query.token(qi).chars().count() as f32;
+    0.5 + 0.45 * typed / (typed + 1.0)
+}
+
+/// (first, second): of two tokens, the one that may be a prefix comes
+/// second when only one may; otherwise the later one.
+fn orient(query: &ScoringQuery, i: usize, j: usize) -> (usize, usize) {
+    if query.prefix_ok(i) && !query.prefix_ok(j) {
+        (j, i)
+    } else {
+        (i, j)
+    }
+}
+
+/// The term's postings info, if it is indexed.
+fn term_info(terms: &TermDictionary, term: &str) -> Result<Option<TermInfo>, TextError> {
+    Ok(terms.get(term.as_bytes()).map_err(TantivyError::from)?)
+}
+
+/// Whether `term` is already among `clauses`.
+fn known(clauses: &[PairClause], term: &str) -> bool {
+    clauses.iter().any(|c| c.term == term)
+}
+
+/// Adds `term` as a clause when it is indexed and new.
+fn push_clause(
+    terms: &TermDictionary,
+    term: String,
+    similarity: f32,
+    clauses: &mut Vec<PairClause>,
+) -> Result<(), TextError> {
+    if known(clauses, &term) {
+        return Ok(());
+    }
+    if let Some(info) = term_info(terms, &term)? {
+        clauses.push(PairClause {
+            term,
+            info,
+            names_field: false,
+            similarity,
+        });
+    }
+    Ok(())
+}
+
+impl PairGroup {
+    fn new(tokens: Option<(usize, usize)>, mut clauses: Vec<PairClause>) -> PairGroup {
+        clauses.sort_by(|a, b| b.similarity.total_cmp(&a.similarity));
+        let postings = clauses.iter().map(|c| u64::from(c.info.doc_freq)).sum();
+        PairGroup {
+            tokens,
+            clauses,
+            postings,
+        }
+    }
+
+    /// The token pair, in index order, for the walked list.
+    fn walked_key(&self) -> Option<(usize, usize)> {
+        self.tokens.map(|(a, b)| (a.min(b), a.max(b)))
+    }
+}
+
+/// The state of the walk over the clauses of all segments.
+struct Walk<'n> {
+    limit: usize,
+    heap: BinaryHeap<Worst>,
+    /// Similarity of each distinct folded-names string seen.
+    similarities: HashMap<&'n [u8], f32>,
+    read: u32,
+    /// The highest similarity of a name no clause holds (see
+    /// [`PairSearch::pair_clauses`]) over the segments walked.
+    floor: f32,
+}
+
+impl<'n> Walk<'n> {
+    /// Walks the clause groups of one segment, stopping when `limit` hits
+    /// beat every clause left; `false` when the postings budget ran out.
+    fn segment(
+        &mut self,
+        search: &PairSearch<'n>,
+        segment: &SegmentReader,
+        columns: &SegmentColumns,
+        groups: &[PairGroup],
+        category: Option<u8>,
+    ) -> Result<bool, TextError> {
+        let pairs = segment.inverted_index(search.fields.pairs)?;
+        let names = segment.inverted_index(search.fields.names)?;
+        let mut seen: HashSet<u32> = HashSet::new();
+        let mut walked: Vec<(usize, usize)> = Vec::new();
+        for (g, group) in groups.iter().enumerate() {
+            for (c, clause) in group.clauses.iter().enumerate() {
+                if self.beats(rest_bound(search, groups, g, c, &walked)) {
+                    return Ok(true);
+                }
+                self.read += clause.info.doc_freq;
+                if self.read > MAX_PAIR_POSTINGS {
+                    return Ok(false);
+                }
+                let inverted: &InvertedIndexReader =
+                    if clause.names_field { &names } else { &pairs };
+                let mut postings = inverted
+                    .read_postings_from_terminfo(&clause.info, IndexRecordOption::Basic)
+                    .map_err(|e| TextError::Tantivy(e.into()))?;
+                let mut doc = postings.doc();
+                while doc != TERMINATED {
+                    if seen.insert(doc) && columns.has_category(doc, category) {
+                        if let Some(docid) = columns.docid(doc) {
+                            self.offer(search, docid);
+                        }
+                    }
+                    doc = postings.advance();
+                }
+            }
+            walked.extend(group.walked_key());
+        }
+        Ok(true)
+    }
+
+    /// Whether `limit` hits score above `bound` already.
+    fn beats(&self, bound: f32) -> bool {
+        self.heap.len() >= self.limit && self.heap.peek().is_some_and(|w| w.0.score > bound)
+    }
+
+    /// Scores `docid` (once per distinct names string) and keeps it if it
+    /// is among the best `limit`.
+    fn offer(&mut self, search: &PairSearch<'n>, docid: u32) {
+        let key = search.names.get_bytes(docid);
+        let score = *self.similarities.entry(key).or_insert_with(|| {
+            let names = search.names.get(docid);
+            search
+                .query
+                .best(names.split('\n').filter(|n| !n.is_empty()))
+        });
+        if score <= MIN_SCORE {
+            return;
+        }
+        let candidate = Candidate { score, docid };
+        if self.heap.len() < self.limit {
+            self.heap.push(Worst(candidate));
+        } else if let Some(mut worst) = self.heap.peek_mut() {
+            if candidate.rank(&worst.0).is_lt() {
+                *worst = Worst(candidate);
+            }
+        }
+    }
+}
+
+/// The highest bound of the clauses not walked yet: clause `c` of group
+/// `g` onwards, and the first (best) clause of every later group.
+fn rest_bound(
+    search: &PairSearch<'_>,
+    groups: &[PairGroup],
+    g: usize,
+    c: usize,
+    walked: &[(usize, usize)],
+) -> f32 {
+    let bound = |group: &PairGroup, clause: &PairClause| {
+        search.clause_bound(group.tokens, clause.similarity, walked)
+    };
+    let current = groups[g]
+        .clauses
+        .get(c)
+        .map(|clause| bound(&groups[g], clause));
+    let later = groups[g + 1..]
+        .iter()
+        .filter_map(|group| group.clauses.first().map(|clause| bound(group, clause)));
+    current.into_iter().chain(later).fold(0.0, f32::max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(text: &str) -> ScoringQuery {
+        ScoringQuery::new(text.split(' ').map(str::to_string).collect())
+    }
+
+    #[test]
+    fn the_token_that_may_be_a_prefix_comes_second() {
+        // "ab" (2 characters, not last) may not be a prefix; "cde" may.
+        assert_eq!(orient(&query("cde ab x"), 0, 1), (1, 0));
+        assert_eq!(orient(&query("ab cde"), 0, 1), (0, 1));
+        assert_eq!(orient(&query("carlos fisher"), 0, 1), (0, 1));
+    }
+}
