@@ -70,6 +70,8 @@ struct PairClause {
     info: TermInfo,
     /// In the `names` field (a concatenation), else in `pairs`.
     names_field: bool,
+    /// The second word is a completion of its token (`a␟b␞`, `a␟b…`).
+    completes_second: bool,
     similarity: f32,
 }
 
@@ -143,6 +145,7 @@ impl PairSearch<'_> {
                     term: concatenation.term.clone(),
                     info,
                     names_field: true,
+                    completes_second: false,
                     similarity: 2.0,
                 });
             }
@@ -170,25 +173,29 @@ impl PairSearch<'_> {
         Ok((groups, uncovered))
     }
 
-    /// The highest similarity of a name not seen yet that holds a clause
-    /// of similarity `similarity` of `tokens` (see [`PairSearch::bound`]),
-    /// once the token pairs `walked` have been walked whole: a name holding
-    /// tokens `i` and `j` matches no token `k` for which `i, k` or `j, k`
-    /// was walked, or it would have been seen.
+    /// The highest similarity of a name not seen yet that holds `clause`
+    /// of the token pair `tokens` (see [`PairSearch::bound`]), once the
+    /// token pairs `walked` (first, second) have been walked whole: a name
+    /// holding the clause's words matches no token `k` whose pair with one
+    /// of them was walked with that word's kind (a completion is read only
+    /// when its token comes second), or it would have been seen.
     fn clause_bound(
         &self,
         tokens: Option<(usize, usize)>,
-        similarity: f32,
+        clause: &PairClause,
         walked: &[(usize, usize)],
     ) -> f32 {
         let Some((i, j)) = tokens else {
             return 1.0;
         };
-        let done = |a: usize, b: usize| walked.contains(&(a.min(b), a.max(b)));
+        let done = |x: usize, k: usize| walked.contains(&(x, k)) || walked.contains(&(k, x));
+        let done_second = |k: usize| {
+            walked.contains(&(k, j)) || (!clause.completes_second && walked.contains(&(j, k)))
+        };
         let free = (0..self.query.len())
-            .filter(|&k| k != i && k != j && !done(i, k) && !done(j, k))
+            .filter(|&k| k != i && k != j && !done(i, k) && !done_second(k))
             .count();
-        self.bound(similarity, free)
+        self.bound(clause.similarity, free)
     }
 
     /// Adds the indexed pair clauses of tokens `first` and `second`;
@@ -222,7 +229,7 @@ impl PairSearch<'_> {
             for b in words(second) {
                 let term = pair_term(&a.term, &b.term);
                 let b_similarity = query.token_similarity(second, &b.term);
-                push_clause(terms, term, a_similarity + b_similarity, clauses)?;
+                push_clause(terms, term, a_similarity + b_similarity, false, clauses)?;
             }
             if !query.prefix_ok(second) {
                 continue;
@@ -231,7 +238,7 @@ impl PairSearch<'_> {
             if typed.chars().count() <= PAIR_PREFIX_CHARS {
                 // A completion may be the typed word itself: similarity 1 at best.
                 let term = pair_prefix_term(&a.term, typed);
-                push_clause(terms, term, a_similarity + 1.0, clauses)?;
+                push_clause(terms, term, a_similarity + 1.0, true, clauses)?;
             } else if !self.completions(terms, a, a_similarity, second, clauses)? {
                 let completion = completion_bound(query, second);
                 missed = missed.max(self.bound(a_similarity + completion, rest));
@@ -274,6 +281,7 @@ impl PairSearch<'_> {
                 term: term.to_string(),
                 info: stream.value().clone(),
                 names_field: false,
+                completes_second: true,
                 similarity: a_similarity + similarity,
             });
         }
@@ -323,6 +331,7 @@ fn push_clause(
     terms: &TermDictionary,
     term: String,
     similarity: f32,
+    completes_second: bool,
     clauses: &mut Vec<PairClause>,
 ) -> Result<(), TextError> {
     if known(clauses, &term) {
@@ -333,6 +342,7 @@ fn push_clause(
             term,
             info,
             names_field: false,
+            completes_second,
             similarity,
         });
     }
@@ -350,9 +360,9 @@ impl PairGroup {
         }
     }
 
-    /// The token pair, in index order, for the walked list.
+    /// The token pair (first, second), for the walked list.
     fn walked_key(&self) -> Option<(usize, usize)> {
-        self.tokens.map(|(a, b)| (a.min(b), a.max(b)))
+        self.tokens
     }
 }
 
@@ -384,8 +394,9 @@ impl<'n> Walk<'n> {
         let mut seen: HashSet<u32> = HashSet::new();
         let mut walked: Vec<(usize, usize)> = Vec::new();
         for (g, group) in groups.iter().enumerate() {
+            let rest = rest_bounds(search, group, &groups[g + 1..], &walked);
             for (c, clause) in group.clauses.iter().enumerate() {
-                if self.beats(rest_bound(search, groups, g, c, &walked)) {
+                if self.beats(rest[c]) {
                     return Ok(true);
                 }
                 self.read += clause.info.doc_freq;
@@ -441,26 +452,34 @@ impl<'n> Walk<'n> {
     }
 }
 
-/// The highest bound of the clauses not walked yet: clause `c` of group
-/// `g` onwards, and the first (best) clause of every later group.
-fn rest_bound(
+/// For each clause `c` of `group`, the highest bound of the clauses not
+/// walked yet when it comes: clause `c` onwards and every clause of the
+/// `later` groups (bounds only change when a group is done).
+fn rest_bounds(
     search: &PairSearch<'_>,
-    groups: &[PairGroup],
-    g: usize,
-    c: usize,
+    group: &PairGroup,
+    later: &[PairGroup],
     walked: &[(usize, usize)],
-) -> f32 {
-    let bound = |group: &PairGroup, clause: &PairClause| {
-        search.clause_bound(group.tokens, clause.similarity, walked)
-    };
-    let current = groups[g]
-        .clauses
-        .get(c)
-        .map(|clause| bound(&groups[g], clause));
-    let later = groups[g + 1..]
+) -> Vec<f32> {
+    let later = later
         .iter()
-        .filter_map(|group| group.clauses.first().map(|clause| bound(group, clause)));
-    current.into_iter().chain(later).fold(0.0, f32::max)
+        .flat_map(|g| {
+            g.clauses
+                .iter()
+                .map(|c| search.clause_bound(g.tokens, c, walked))
+        })
+        .fold(0.0, f32::max);
+    let mut rest: Vec<f32> = group
+        .clauses
+        .iter()
+        .map(|c| search.clause_bound(group.tokens, c, walked))
+        .collect();
+    let mut best = later;
+    for bound in rest.iter_mut().rev() {
+        best = best.max(*bound);
+        *bound = best;
+    }
+    rest
 }
 
 #[cfg(test)]
