@@ -33,7 +33,7 @@ pub(crate) struct Candidate {
 
 impl Candidate {
     /// Better first: higher score, then lower doc id.
-    pub(crate) fn rank(&self, other: &Candidate) -> Ordering {
+    fn rank(&self, other: &Candidate) -> Ordering {
         other
             .score
             .total_cmp(&self.score)
@@ -43,7 +43,7 @@ impl Candidate {
 
 /// Heap entry ordered so that the *worst* candidate is the greatest.
 #[derive(Debug)]
-pub(crate) struct Worst(pub(crate) Candidate);
+struct Worst(Candidate);
 
 impl PartialEq for Worst {
     fn eq(&self, other: &Self) -> bool {
@@ -59,6 +59,46 @@ impl PartialOrd for Worst {
 impl Ord for Worst {
     fn cmp(&self, other: &Self) -> Ordering {
         self.0.rank(&other.0)
+    }
+}
+
+/// The `limit` best candidates offered so far.
+pub(crate) struct TopK {
+    limit: usize,
+    heap: BinaryHeap<Worst>,
+}
+
+impl TopK {
+    pub(crate) fn new(limit: usize) -> TopK {
+        TopK {
+            limit,
+            heap: BinaryHeap::with_capacity(limit.min(MAX_PREALLOCATED)),
+        }
+    }
+
+    /// Keeps `candidate` if it is among the best `limit` so far.
+    pub(crate) fn offer(&mut self, candidate: Candidate) {
+        if self.heap.len() < self.limit {
+            self.heap.push(Worst(candidate));
+        } else if let Some(mut worst) = self.heap.peek_mut() {
+            if candidate.rank(&worst.0) == Ordering::Less {
+                *worst = Worst(candidate);
+            }
+        }
+    }
+
+    /// The worst kept score once `limit` candidates are kept.
+    pub(crate) fn floor(&self) -> Option<Score> {
+        let full = self.heap.len() >= self.limit;
+        self.heap.peek().filter(|_| full).map(|worst| worst.0.score)
+    }
+
+    /// The kept candidates, best first.
+    pub(crate) fn into_best(self) -> Vec<Candidate> {
+        best_first(
+            self.heap.into_iter().map(|Worst(c)| c).collect(),
+            self.limit,
+        )
     }
 }
 
@@ -122,7 +162,7 @@ impl<'a> TopCandidates<'a> {
 }
 
 /// Sorts best first and keeps `limit`.
-pub(crate) fn best_first(mut candidates: Vec<Candidate>, limit: usize) -> Vec<Candidate> {
+fn best_first(mut candidates: Vec<Candidate>, limit: usize) -> Vec<Candidate> {
     candidates.sort_unstable_by(Candidate::rank);
     candidates.truncate(limit);
     candidates
@@ -142,15 +182,10 @@ impl Collector for TopCandidates<'_> {
                 "no fast-field columns for segment {ordinal}"
             ))
         })?;
-        let filter = self
-            .category
-            .map(|category| (columns.categories.clone(), u64::from(category)));
-        let heap = BinaryHeap::with_capacity(self.limit.min(MAX_PREALLOCATED));
         Ok(SegmentTop {
-            limit: self.limit,
-            docids: columns.docids.clone(),
-            filter,
-            heap,
+            top: TopK::new(self.limit),
+            columns: columns.clone(),
+            category: self.category,
         })
     }
 
@@ -189,36 +224,16 @@ impl Collector for TopCandidates<'_> {
 
 /// Per-segment heap of the best candidates.
 pub(crate) struct SegmentTop {
-    limit: usize,
-    docids: Column<u64>,
-    filter: Option<(Column<u64>, u64)>,
-    heap: BinaryHeap<Worst>,
+    top: TopK,
+    columns: SegmentColumns,
+    category: Option<u8>,
 }
 
 impl SegmentTop {
-    fn offer(&mut self, candidate: Candidate) {
-        if self.heap.len() < self.limit {
-            self.heap.push(Worst(candidate));
-        } else if let Some(mut worst) = self.heap.peek_mut() {
-            if candidate.rank(&worst.0) == Ordering::Less {
-                *worst = Worst(candidate);
-            }
-        }
-    }
-
     /// Scores at or below this cannot enter the heap (a tie with the worst
     /// kept score arrives later, so has a higher doc id, and loses).
     fn threshold(&self) -> Score {
-        match self.heap.peek() {
-            Some(worst) if self.heap.len() >= self.limit => worst.0.score,
-            _ => Score::MIN,
-        }
-    }
-
-    fn wanted(&self, doc: DocId) -> bool {
-        self.filter
-            .as_ref()
-            .is_none_or(|(column, value)| column.first(doc) == Some(*value))
+        self.top.floor().unwrap_or(Score::MIN)
     }
 }
 
@@ -226,18 +241,17 @@ impl SegmentCollector for SegmentTop {
     type Fruit = Vec<Candidate>;
 
     fn collect(&mut self, doc: DocId, score: Score) {
-        if self.limit == 0 || score <= self.threshold() || !self.wanted(doc) {
+        if score <= self.threshold() || !self.columns.has_category(doc, self.category) {
             return;
         }
         // Every indexed document has a doc id; a missing one cannot be reported.
-        if let Some(docid) = self.docids.first(doc).and_then(|d| u32::try_from(d).ok()) {
-            self.offer(Candidate { score, docid });
+        if let Some(docid) = self.columns.docid(doc) {
+            self.top.offer(Candidate { score, docid });
         }
     }
 
     fn harvest(self) -> Vec<Candidate> {
-        let limit = self.limit;
-        best_first(self.heap.into_iter().map(|Worst(c)| c).collect(), limit)
+        self.top.into_best()
     }
 }
 

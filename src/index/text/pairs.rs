@@ -35,7 +35,7 @@
 //! nothing, more than [`MAX_PAIR_POSTINGS`] postings to read) the search
 //! runs the main stage as before.
 
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use tantivy::postings::TermInfo;
 use tantivy::schema::IndexRecordOption;
@@ -45,7 +45,7 @@ use tantivy::{DocSet, InvertedIndexReader, Searcher, SegmentReader, TantivyError
 use super::analyzer::{
     pair_prefix_term, pair_term, PAIR_PREFIX_CHARS, PAIR_SEPARATOR, PREFIX_MARK,
 };
-use super::collector::{best_first, Candidate, SegmentColumns, Worst};
+use super::collector::{Candidate, SegmentColumns, TopK};
 use super::error::TextError;
 use super::expand::{prefix_end, Expansion};
 use super::fields::Fields;
@@ -106,8 +106,7 @@ impl PairSearch<'_> {
             return Ok(None);
         }
         let mut walk = Walk {
-            limit,
-            heap: BinaryHeap::with_capacity(limit + 1),
+            top: TopK::new(limit),
             similarities: HashMap::new(),
             read: 0,
             floor: 0.0,
@@ -122,7 +121,7 @@ impl PairSearch<'_> {
             }
             walk.floor = walk.floor.max(uncovered);
         }
-        let hits = best_first(walk.heap.into_iter().map(|Worst(c)| c).collect(), limit);
+        let hits = walk.top.into_best();
         let bound = self.query.one_token_bound().max(walk.floor);
         let answered = hits.len() >= limit && hits[limit - 1].score > bound;
         Ok(answered.then_some(hits))
@@ -222,7 +221,7 @@ impl PairSearch<'_> {
         let mut missed = 0f32;
         let completes = |qi: usize| self.terms.groups()[qi].expansions.iter().any(|e| e.prefix);
         if query.prefix_ok(first) && completes(first) {
-            missed = self.bound(completion_bound(query, first) + 1.0, rest);
+            missed = self.bound(query.completion_bound(first) + 1.0, rest);
         }
         for a in words(first) {
             let a_similarity = query.token_similarity(first, &a.term);
@@ -240,7 +239,7 @@ impl PairSearch<'_> {
                 let term = pair_prefix_term(&a.term, typed);
                 push_clause(terms, term, a_similarity + 1.0, true, clauses)?;
             } else if !self.completions(terms, a, a_similarity, second, clauses)? {
-                let completion = completion_bound(query, second);
+                let completion = query.completion_bound(second);
                 missed = missed.max(self.bound(a_similarity + completion, rest));
             }
         }
@@ -292,18 +291,8 @@ impl PairSearch<'_> {
     /// similarities summing to `pair` and at most `free` other tokens
     /// match: those exactly, the whole name covered, in the query's order.
     fn bound(&self, pair: f32, free: usize) -> f32 {
-        let n = self.query.len() as f32;
-        let matched = (pair + free as f32).min(n);
-        let tokens = 0.75 * matched / n + 0.25;
-        (0.9 * tokens + 0.1).min(1.0)
+        self.query.matched_bound(pair + free as f32)
     }
-}
-
-/// The highest similarity of a word that token `qi` starts (one
-/// character longer at least; `rules.rs`).
-fn completion_bound(query: &ScoringQuery, qi: usize) -> f32 {
-    let typed = query.token(qi).chars().count() as f32;
-    0.5 + 0.45 * typed / (typed + 1.0)
 }
 
 /// (first, second): of two tokens, the one that may be a prefix comes
@@ -368,8 +357,7 @@ impl PairGroup {
 
 /// The state of the walk over the clauses of all segments.
 struct Walk<'n> {
-    limit: usize,
-    heap: BinaryHeap<Worst>,
+    top: TopK,
     /// Similarity of each distinct folded-names string seen.
     similarities: HashMap<&'n [u8], f32>,
     read: u32,
@@ -425,29 +413,19 @@ impl<'n> Walk<'n> {
 
     /// Whether `limit` hits score above `bound` already.
     fn beats(&self, bound: f32) -> bool {
-        self.heap.len() >= self.limit && self.heap.peek().is_some_and(|w| w.0.score > bound)
+        self.top.floor().is_some_and(|worst| worst > bound)
     }
 
     /// Scores `docid` (once per distinct names string) and keeps it if it
     /// is among the best `limit`.
     fn offer(&mut self, search: &PairSearch<'n>, docid: u32) {
         let key = search.names.get_bytes(docid);
-        let score = *self.similarities.entry(key).or_insert_with(|| {
-            let names = search.names.get(docid);
-            search
-                .query
-                .best(names.split('\n').filter(|n| !n.is_empty()))
-        });
-        if score <= MIN_SCORE {
-            return;
-        }
-        let candidate = Candidate { score, docid };
-        if self.heap.len() < self.limit {
-            self.heap.push(Worst(candidate));
-        } else if let Some(mut worst) = self.heap.peek_mut() {
-            if candidate.rank(&worst.0).is_lt() {
-                *worst = Worst(candidate);
-            }
+        let score = *self
+            .similarities
+            .entry(key)
+            .or_insert_with(|| search.query.best(search.names.names(docid)));
+        if score > MIN_SCORE {
+            self.top.offer(Candidate { score, docid });
         }
     }
 }
@@ -486,13 +464,10 @@ fn rest_bounds(
 mod tests {
     use super::*;
 
-    fn query(text: &str) -> ScoringQuery {
-        ScoringQuery::new(text.split(' ').map(str::to_string).collect())
-    }
-
     #[test]
     fn the_token_that_may_be_a_prefix_comes_second() {
         // "ab" (2 characters, not last) may not be a prefix; "cde" may.
+        let query = ScoringQuery::of_words;
         assert_eq!(orient(&query("cde ab x"), 0, 1), (1, 0));
         assert_eq!(orient(&query("ab cde"), 0, 1), (0, 1));
         assert_eq!(orient(&query("carlos fisher"), 0, 1), (0, 1));

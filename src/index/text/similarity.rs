@@ -86,6 +86,12 @@ impl ScoringQuery {
         }
     }
 
+    /// A query of the space-separated (already folded) words of `text`.
+    #[cfg(test)]
+    pub(crate) fn of_words(text: &str) -> ScoringQuery {
+        ScoringQuery::new(text.split(' ').map(str::to_string).collect())
+    }
+
     /// Number of query tokens.
     pub(crate) fn len(&self) -> usize {
         self.tokens.len()
@@ -108,12 +114,25 @@ impl ScoringQuery {
 
     /// The highest score of a name in which at most one query token
     /// matches (exactly, at best) and that does not spell the query with
-    /// other word breaks: that token covers `1 / len` of the query and, at
-    /// best, the whole name, in the right place.
+    /// other word breaks.
     pub(crate) fn one_token_bound(&self) -> f32 {
-        let query_cover = 1.0 / self.tokens.len().max(1) as f32;
+        self.matched_bound(1.0)
+    }
+
+    /// The highest score of a name whose aligned tokens' similarities sum
+    /// to `matched` (other word breaks aside): they cover `matched / len`
+    /// of the query and, at best, the whole name, in the query's order.
+    pub(crate) fn matched_bound(&self, matched: f32) -> f32 {
+        let len = self.tokens.len().max(1) as f32;
+        let query_cover = matched.min(len) / len;
         let tokens = QUERY_COVERAGE_WEIGHT * query_cover + (1.0 - QUERY_COVERAGE_WEIGHT);
-        TOKEN_WEIGHT * tokens + (1.0 - TOKEN_WEIGHT)
+        (TOKEN_WEIGHT * tokens + (1.0 - TOKEN_WEIGHT)).min(1.0)
+    }
+
+    /// The highest similarity of a word that query token `qi` starts and
+    /// that is longer (a completion; see [`prefix_similarity`]).
+    pub(crate) fn completion_bound(&self, qi: usize) -> f32 {
+        prefix_similarity(self.chars[qi], self.chars[qi] + 1)
     }
 
     /// The best score over `names` (folded names); `MIN_SCORE` when empty.
@@ -195,7 +214,7 @@ impl ScoringQuery {
         let q_chars = self.chars[qi];
         let t_chars = token.chars().count();
         let prefix = if self.prefix_ok[qi] && token.starts_with(query.as_str()) {
-            0.5 + 0.45 * q_chars as f32 / t_chars as f32
+            prefix_similarity(q_chars, t_chars)
         } else {
             0.0
         };
@@ -207,6 +226,12 @@ impl ScoringQuery {
         };
         prefix.max(typo)
     }
+}
+
+/// Similarity of a word of `word` characters that a query token of
+/// `typed` characters starts: more the more of it is typed.
+fn prefix_similarity(typed: usize, word: usize) -> f32 {
+    0.5 + 0.45 * typed as f32 / word.max(1) as f32
 }
 
 /// Half for "the first query token is aligned with the first name word",
@@ -304,7 +329,7 @@ mod tests {
     use super::*;
 
     fn query(text: &str) -> ScoringQuery {
-        ScoringQuery::new(text.split(' ').map(str::to_string).collect())
+        ScoringQuery::of_words(text)
     }
 
     #[test]
@@ -363,6 +388,11 @@ mod tests {
         }
         let q = query("carlos fisher");
         assert!(q.score("carlos fischer") > q.one_token_bound());
+        assert!(
+            q.score("carlos fischer") <= q.matched_bound(1.0 + q.token_similarity(1, "fischer"))
+        );
+        assert_eq!(q.matched_bound(2.0), 1.0);
+        assert!(query("carl").completion_bound(0) >= query("carl").score("carlos"));
         assert!(q.score("fisher carlos") > q.one_token_bound());
         assert!(query("camila m").score("camila marquez") > query("camila m").one_token_bound());
     }

@@ -822,20 +822,7 @@ impl<'w> Gen<'w> {
             _ => (base * 1.1, base * 0.9),
         };
         let (low, high) = (low.max(0.0), high.max(0.0));
-        match self.rng.index(4) {
-            0 => Range {
-                min: Some(low),
-                max: None,
-            },
-            1 => Range {
-                min: None,
-                max: Some(high),
-            },
-            _ => Range {
-                min: Some(low),
-                max: Some(high),
-            },
-        }
+        self.bounds(low, high)
     }
 
     /// A day range around `anchor` (inclusive ends on it, or days around it).
@@ -855,6 +842,11 @@ impl<'w> Gen<'w> {
             4 => (Date(base.0 + 1), Date(base.0 - 1)),
             _ => (Date(base.0 - before), Date(base.0 + after)),
         };
+        self.bounds(low, high)
+    }
+
+    /// `low..`, `..high` or `low..high` (half of the time both ends).
+    fn bounds<T>(&mut self, low: T, high: T) -> Range<T> {
         match self.rng.index(4) {
             0 => Range {
                 min: Some(low),
