@@ -32,8 +32,9 @@ pub const MAGIC: &[u8; 8] = b"FUNDSRCH";
 /// Trailing magic of every bundle.
 pub const END_MAGIC: &[u8; 8] = b"FUNDEND\0";
 /// Version of the on-disk format; bumped on any incompatible change
-/// (2: the name indexes gained the `pairs` field).
-pub const FORMAT_VERSION: u32 = 2;
+/// (2: the name indexes gained the `pairs` field; 3: their ranked word
+/// postings, `ranked.bin`).
+pub const FORMAT_VERSION: u32 = 3;
 
 const HEADER_LEN: u64 = 16;
 const FOOTER_LEN: usize = 32;

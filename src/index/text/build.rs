@@ -22,7 +22,8 @@ use tantivy::{Index, IndexSettings, IndexSortByField, IndexWriter, Order, Tantiv
 use super::analyzer::{folded_name, name_analyzer, pair_list, register, word_lists};
 use super::error::TextError;
 use super::fields::{schema, tantivy_dir, Fields, DOCID};
-use super::names::{NamesWriter, FILE_NAME};
+use super::names::{NamesStore, NamesWriter, FILE_NAME};
+use super::ranked::{write_ranked, FILE_NAME as RANKED_FILE};
 
 /// Writer heap shared by all indexing threads.
 const WRITER_HEAP_BYTES: usize = 200_000_000;
@@ -93,6 +94,7 @@ pub fn build_name_index<'a>(
     names.write(&dir.join(FILE_NAME))?;
     writer.commit()?;
     stats.segments = merge_segments(&index, writer)?;
+    write_ranked_postings(dir, &index, fields)?;
     stats.bytes = dir_bytes(dir)?;
     Ok(stats)
 }
@@ -153,6 +155,13 @@ fn merge_segments(index: &Index, mut writer: IndexWriter) -> Result<usize, TextE
     writer.garbage_collect_files().wait()?;
     writer.wait_merging_threads()?;
     Ok(index.searchable_segment_ids()?.len())
+}
+
+/// Writes `ranked.bin` (`ranked.rs`) from the merged index and `names.bin`.
+fn write_ranked_postings(dir: &Path, index: &Index, fields: Fields) -> Result<(), TextError> {
+    let reader = index.reader()?;
+    let names = NamesStore::open(&dir.join(FILE_NAME))?;
+    write_ranked(&dir.join(RANKED_FILE), &reader.searcher(), fields, &names)
 }
 
 /// Total size of the files under `dir` (two levels: ours and tantivy's).

@@ -93,6 +93,12 @@ impl TopK {
         self.heap.peek().filter(|_| full).map(|worst| worst.0.score)
     }
 
+    /// The worst kept candidate once `limit` candidates are kept.
+    pub(crate) fn worst(&self) -> Option<Candidate> {
+        let full = self.heap.len() >= self.limit;
+        self.heap.peek().filter(|_| full).map(|worst| worst.0)
+    }
+
     /// The kept candidates, best first.
     pub(crate) fn into_best(self) -> Vec<Candidate> {
         best_first(
@@ -131,6 +137,13 @@ impl SegmentColumns {
     /// Our doc id of segment document `doc`.
     pub(crate) fn docid(&self, doc: DocId) -> Option<u32> {
         self.docids.first(doc).and_then(|d| u32::try_from(d).ok())
+    }
+
+    /// The category of segment document `doc`, if it has one.
+    pub(crate) fn category(&self, doc: DocId) -> Option<u8> {
+        self.categories
+            .first(doc)
+            .and_then(|c| u8::try_from(c).ok())
     }
 
     /// Whether segment document `doc` is of `category` (always, for `None`).

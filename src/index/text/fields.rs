@@ -13,6 +13,8 @@
 //!     category  u64 FAST: optional filter value (location type, person pool...),
 //!               checked by the collector
 //! <dir>/names.bin   folded names by doc id, for re-scoring (see `names.rs`)
+//! <dir>/ranked.bin  the `names` and `prefixes` postings ranked by placement,
+//!                   and the categories by doc id (see `ranked.rs`)
 //! ```
 
 use std::path::{Path, PathBuf};

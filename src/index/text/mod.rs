@@ -4,14 +4,22 @@
 //! `/industry/search` lookups. Plain data in (doc id + names), plain data
 //! out (doc id + score in (0, 1]); no knowledge of HTTP or of other indexes.
 //!
-//! A search of two to four tokens first tries the **pair stage**
-//! (`pairs.rs`): the `pairs` field indexes every ordered pair of words of a
-//! name, so the names holding two query tokens ("carlos" and "fisher", each
-//! frequent) are a few short posting lists. Walked by decreasing similarity
-//! bound and scored directly, they give the exact best names among those
-//! matching two tokens; when `limit` of them beat every name matching at
-//! most one token, that is the answer. Otherwise (and for one token, or
-//! more than four) the main stage runs:
+//! A search of one to four tokens is first answered, when it can be, by two
+//! exact stages that score names directly:
+//!
+//! - the **pair stage** (`pairs.rs`, two tokens or more): the `pairs` field
+//!   indexes every ordered pair of words of a name, so the names holding two
+//!   query tokens ("carlos" and "fisher", each frequent) are a few short
+//!   posting lists, walked by decreasing similarity bound;
+//! - the **word stage** (`words.rs`): the best names matching a single
+//!   token, from postings ranked by where the word sits in the names
+//!   (`ranked.rs`: shortest names and first words first), walked until no
+//!   posting left can beat the hits.
+//!
+//! Together they give the best names among all those that match through
+//! the token expansions; when they would read too many postings (or a token
+//! reads as two words, or the query has more than four tokens) the main
+//! stage runs:
 //!
 //! 1. **Retrieval** with tantivy: every query token is expanded to the
 //!    indexed words it matches exactly, with typos (1 edit for 4–7
@@ -28,8 +36,8 @@
 //! Folding (case, accents, punctuation) is one analyzer (`analyzer.rs`)
 //! applied in Rust to names at build time and to queries at search time;
 //! tantivy indexes the resulting words, their short prefixes and the
-//! pairs of words of each name. On-disk layout: `fields.rs`, `names.rs`. Building: `build.rs`. Searching:
-//! `name_index.rs`.
+//! pairs of words of each name. On-disk layout: `fields.rs`, `names.rs`,
+//! `ranked.rs`. Building: `build.rs`. Searching: `name_index.rs`.
 //!
 //! Measured at M (3 M people, 1 M companies, 50 k investors; benches/
 //! `lookup_latency`, one core, limit 10): person name searches p50 ≈ 0.10–
@@ -48,8 +56,11 @@ mod name_index;
 mod names;
 mod pairs;
 mod plan;
+mod ranked;
 mod rules;
+mod scored;
 mod similarity;
+mod words;
 
 pub use build::{build_name_index, NameEntry, NameIndexStats};
 pub use error::TextError;

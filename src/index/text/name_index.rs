@@ -2,8 +2,9 @@
 //! from any thread.
 //!
 //! A search (1) folds and cuts the query (`analyzer.rs`) and expands its
-//! tokens (`plan.rs`); a query of two to four tokens is answered by the
-//! pair stage (`pairs.rs`) when it can; otherwise the search (2) retrieves
+//! tokens (`plan.rs`); a query of one to four tokens is answered by the
+//! pair and word stages (`pairs.rs`, `words.rs`) when they can; otherwise
+//! the search (2) retrieves
 //! the best [`CANDIDATES`] documents with tantivy (`plan.rs`, `collector.rs`),
 //! (3) re-scores each candidate against its folded names from `names.bin`
 //! (`similarity.rs`), nudged by at most 1 % by the tantivy score so that
@@ -26,9 +27,12 @@ use super::error::TextError;
 use super::expansion_cache::ExpansionCache;
 use super::fields::{tantivy_dir, Fields};
 use super::names::{NamesStore, FILE_NAME};
-use super::pairs::PairSearch;
+use super::pairs::{PairSearch, MAX_PAIR_TOKENS};
 use super::plan::{candidate_query, QueryTerms};
+use super::ranked::{RankedPostings, FILE_NAME as RANKED_FILE};
+use super::scored::Scored;
 use super::similarity::{ScoringQuery, MIN_SCORE};
+use super::words::WordSearch;
 
 /// How many tantivy candidates are re-scored (at least `limit`).
 pub(crate) const CANDIDATES: usize = 50;
@@ -47,7 +51,7 @@ pub struct NameHit {
 /// the pair stage against it).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Stages {
-    PairsFirst,
+    ExactFirst,
     #[cfg_attr(not(test), allow(dead_code))]
     MainOnly,
 }
@@ -59,6 +63,8 @@ pub struct NameIndex {
     columns: Vec<SegmentColumns>,
     fields: Fields,
     names: NamesStore,
+    /// Ranked word postings (`ranked.rs`), when the index has them.
+    ranked: Option<RankedPostings>,
     analyzer: TextAnalyzer,
     expansions: ExpansionCache,
 }
@@ -78,11 +84,13 @@ impl NameIndex {
             .try_into()?;
         let names = NamesStore::open(&dir.join(FILE_NAME))?;
         let columns = SegmentColumns::of(&reader.searcher())?;
+        let ranked = RankedPostings::open(&dir.join(RANKED_FILE))?;
         Ok(NameIndex {
             reader,
             columns,
             fields,
             names,
+            ranked,
             analyzer: name_analyzer(),
             expansions: ExpansionCache::default(),
         })
@@ -96,10 +104,10 @@ impl NameIndex {
         limit: usize,
         category: Option<u8>,
     ) -> Result<Vec<NameHit>, TextError> {
-        self.search_in_stages(query, limit, category, Stages::PairsFirst)
+        self.search_in_stages(query, limit, category, Stages::ExactFirst)
     }
 
-    /// [`NameIndex::search`], with or without the pair stage.
+    /// [`NameIndex::search`], with or without the pair and word stages.
     fn search_in_stages(
         &self,
         query: &str,
@@ -115,8 +123,8 @@ impl NameIndex {
         let searcher = self.reader.searcher();
         let terms = QueryTerms::of(&searcher, self.fields, &scoring, &self.expansions)?;
         let limit = limit.min(MAX_HITS);
-        if stages == Stages::PairsFirst {
-            if let Some(hits) = self.pair_stage(&searcher, &scoring, &terms, limit, category)? {
+        if stages == Stages::ExactFirst {
+            if let Some(hits) = self.exact_stages(&searcher, &scoring, &terms, limit, category)? {
                 return Ok(hits);
             }
         }
@@ -126,8 +134,9 @@ impl NameIndex {
         }
     }
 
-    /// The answer of the pair stage (`pairs.rs`), if it can answer alone.
-    fn pair_stage(
+    /// The answer of the pair and word stages (`pairs.rs`, `words.rs`), if
+    /// they can answer alone.
+    fn exact_stages(
         &self,
         searcher: &Searcher,
         scoring: &ScoringQuery,
@@ -135,23 +144,44 @@ impl NameIndex {
         limit: usize,
         category: Option<u8>,
     ) -> Result<Option<Vec<NameHit>>, TextError> {
-        let stage = PairSearch {
+        if scoring.len() > MAX_PAIR_TOKENS || terms.has_splits() {
+            return Ok(None);
+        }
+        let mut scored = Scored::new(limit);
+        let mut floor = 0f32;
+        if scoring.len() >= 2 {
+            let pairs = PairSearch {
+                searcher,
+                fields: self.fields,
+                columns: &self.columns,
+                names: &self.names,
+                query: scoring,
+                terms,
+            };
+            let Some(uncovered) = pairs.walk(&mut scored, category)? else {
+                return Ok(None);
+            };
+            floor = uncovered;
+            if scored.beats(scoring.one_token_bound().max(floor)) {
+                return Ok(Some(final_hits(scored)));
+            }
+        }
+        let Some(ranked) = &self.ranked else {
+            return Ok(None);
+        };
+        let words = WordSearch {
             searcher,
             fields: self.fields,
-            columns: &self.columns,
+            ranked,
             names: &self.names,
             query: scoring,
             terms,
         };
-        let hits = stage.run(limit, category)?.map(|best| {
-            best.into_iter()
-                .map(|c| NameHit {
-                    docid: c.docid,
-                    score: blend(c.score, 1.0),
-                })
-                .collect()
-        });
-        Ok(hits)
+        if !words.walk(&mut scored, category)? {
+            return Ok(None);
+        }
+        let complete = scored.beats(floor) || (!scored.is_full() && floor <= 0.0);
+        Ok(complete.then(|| final_hits(scored)))
     }
 
     /// The best `limit` hits among the best [`CANDIDATES`] documents of
@@ -199,6 +229,18 @@ impl NameIndex {
     pub fn num_docs(&self) -> u64 {
         self.reader.searcher().num_docs()
     }
+}
+
+/// The hits of the pair and word stages, best first.
+fn final_hits(scored: Scored<'_>) -> Vec<NameHit> {
+    scored
+        .into_best()
+        .into_iter()
+        .map(|c| NameHit {
+            docid: c.docid,
+            score: blend(c.score, 1.0),
+        })
+        .collect()
 }
 
 /// Final score: an exact match (similarity 1) stays 1; any other
@@ -599,7 +641,7 @@ mod tests {
                 let terms = QueryTerms::of(&searcher, index.fields, &scoring, &index.expansions)
                     .expect("expand");
                 let Some(pairs) = index
-                    .pair_stage(&searcher, &scoring, &terms, 10, None)
+                    .exact_stages(&searcher, &scoring, &terms, 10, None)
                     .expect("pair stage")
                 else {
                     continue;
@@ -618,6 +660,81 @@ mod tests {
         assert!(
             answered * 2 > asked,
             "{answered} of {asked} queries answered by pairs"
+        );
+    }
+
+    /// The best `limit` hits of `query` by scoring every document: the
+    /// oracle of the pair and word stages.
+    fn scan_best(
+        index: &NameIndex,
+        query: &str,
+        limit: usize,
+        category: Option<u8>,
+    ) -> Vec<NameHit> {
+        let scoring = ScoringQuery::new(query_tokens(&mut name_analyzer(), query));
+        let ranked = index.ranked.as_ref().expect("ranked postings");
+        let mut scored = Scored::new(limit);
+        for docid in 0..index.names.slots() as u32 {
+            if ranked.has_category(docid, category) {
+                scored.offer(&index.names, &scoring, docid);
+            }
+        }
+        final_hits(scored)
+    }
+
+    #[test]
+    fn the_pair_and_word_stages_find_what_a_full_scan_finds() {
+        let (dir, names) = (TempDir::new("words"), pair_corpus());
+        let entries = names.iter().enumerate().map(|(docid, name)| NameEntry {
+            docid: docid as u32,
+            names: vec![name.as_str()],
+            category: Some((docid % 3 == 0) as u8),
+        });
+        build_name_index(dir.path(), entries).expect("build");
+        let index = NameIndex::open(dir.path()).expect("open");
+        let mut queries: Vec<String> = names
+            .iter()
+            .step_by(149)
+            .flat_map(|n| query_variants(n))
+            .collect();
+        for name in names.iter().step_by(401) {
+            for word in name.split(' ').filter(|w| w.len() >= 3) {
+                queries.extend(query_variants(word));
+            }
+        }
+        // Names spelling the query with other word breaks ("li garcia" for
+        // "l igarcia") are found only through a concatenation of two tokens.
+        let folded = |text: &str| query_tokens(&mut name_analyzer(), text).join(" ");
+        let other_breaks = |query: &str| {
+            let (joined, compact) = (folded(query), folded(query).replace(' ', ""));
+            names.iter().any(|n| {
+                let n = folded(n);
+                n != joined && n.replace(' ', "") == compact
+            })
+        };
+        queries.retain(|q| !other_breaks(q));
+        let (mut asked, mut answered) = (0, 0);
+        for query in &queries {
+            for (category, limit) in [(None, 10), (Some(1), 10), (None, 3), (None, 40)] {
+                asked += 1;
+                let scoring = ScoringQuery::new(query_tokens(&mut name_analyzer(), query));
+                let searcher = index.reader.searcher();
+                let terms = QueryTerms::of(&searcher, index.fields, &scoring, &index.expansions)
+                    .expect("expand");
+                let Some(fast) = index
+                    .exact_stages(&searcher, &scoring, &terms, limit, category)
+                    .expect("fast stages")
+                else {
+                    continue;
+                };
+                answered += 1;
+                let scan = scan_best(&index, query, limit, category);
+                assert_eq!(fast, scan, "{query} ({category:?}, {limit})");
+            }
+        }
+        assert!(
+            answered * 10 > asked * 9,
+            "{answered} of {asked} queries answered by the pair and word stages"
         );
     }
 

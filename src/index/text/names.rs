@@ -131,6 +131,11 @@ impl NamesStore {
         &data[start..end]
     }
 
+    /// Number of doc id slots (the largest doc id + 1).
+    pub(crate) fn slots(&self) -> usize {
+        self.slots
+    }
+
     /// The folded names of `docid`, one `&str` per name.
     pub(crate) fn names(&self, docid: u32) -> impl Iterator<Item = &str> {
         self.get(docid).split('\n').filter(|name| !name.is_empty())

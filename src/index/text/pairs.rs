@@ -31,11 +31,14 @@
 //!
 //! A name matching at most one query token cannot score above
 //! [`ScoringQuery::one_token_bound`]. So when `limit` hits beat that bound
-//! too, they are the answer; otherwise (rare names, a token that matches
-//! nothing, more than [`MAX_PAIR_POSTINGS`] postings to read) the search
-//! runs the main stage as before.
-
-use std::collections::{HashMap, HashSet};
+//! too, they are the answer; otherwise the word stage (`words.rs`) adds the
+//! best names matching one token. The walk returns the highest similarity
+//! of a name holding two tokens that no clause holds, which the answer
+//! must beat; with more than [`MAX_PAIR_POSTINGS`] postings to read it
+//! gives up and the search runs the main stage.
+//!
+//! Names spelling the query with other word breaks are found only when two
+//! adjacent tokens spell one of their words, as in the main stage.
 
 use tantivy::postings::TermInfo;
 use tantivy::schema::IndexRecordOption;
@@ -45,13 +48,14 @@ use tantivy::{DocSet, InvertedIndexReader, Searcher, SegmentReader, TantivyError
 use super::analyzer::{
     pair_prefix_term, pair_term, PAIR_PREFIX_CHARS, PAIR_SEPARATOR, PREFIX_MARK,
 };
-use super::collector::{Candidate, SegmentColumns, TopK};
+use super::collector::SegmentColumns;
 use super::error::TextError;
 use super::expand::{prefix_end, Expansion};
 use super::fields::Fields;
 use super::names::NamesStore;
 use super::plan::QueryTerms;
-use super::similarity::{ScoringQuery, MIN_SCORE};
+use super::scored::Scored;
+use super::similarity::ScoringQuery;
 
 /// Longest query (in tokens) searched by pairs first.
 pub(crate) const MAX_PAIR_TOKENS: usize = 4;
@@ -70,8 +74,10 @@ struct PairClause {
     info: TermInfo,
     /// In the `names` field (a concatenation), else in `pairs`.
     names_field: bool,
-    /// The second word is a completion of its token (`a␟b␞`, `a␟b…`).
-    completes_second: bool,
+    /// Whether the word of the first / second token is a whole-word
+    /// expansion (else a completion: `a␟b␞`, `a␟b…`, or the same with the
+    /// tokens' words swapped).
+    whole: [bool; 2],
     similarity: f32,
 }
 
@@ -93,24 +99,23 @@ pub(crate) struct PairSearch<'a> {
     pub(crate) terms: &'a QueryTerms,
 }
 
-impl PairSearch<'_> {
-    /// The best `limit` documents (similarity, doc id) when the stage can
-    /// answer alone, `None` when the main stage must run.
-    pub(crate) fn run(
+impl<'a> PairSearch<'a> {
+    /// Walks the pair clauses into `scored` (see the module docs);
+    /// returns the highest similarity of a name holding two tokens that no
+    /// clause holds (see [`PairSearch::pair_clauses`]), or `None` when the
+    /// query is not one for this stage or more than [`MAX_PAIR_POSTINGS`]
+    /// postings would have to be read.
+    pub(crate) fn walk(
         &self,
-        limit: usize,
+        scored: &mut Scored<'a>,
         category: Option<u8>,
-    ) -> Result<Option<Vec<Candidate>>, TextError> {
+    ) -> Result<Option<f32>, TextError> {
         let n = self.query.len();
-        if !(2..=MAX_PAIR_TOKENS).contains(&n) || self.terms.has_splits() || limit == 0 {
+        if !(2..=MAX_PAIR_TOKENS).contains(&n) || self.terms.has_splits() {
             return Ok(None);
         }
-        let mut walk = Walk {
-            top: TopK::new(limit),
-            similarities: HashMap::new(),
-            read: 0,
-            floor: 0.0,
-        };
+        let mut walk = Walk { scored, read: 0 };
+        let mut floor = 0f32;
         for (ordinal, segment) in self.searcher.segment_readers().iter().enumerate() {
             let columns = self.columns.get(ordinal).ok_or_else(|| {
                 TantivyError::InternalError(format!("no fast-field columns for segment {ordinal}"))
@@ -119,12 +124,9 @@ impl PairSearch<'_> {
             if !walk.segment(self, segment, columns, &groups, category)? {
                 return Ok(None);
             }
-            walk.floor = walk.floor.max(uncovered);
+            floor = floor.max(uncovered);
         }
-        let hits = walk.top.into_best();
-        let bound = self.query.one_token_bound().max(walk.floor);
-        let answered = hits.len() >= limit && hits[limit - 1].score > bound;
-        Ok(answered.then_some(hits))
+        Ok(Some(floor))
     }
 
     /// The pair clauses of every two tokens, and the concatenations, that
@@ -144,7 +146,7 @@ impl PairSearch<'_> {
                     term: concatenation.term.clone(),
                     info,
                     names_field: true,
-                    completes_second: false,
+                    whole: [true, true],
                     similarity: 2.0,
                 });
             }
@@ -174,10 +176,11 @@ impl PairSearch<'_> {
 
     /// The highest similarity of a name not seen yet that holds `clause`
     /// of the token pair `tokens` (see [`PairSearch::bound`]), once the
-    /// token pairs `walked` (first, second) have been walked whole: a name
-    /// holding the clause's words matches no token `k` whose pair with one
-    /// of them was walked with that word's kind (a completion is read only
-    /// when its token comes second), or it would have been seen.
+    /// token pairs `walked` have been walked whole: a name holding the
+    /// clause's words matches no token `k` whose pair with the token of a
+    /// whole word of the clause was walked, or it would have been seen
+    /// (a walked pair holds its names where at most one of the two words
+    /// is a completion).
     fn clause_bound(
         &self,
         tokens: Option<(usize, usize)>,
@@ -188,20 +191,20 @@ impl PairSearch<'_> {
             return 1.0;
         };
         let done = |x: usize, k: usize| walked.contains(&(x, k)) || walked.contains(&(k, x));
-        let done_second = |k: usize| {
-            walked.contains(&(k, j)) || (!clause.completes_second && walked.contains(&(j, k)))
-        };
+        let ruled_out =
+            |k: usize| (clause.whole[0] && done(i, k)) || (clause.whole[1] && done(j, k));
         let free = (0..self.query.len())
-            .filter(|&k| k != i && k != j && !done(i, k) && !done_second(k))
+            .filter(|&k| k != i && k != j && !ruled_out(k))
             .count();
         self.bound(clause.similarity, free)
     }
 
-    /// Adds the indexed pair clauses of tokens `first` and `second`;
-    /// returns the highest similarity of a name that holds both tokens but
-    /// none of these clauses: one matching `first` through a completion
-    /// (when other words start with it), or a completion of `second` past
-    /// the [`MAX_PAIR_COMPLETIONS`] read (0 when there is none).
+    /// Adds the indexed pair clauses of tokens `first` and `second`: their
+    /// whole words two by two, and each one's completions with the other's
+    /// whole words; returns the highest similarity of a name that holds
+    /// both tokens but none of these clauses because a completion scan
+    /// stopped at [`MAX_PAIR_COMPLETIONS`] (0 when none did). Names in
+    /// which both words are completions are left out.
     fn pair_clauses(
         &self,
         terms: &TermDictionary,
@@ -217,43 +220,75 @@ impl PairSearch<'_> {
                 .filter(|e| !e.prefix)
                 .take(PAIR_EXPANSIONS)
         };
-        let rest = self.query.len() - 2;
         let mut missed = 0f32;
-        let completes = |qi: usize| self.terms.groups()[qi].expansions.iter().any(|e| e.prefix);
-        if query.prefix_ok(first) && completes(first) {
-            missed = self.bound(query.completion_bound(first) + 1.0, rest);
-        }
         for a in words(first) {
             let a_similarity = query.token_similarity(first, &a.term);
             for b in words(second) {
                 let term = pair_term(&a.term, &b.term);
                 let b_similarity = query.token_similarity(second, &b.term);
-                push_clause(terms, term, a_similarity + b_similarity, false, clauses)?;
+                push_clause(
+                    terms,
+                    term,
+                    a_similarity + b_similarity,
+                    [true, true],
+                    clauses,
+                )?;
             }
-            if !query.prefix_ok(second) {
-                continue;
+            if query.prefix_ok(second) {
+                let whole = (a, a_similarity, Side::First);
+                missed = missed.max(self.completing(terms, whole, second, clauses)?);
             }
-            let typed = query.token(second);
-            if typed.chars().count() <= PAIR_PREFIX_CHARS {
-                // A completion may be the typed word itself: similarity 1 at best.
-                let term = pair_prefix_term(&a.term, typed);
-                push_clause(terms, term, a_similarity + 1.0, true, clauses)?;
-            } else if !self.completions(terms, a, a_similarity, second, clauses)? {
-                let completion = query.completion_bound(second);
-                missed = missed.max(self.bound(a_similarity + completion, rest));
+        }
+        let completes = self.terms.groups()[first]
+            .expansions
+            .iter()
+            .any(|e| e.prefix);
+        if query.prefix_ok(first) && completes {
+            for b in words(second) {
+                let whole = (b, query.token_similarity(second, &b.term), Side::Second);
+                missed = missed.max(self.completing(terms, whole, first, clauses)?);
             }
         }
         Ok(missed)
     }
 
+    /// Adds the clauses of the whole word `whole` (its expansion,
+    /// similarity and side) with the words token `token` starts: one
+    /// `w␟p␞` term when the token is at most [`PAIR_PREFIX_CHARS`] long,
+    /// else the terms `w␟…` it starts; returns the bound of the names
+    /// missed when there were more of those than it reads (else 0).
+    fn completing(
+        &self,
+        terms: &TermDictionary,
+        (word, similarity, side): (&Expansion, f32, Side),
+        token: usize,
+        clauses: &mut Vec<PairClause>,
+    ) -> Result<f32, TextError> {
+        let whole = [side == Side::First, side == Side::Second];
+        let typed = self.query.token(token);
+        if typed.chars().count() <= PAIR_PREFIX_CHARS {
+            // A completion may be the typed word itself: similarity 1 at best.
+            let term = pair_prefix_term(&word.term, typed);
+            push_clause(terms, term, similarity + 1.0, whole, clauses)?;
+            return Ok(0.0);
+        }
+        if self.completions(terms, word, similarity, token, whole, clauses)? {
+            return Ok(0.0);
+        }
+        let rest = self.query.len() - 2;
+        Ok(self.bound(similarity + self.query.completion_bound(token), rest))
+    }
+
     /// Adds the pair terms `a␟…` whose second word starts with token
-    /// `second`; `false` when there were more than it reads.
+    /// `second` (`whole`: see [`PairClause::whole`]); `false` when there
+    /// were more than it reads.
     fn completions(
         &self,
         terms: &TermDictionary,
         a: &Expansion,
         a_similarity: f32,
         second: usize,
+        whole: [bool; 2],
         clauses: &mut Vec<PairClause>,
     ) -> Result<bool, TextError> {
         let start = pair_term(&a.term, self.query.token(second));
@@ -280,7 +315,7 @@ impl PairSearch<'_> {
                 term: term.to_string(),
                 info: stream.value().clone(),
                 names_field: false,
-                completes_second: true,
+                whole,
                 similarity: a_similarity + similarity,
             });
         }
@@ -293,6 +328,13 @@ impl PairSearch<'_> {
     fn bound(&self, pair: f32, free: usize) -> f32 {
         self.query.matched_bound(pair + free as f32)
     }
+}
+
+/// Which token of a pair a whole word stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    First,
+    Second,
 }
 
 /// (first, second): of two tokens, the one that may be a prefix comes
@@ -320,7 +362,7 @@ fn push_clause(
     terms: &TermDictionary,
     term: String,
     similarity: f32,
-    completes_second: bool,
+    whole: [bool; 2],
     clauses: &mut Vec<PairClause>,
 ) -> Result<(), TextError> {
     if known(clauses, &term) {
@@ -331,7 +373,7 @@ fn push_clause(
             term,
             info,
             names_field: false,
-            completes_second,
+            whole,
             similarity,
         });
     }
@@ -356,17 +398,12 @@ impl PairGroup {
 }
 
 /// The state of the walk over the clauses of all segments.
-struct Walk<'n> {
-    top: TopK,
-    /// Similarity of each distinct folded-names string seen.
-    similarities: HashMap<&'n [u8], f32>,
+struct Walk<'s, 'n> {
+    scored: &'s mut Scored<'n>,
     read: u32,
-    /// The highest similarity of a name no clause holds (see
-    /// [`PairSearch::pair_clauses`]) over the segments walked.
-    floor: f32,
 }
 
-impl<'n> Walk<'n> {
+impl<'n> Walk<'_, 'n> {
     /// Walks the clause groups of one segment, stopping when `limit` hits
     /// beat every clause left; `false` when the postings budget ran out.
     fn segment(
@@ -379,12 +416,11 @@ impl<'n> Walk<'n> {
     ) -> Result<bool, TextError> {
         let pairs = segment.inverted_index(search.fields.pairs)?;
         let names = segment.inverted_index(search.fields.names)?;
-        let mut seen: HashSet<u32> = HashSet::new();
         let mut walked: Vec<(usize, usize)> = Vec::new();
         for (g, group) in groups.iter().enumerate() {
             let rest = rest_bounds(search, group, &groups[g + 1..], &walked);
             for (c, clause) in group.clauses.iter().enumerate() {
-                if self.beats(rest[c]) {
+                if self.scored.beats(rest[c]) {
                     return Ok(true);
                 }
                 self.read += clause.info.doc_freq;
@@ -398,9 +434,9 @@ impl<'n> Walk<'n> {
                     .map_err(|e| TextError::Tantivy(e.into()))?;
                 let mut doc = postings.doc();
                 while doc != TERMINATED {
-                    if seen.insert(doc) && columns.has_category(doc, category) {
+                    if columns.has_category(doc, category) {
                         if let Some(docid) = columns.docid(doc) {
-                            self.offer(search, docid);
+                            self.scored.offer(search.names, search.query, docid);
                         }
                     }
                     doc = postings.advance();
@@ -409,24 +445,6 @@ impl<'n> Walk<'n> {
             walked.extend(group.walked_key());
         }
         Ok(true)
-    }
-
-    /// Whether `limit` hits score above `bound` already.
-    fn beats(&self, bound: f32) -> bool {
-        self.top.floor().is_some_and(|worst| worst > bound)
-    }
-
-    /// Scores `docid` (once per distinct names string) and keeps it if it
-    /// is among the best `limit`.
-    fn offer(&mut self, search: &PairSearch<'n>, docid: u32) {
-        let key = search.names.get_bytes(docid);
-        let score = *self
-            .similarities
-            .entry(key)
-            .or_insert_with(|| search.query.best(search.names.names(docid)));
-        if score > MIN_SCORE {
-            self.top.offer(Candidate { score, docid });
-        }
     }
 }
 

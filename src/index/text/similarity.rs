@@ -42,7 +42,7 @@ pub(crate) const COMPACT_MATCH: f32 = 0.95;
 const TOKEN_WEIGHT: f32 = 0.9;
 const QUERY_COVERAGE_WEIGHT: f32 = 0.75;
 const MAX_UNITS: usize = 64;
-const MAX_NAME_TOKENS: usize = 16;
+pub(crate) const MAX_NAME_TOKENS: usize = 16;
 
 /// A query prepared for scoring many names.
 pub(crate) struct ScoringQuery {
@@ -152,12 +152,39 @@ impl ScoringQuery {
             return COMPACT_MATCH;
         }
         let alignment = self.align(name);
-        let query_cover = alignment.matched / self.tokens.len() as f32;
-        let name_cover = alignment.matched / alignment.name_len.max(1) as f32;
+        let order = order_score(&alignment.positions[..self.tokens.len()]);
+        self.combine(alignment.matched, alignment.name_len, order)
+    }
+
+    /// The score of a name of `name_len` tokens whose aligned tokens'
+    /// similarities sum to `matched`, with order score `order` (not an exact
+    /// match): the one formula of [`ScoringQuery::score`] and of the bounds
+    /// that must never fall below it.
+    fn combine(&self, matched: f32, name_len: usize, order: f32) -> f32 {
+        let query_cover = matched / self.tokens.len() as f32;
+        let name_cover = matched / name_len.max(1) as f32;
         let tokens =
             QUERY_COVERAGE_WEIGHT * query_cover + (1.0 - QUERY_COVERAGE_WEIGHT) * name_cover;
-        let order = order_score(&alignment.positions[..self.tokens.len()]);
         (TOKEN_WEIGHT * tokens + (1.0 - TOKEN_WEIGHT) * order).clamp(MIN_SCORE, MAX_INEXACT)
+    }
+
+    /// The highest score of a name of `name_len` tokens (at least) in
+    /// which query token `qi` alone matches, with similarity `similarity`
+    /// at most, and not as the name's first word unless `first`. Computed
+    /// with the very operations of [`ScoringQuery::score`], so that a name
+    /// reaching the bound scores it exactly (ties stay ties).
+    pub(crate) fn single_match_bound(
+        &self,
+        qi: usize,
+        similarity: f32,
+        name_len: usize,
+        first: bool,
+    ) -> f32 {
+        if self.tokens.len() == 1 && name_len == 1 && similarity >= 1.0 {
+            return 1.0;
+        }
+        let starts = if first && qi == 0 { 1.0 } else { 0.0 };
+        self.combine(0.0 + similarity, name_len, 0.5 * starts + 0.5 * 1.0)
     }
 
     /// Whether `name` spells the query with other word breaks ("drop box"
