@@ -12,7 +12,7 @@ use std::process;
 use std::sync::Arc;
 
 use fundsearch::api::accounts::{Accounts, Allowances, Charge, Plan, Principal};
-use fundsearch::api::app::{App, Ctx, Request, Response};
+use fundsearch::api::app::{App, Ctx, Effort, Request, Response};
 use fundsearch::api::envelope::success_body;
 use fundsearch::api::params::Query;
 use fundsearch::api::rate_limit::RateLimiter;
@@ -73,6 +73,7 @@ impl BenchApp {
         let query = Query::parse(get.query.as_deref()).map_err(|e| e.status)?;
         let ctx = Ctx {
             app: &self.app,
+            effort: Effort::Full,
             query,
             params,
             body: b"",

@@ -73,9 +73,32 @@ pub struct Reply {
     pub message: Option<String>,
 }
 
+/// Where a request runs, and so how much work its name search may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effort {
+    /// Any work: on the worker pool, or a light request on the reactor.
+    Full,
+    /// A first attempt on the reactor: a name search runs its exact stages
+    /// only (bounded work, tens of microseconds as a rule), and one they
+    /// cannot answer defers the whole request to the pool.
+    Quick,
+    /// The pool's run of a deferred request: the rate limit counted it
+    /// already, and its name search goes straight to the main stage.
+    Deferred,
+}
+
+/// What [`App::handle_quick`] did.
+#[derive(Debug)]
+pub enum Quick {
+    Done(Response),
+    /// Run it again with [`App::handle_deferred`], where it may take longer.
+    Deferred,
+}
+
 /// What a handler sees.
 pub struct Ctx<'a> {
     pub app: &'a App,
+    pub effort: Effort,
     pub query: Query,
     pub params: Vec<&'a str>,
     pub body: &'a [u8],
@@ -84,24 +107,45 @@ pub struct Ctx<'a> {
 
 impl App {
     pub fn handle(&self, req: &Request) -> Response {
-        match self.handle_checked(req) {
+        self.handle_with(req, Effort::Full)
+    }
+
+    /// A first attempt on the reactor ([`Effort::Quick`]).
+    pub fn handle_quick(&self, req: &Request) -> Quick {
+        match self.handle_checked(req, Effort::Quick) {
+            Err(e) if e.is_deferred() => Quick::Deferred,
+            Ok(r) => Quick::Done(r),
+            Err(e) => Quick::Done(Response::error(&e)),
+        }
+    }
+
+    /// The pool's run of a request [`App::handle_quick`] deferred.
+    pub fn handle_deferred(&self, req: &Request) -> Response {
+        self.handle_with(req, Effort::Deferred)
+    }
+
+    fn handle_with(&self, req: &Request, effort: Effort) -> Response {
+        match self.handle_checked(req, effort) {
             Ok(r) => r,
             Err(e) => Response::error(&e),
         }
     }
 
-    fn handle_checked(&self, req: &Request) -> Result<Response, ApiError> {
+    fn handle_checked(&self, req: &Request, effort: Effort) -> Result<Response, ApiError> {
         let path = normalise_path(req.path);
         if path == "/health" {
             return Ok(self.health());
         }
         let principal = self.authenticate(req.authorization)?;
-        self.limiter
-            .check(&principal.key_id, Instant::now())
-            .map_err(|wait| ApiError::rate_limited(self.limiter.limit(), wait))?;
+        if effort != Effort::Deferred {
+            self.limiter
+                .check(&principal.key_id, Instant::now())
+                .map_err(|wait| ApiError::rate_limited(self.limiter.limit(), wait))?;
+        }
         let RouteMatch { route, params } = match_route(req.method, &path)?;
         let ctx = Ctx {
             app: self,
+            effort,
             query: Query::parse(req.query)?,
             params,
             body: req.body,

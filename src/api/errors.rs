@@ -4,6 +4,9 @@
 
 use serde_json::{json, Value};
 
+/// The code of [`ApiError::deferred`].
+const DEFERRED: &str = "DEFERRED";
+
 /// An error response.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiError {
@@ -162,6 +165,21 @@ impl ApiError {
             "The request was not received in time",
             json!({ "help": "Send the whole request promptly." }),
         )
+    }
+
+    /// Not an answer: a request tried on the reactor needs the worker pool
+    /// (`app.rs`, [`crate::api::app::Effort::Quick`]). The server re-runs
+    /// it there, so this never reaches a client; were it to, it reads as
+    /// the 503 of [`ApiError::overloaded`].
+    pub fn deferred() -> ApiError {
+        let mut e = ApiError::overloaded();
+        e.code = DEFERRED;
+        e
+    }
+
+    /// Whether this is [`ApiError::deferred`].
+    pub fn is_deferred(&self) -> bool {
+        self.code == DEFERRED
     }
 
     pub fn overloaded() -> ApiError {

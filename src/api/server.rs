@@ -6,11 +6,14 @@
 //!   blocking pool behind a semaphore of `workers` permits, never on the
 //!   reactor; a request that cannot get a permit in time is refused with 503,
 //!   one that runs too long is answered 504 (its work finishes unobserved).
-//!   The exception is light requests ([`routes::is_light`]: lookups by
+//!   The exception is light requests ([`routes::runs_on`]: lookups by
 //!   identifier, location and industry searches, errors before any work),
 //!   a few microseconds of in-memory work that runs on the reactor thread:
 //!   handing them to the pool would cost more (two thread switches) than
-//!   the work itself.
+//!   the work itself. A lookup by name is tried on the reactor first with
+//!   bounded work (the exact stages of the name search, tens of
+//!   microseconds as a rule); the few the exact stages cannot answer go to
+//!   the pool for the main stage ([`crate::api::app::Effort`]).
 //! * A panic inside a handler becomes a 500 with the request id, logged.
 //! * One access-log line per request: time, id, method, path, status,
 //!   latency, credits.
@@ -34,9 +37,9 @@ use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-use super::app::{App, Request, Response};
+use super::app::{App, Effort, Quick, Request, Response};
 use super::errors::ApiError;
-use super::routes;
+use super::routes::{self, RunsOn};
 
 /// Transport settings.
 #[derive(Debug, Clone)]
@@ -206,16 +209,22 @@ async fn read_body(
 }
 
 async fn run(shared: &Arc<Shared>, parts: Parts, body: Bytes, id: &str) -> Response {
-    if routes::is_light(&parts.method, &parts.path, parts.query.as_deref()) {
-        return handle(&shared.app, &parts, &body, id);
-    }
+    let effort = match routes::runs_on(&parts.method, &parts.path, parts.query.as_deref()) {
+        RunsOn::Reactor => return handle(&shared.app, &parts, &body, id, Effort::Full),
+        RunsOn::ReactorFirst => match handle_quick(&shared.app, &parts, &body, id) {
+            Quick::Done(response) => return response,
+            Quick::Deferred => Effort::Deferred,
+        },
+        RunsOn::Pool => Effort::Full,
+    };
     let config = &shared.config;
     let permit = match tokio::time::timeout(config.queue_timeout, shared.permits.acquire()).await {
         Ok(Ok(p)) => p,
         _ => return Response::error(&ApiError::overloaded()),
     };
     let (app, request_id) = (shared.app.clone(), id.to_string());
-    let work = tokio::task::spawn_blocking(move || handle(&app, &parts, &body, &request_id));
+    let work =
+        tokio::task::spawn_blocking(move || handle(&app, &parts, &body, &request_id, effort));
     let outcome = tokio::time::timeout(config.handler_timeout, work).await;
     drop(permit);
     match outcome {
@@ -228,8 +237,30 @@ async fn run(shared: &Arc<Shared>, parts: Parts, body: Bytes, id: &str) -> Respo
     }
 }
 
-/// Runs the handler of one request; a panic becomes a logged 500.
-fn handle(app: &App, parts: &Parts, body: &Bytes, id: &str) -> Response {
+/// Runs the handler of one request with `effort` (full, or the pool's run
+/// of a deferred one); a panic becomes a logged 500.
+fn handle(app: &App, parts: &Parts, body: &Bytes, id: &str, effort: Effort) -> Response {
+    caught(parts, body, id, |req| match effort {
+        Effort::Deferred => app.handle_deferred(req),
+        _ => app.handle(req),
+    })
+    .unwrap_or_else(|| Response::error(&ApiError::internal(id)))
+}
+
+/// The reactor's first attempt at a name lookup ([`Effort::Quick`]); a
+/// panic becomes a logged 500.
+fn handle_quick(app: &App, parts: &Parts, body: &Bytes, id: &str) -> Quick {
+    caught(parts, body, id, |req| app.handle_quick(req))
+        .unwrap_or_else(|| Quick::Done(Response::error(&ApiError::internal(id))))
+}
+
+/// Runs `handler` on the request; `None` (logged) if it panicked.
+fn caught<T>(
+    parts: &Parts,
+    body: &Bytes,
+    id: &str,
+    handler: impl FnOnce(&Request) -> T,
+) -> Option<T> {
     let req = Request {
         method: &parts.method,
         path: &parts.path,
@@ -238,12 +269,11 @@ fn handle(app: &App, parts: &Parts, body: &Bytes, id: &str) -> Response {
         body,
         request_id: id,
     };
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| app.handle(&req))).unwrap_or_else(
-        |_| {
-            eprintln!("request {id}: handler panicked");
-            Response::error(&ApiError::internal(id))
-        },
-    )
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(&req)));
+    if outcome.is_err() {
+        eprintln!("request {id}: handler panicked");
+    }
+    outcome.ok()
 }
 
 fn to_hyper(response: Response, id: &str) -> hyper::Response<Full<Bytes>> {

@@ -117,6 +117,34 @@ fn rate_limit_refuses_past_the_limit_with_retry_after() {
 }
 
 #[test]
+fn name_lookups_tried_on_the_reactor_then_the_pool_answer_and_count_once() {
+    let setup = Setup {
+        rate_limit: 4,
+        ..Setup::default()
+    };
+    let s = TestServer::start(
+        fixture_index_dir(),
+        &scratch("reactor-first").join("state"),
+        setup,
+    );
+    let key = s.key("dana", Plan::Pro);
+    // Five tokens: more than the exact stages take, so the request is
+    // deferred from the reactor to the pool, where the main stage answers.
+    let deferred = "/v1/company/search?name=lumina+health+systems+infusion+pumps";
+    let quick = "/v1/company/search?name=lumina+health+systems";
+    for path in [deferred, quick, deferred, quick] {
+        let response = s.get(path, Some(&key));
+        let r = ok(&response);
+        assert_eq!(
+            r["data"]["companies"][0]["name"],
+            json!("Lumina Health Systems"),
+            "{path}"
+        );
+    }
+    error(&s.get(deferred, Some(&key)), 429, "RATE_LIMIT_EXCEEDED");
+}
+
+#[test]
 fn lookups_match_their_goldens() {
     let s = server("lookups");
     let key = s.key("lookups", Plan::Pro);

@@ -8,11 +8,11 @@
 
 use serde_json::{json, Value};
 
-use crate::api::app::{Ctx, Reply};
+use crate::api::app::{Ctx, Effort, Reply};
 use crate::api::envelope::{Data, Meta, MetaShape, Raw};
 use crate::api::errors::ApiError;
 use crate::index::open::Kind;
-use crate::index::text::{NameHit, NameIndex};
+use crate::index::text::{NameHit, NameIndex, Stages};
 use crate::query::lookup::{PersonPool, MAX_NAME_RESULTS};
 use crate::query::resolve::{
     org_identifier, person_identifier, resolve, Identifier, IdentifierKind,
@@ -48,21 +48,32 @@ fn reply(name: &'static str, rows: Vec<Raw>, shape: MetaShape) -> Reply {
     }
 }
 
+/// The hits of a name search, through the stages `ctx.effort` allows; a
+/// quick attempt the exact stages cannot answer defers the request.
 fn name_hits(
+    ctx: &Ctx,
     index: &NameIndex,
     name: &str,
     limit: usize,
     category: Option<u8>,
 ) -> Result<Vec<NameHit>, ApiError> {
-    index.search(name, limit, category).map_err(|e| {
-        eprintln!("name index error: {e}");
-        ApiError::new(
-            500,
-            "INTERNAL_SERVER_ERROR",
-            "An unexpected error occurred",
-            Value::Null,
-        )
-    })
+    let stages = match ctx.effort {
+        Effort::Full => Stages::All,
+        Effort::Quick => Stages::Exact,
+        Effort::Deferred => Stages::Main,
+    };
+    let hits = index
+        .search_in(name, limit, category, stages)
+        .map_err(|e| {
+            eprintln!("name index error: {e}");
+            ApiError::new(
+                500,
+                "INTERNAL_SERVER_ERROR",
+                "An unexpected error occurred",
+                Value::Null,
+            )
+        })?;
+    hits.ok_or_else(ApiError::deferred)
 }
 
 /// `limit` of the catalog lookups.
@@ -153,7 +164,7 @@ fn catalog_lookup(ctx: &Ctx, c: CatalogLookup) -> Result<Reply, ApiError> {
             .with_status_code()
         })?),
     };
-    let hits = name_hits(c.names, name, catalog_limit(ctx)?, category)?;
+    let hits = name_hits(ctx, c.names, name, catalog_limit(ctx)?, category)?;
     Ok(reply(
         c.array,
         catalog_rows(c.cards, &hits),
@@ -279,7 +290,7 @@ fn org_search(
     ctx.query.only(&ORG_SEARCH)?;
     let (param, value) = one_search_param(ctx, &ORG_SEARCH, example)?;
     let scored: Vec<(u32, f32)> = if param == "name" {
-        name_hits(names, value, MAX_NAME_RESULTS, None)?
+        name_hits(ctx, names, value, MAX_NAME_RESULTS, None)?
             .into_iter()
             .map(|h| (h.docid, h.score))
             .collect()
@@ -352,6 +363,7 @@ pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
     let index = &ctx.app.index;
     let docs: Vec<u32> = if param == "name" {
         name_hits(
+            ctx,
             &index.person_names,
             value,
             MAX_NAME_RESULTS,

@@ -30,7 +30,8 @@ pub type Handler = fn(&Ctx) -> Result<Reply, ApiError>;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Weight {
     Light,
-    /// A lookup: light by identifier, heavy by `name` (a fuzzy search).
+    /// A lookup: light by identifier; by `name` (a fuzzy search), tried on
+    /// the reactor with bounded work first (see [`RunsOn::ReactorFirst`]).
     HeavyByName,
     Heavy,
 }
@@ -167,17 +168,30 @@ pub static ROUTES: &[Route] = &[
     },
 ];
 
-/// Whether a request can run on the reactor thread (see [`Weight`]): a
-/// light route, or a lookup by identifier; anything unmatched is refused
-/// without work, so it is light too.
-pub fn is_light(method: &str, path: &str, query: Option<&str>) -> bool {
+/// Where a request runs (see [`Weight`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunsOn {
+    /// On the reactor thread: a light route, a lookup by identifier, or
+    /// anything unmatched (refused without work).
+    Reactor,
+    /// A lookup by name: first on the reactor through the exact stages of
+    /// the name search (`Effort::Quick`), on the pool if they cannot answer.
+    ReactorFirst,
+    /// On the bounded worker pool.
+    Pool,
+}
+
+/// Where the request `method path?query` runs.
+pub fn runs_on(method: &str, path: &str, query: Option<&str>) -> RunsOn {
     let path = path.trim_end_matches('/');
+    let by_name = || Query::parse(query).is_ok_and(|q| q.has("name"));
     match match_route(method, path) {
-        Err(_) => true,
+        Err(_) => RunsOn::Reactor,
         Ok(RouteMatch { route, .. }) => match route.weight {
-            Weight::Light => true,
-            Weight::Heavy => false,
-            Weight::HeavyByName => Query::parse(query).map_or(true, |q| !q.has("name")),
+            Weight::Light => RunsOn::Reactor,
+            Weight::HeavyByName if by_name() => RunsOn::ReactorFirst,
+            Weight::HeavyByName => RunsOn::Reactor,
+            Weight::Heavy => RunsOn::Pool,
         },
     }
 }
@@ -241,25 +255,39 @@ mod tests {
     }
 
     #[test]
-    fn lookups_by_identifier_are_light() {
-        assert!(is_light(
-            "GET",
-            "/v1/company/search",
-            Some("domain=stripe.com")
-        ));
-        assert!(is_light("GET", "/v1/company/search/", Some("id=x&name2=y")));
-        assert!(!is_light(
-            "GET",
-            "/v1/company/search",
-            Some("domain=a.com&name=stripe")
-        ));
-        assert!(!is_light("GET", "/v1/person/search", Some("name=")));
-        assert!(!is_light("GET", "/v1/person/search", Some("n%61me=ann")));
-        assert!(is_light("GET", "/v1/location/search", Some("name=paris")));
-        assert!(!is_light("GET", "/v1/company", Some("domain=stripe.com")));
-        assert!(!is_light("POST", "/v1/companies", None));
-        assert!(is_light("GET", "/v1/nope", None));
-        assert!(is_light("GET", "/health", None));
+    fn lookups_by_identifier_run_on_the_reactor_by_name_reactor_first() {
+        use RunsOn::*;
+        let on = |method, path, query| runs_on(method, path, query);
+        assert_eq!(
+            on("GET", "/v1/company/search", Some("domain=stripe.com")),
+            Reactor
+        );
+        assert_eq!(
+            on("GET", "/v1/company/search/", Some("id=x&name2=y")),
+            Reactor
+        );
+        assert_eq!(
+            on(
+                "GET",
+                "/v1/company/search",
+                Some("domain=a.com&name=stripe")
+            ),
+            ReactorFirst
+        );
+        assert_eq!(on("GET", "/v1/person/search", Some("name=")), ReactorFirst);
+        assert_eq!(
+            on("GET", "/v1/person/search", Some("n%61me=ann")),
+            ReactorFirst
+        );
+        assert_eq!(on("GET", "/v1/person/search", Some("name=%zz")), Reactor);
+        assert_eq!(
+            on("GET", "/v1/location/search", Some("name=paris")),
+            Reactor
+        );
+        assert_eq!(on("GET", "/v1/company", Some("domain=stripe.com")), Pool);
+        assert_eq!(on("POST", "/v1/companies", None), Pool);
+        assert_eq!(on("GET", "/v1/nope", None), Reactor);
+        assert_eq!(on("GET", "/health", None), Reactor);
     }
 
     #[test]

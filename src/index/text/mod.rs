@@ -64,7 +64,7 @@ mod words;
 
 pub use build::{build_name_index, NameEntry, NameIndexStats};
 pub use error::TextError;
-pub use name_index::{NameHit, NameIndex, MAX_HITS};
+pub use name_index::{NameHit, NameIndex, Stages, MAX_HITS};
 
 #[cfg(test)]
 pub(crate) mod tests_support;

@@ -47,13 +47,16 @@ pub struct NameHit {
     pub score: f32,
 }
 
-/// Which stages a search runs (the main stage alone in tests that check
-/// the pair stage against it).
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Stages {
-    ExactFirst,
-    #[cfg_attr(not(test), allow(dead_code))]
-    MainOnly,
+/// Which stages a search runs ([`NameIndex::search_in`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stages {
+    /// The exact stages, then the main stage if they cannot answer.
+    All,
+    /// Only the exact stages: no answer when they cannot give one (a
+    /// bounded amount of work, for callers that must not wait long).
+    Exact,
+    /// Only the main stage (after an `Exact` search gave no answer).
+    Main,
 }
 
 /// A read-only name index (memory-mapped).
@@ -104,34 +107,39 @@ impl NameIndex {
         limit: usize,
         category: Option<u8>,
     ) -> Result<Vec<NameHit>, TextError> {
-        self.search_in_stages(query, limit, category, Stages::ExactFirst)
+        Ok(self
+            .search_in(query, limit, category, Stages::All)?
+            .unwrap_or_default())
     }
 
-    /// [`NameIndex::search`], with or without the pair and word stages.
-    fn search_in_stages(
+    /// [`NameIndex::search`] through the given stages; `None` only when
+    /// the exact stages alone were asked for and cannot answer.
+    pub fn search_in(
         &self,
         query: &str,
         limit: usize,
         category: Option<u8>,
         stages: Stages,
-    ) -> Result<Vec<NameHit>, TextError> {
+    ) -> Result<Option<Vec<NameHit>>, TextError> {
         let tokens = query_tokens(&mut self.analyzer.clone(), query);
         if tokens.is_empty() || limit == 0 {
-            return Ok(Vec::new());
+            return Ok(Some(Vec::new()));
         }
         let scoring = ScoringQuery::new(tokens);
         let searcher = self.reader.searcher();
         let terms = QueryTerms::of(&searcher, self.fields, &scoring, &self.expansions)?;
         let limit = limit.min(MAX_HITS);
-        if stages == Stages::ExactFirst {
-            if let Some(hits) = self.exact_stages(&searcher, &scoring, &terms, limit, category)? {
-                return Ok(hits);
+        if stages != Stages::Main {
+            let exact = self.exact_stages(&searcher, &scoring, &terms, limit, category)?;
+            if exact.is_some() || stages == Stages::Exact {
+                return Ok(exact);
             }
         }
-        match candidate_query(self.fields, searcher.num_docs(), &terms) {
-            Some(plan) => self.retrieve(&searcher, plan.as_ref(), &scoring, limit, category),
-            None => Ok(Vec::new()),
-        }
+        let hits = match candidate_query(self.fields, searcher.num_docs(), &terms) {
+            Some(plan) => self.retrieve(&searcher, plan.as_ref(), &scoring, limit, category)?,
+            None => Vec::new(),
+        };
+        Ok(Some(hits))
     }
 
     /// The answer of the pair and word stages (`pairs.rs`, `words.rs`), if
@@ -299,6 +307,25 @@ mod tests {
         hits.iter()
             .position(|h| h.docid == docid)
             .unwrap_or(usize::MAX)
+    }
+
+    #[test]
+    fn exact_stages_answer_or_leave_the_query_to_the_main_stage() {
+        let stages =
+            |query: &str, stages| index().search_in(query, 10, None, stages).expect("search");
+        for query in [
+            "stripe",
+            "sequoia capital",
+            "sequoia capital partners global",
+        ] {
+            let exact = stages(query, Stages::Exact).expect("the exact stages answer");
+            assert_eq!(exact, search(query), "{query}");
+            assert!(stages(query, Stages::Main).is_some());
+        }
+        let long = "sequoia capital partners global fund";
+        assert_eq!(stages(long, Stages::Exact), None, "five tokens");
+        assert_eq!(stages(long, Stages::Main), Some(search(long)));
+        assert_eq!(stages("", Stages::Exact), Some(Vec::new()));
     }
 
     #[test]
@@ -648,8 +675,9 @@ mod tests {
                 };
                 answered += 1;
                 let main = index
-                    .search_in_stages(&query, 10, None, Stages::MainOnly)
-                    .expect("main stage");
+                    .search_in(&query, 10, None, Stages::Main)
+                    .expect("main stage")
+                    .expect("an answer");
                 assert_eq!(pairs.len(), 10, "{query}");
                 for (p, m) in pairs.iter().zip(&main) {
                     assert!(p.score >= m.score - 0.011, "{query}: {pairs:?} vs {main:?}");
