@@ -165,6 +165,7 @@ impl NameIndex {
                 names: &self.names,
                 query: scoring,
                 terms,
+                ranked: self.ranked.as_ref(),
             };
             let Some(uncovered) = pairs.walk(&mut scored, category)? else {
                 return Ok(None);
@@ -720,6 +721,8 @@ mod tests {
         });
         build_name_index(dir.path(), entries).expect("build");
         let index = NameIndex::open(dir.path()).expect("open");
+        let ranked = index.ranked.as_ref().expect("ranked postings");
+        assert!(ranked.pair_lists() > 20, "long pair lists are ranked");
         let mut queries: Vec<String> = names
             .iter()
             .step_by(149)

@@ -29,6 +29,13 @@
 //! all those matching two query tokens through these expansions — and
 //! tantivy's scorers are not involved. Ties keep the lowest doc ids.
 //!
+//! A long clause ("capital␟partners", "john␟smith": at least
+//! [`RANKED_PAIR_MIN`] postings) is read from the ranked postings
+//! (`ranked.rs`) instead, shortest names first: names of `w` words can
+//! score at most [`ScoringQuery::names_bound`], so the walk of the clause
+//! stops once the hits beat that, or tie it with lower doc ids, instead of
+//! scoring thousands of "X Capital Partners".
+//!
 //! A name matching at most one query token cannot score above
 //! [`ScoringQuery::one_token_bound`]. So when `limit` hits beat that bound
 //! too, they are the answer; otherwise the word stage (`words.rs`) adds the
@@ -54,6 +61,9 @@ use super::expand::{prefix_end, Expansion};
 use super::fields::Fields;
 use super::names::NamesStore;
 use super::plan::QueryTerms;
+use super::ranked::{
+    class_end, posting_class, posting_docid, Placement, RankedPostings, RANKED_PAIR_MIN,
+};
 use super::scored::Scored;
 use super::similarity::ScoringQuery;
 
@@ -97,6 +107,8 @@ pub(crate) struct PairSearch<'a> {
     pub(crate) names: &'a NamesStore,
     pub(crate) query: &'a ScoringQuery,
     pub(crate) terms: &'a QueryTerms,
+    /// Ranked postings of the long pair terms, when the index has them.
+    pub(crate) ranked: Option<&'a RankedPostings>,
 }
 
 impl<'a> PairSearch<'a> {
@@ -187,16 +199,46 @@ impl<'a> PairSearch<'a> {
         clause: &PairClause,
         walked: &[(usize, usize)],
     ) -> f32 {
-        let Some((i, j)) = tokens else {
-            return 1.0;
-        };
+        match self.clause_matched(tokens, clause, walked) {
+            Some((matched, _)) => self.query.matched_bound(matched),
+            None => 1.0,
+        }
+    }
+
+    /// The highest sum of token similarities of a name not seen yet that
+    /// holds `clause` (see [`PairSearch::clause_bound`]), and the tokens
+    /// that may match it: the clause's two and the others not ruled out;
+    /// `None` for a concatenation, which may spell the whole query.
+    fn clause_matched(
+        &self,
+        tokens: Option<(usize, usize)>,
+        clause: &PairClause,
+        walked: &[(usize, usize)],
+    ) -> Option<(f32, Vec<usize>)> {
+        let (i, j) = tokens?;
         let done = |x: usize, k: usize| walked.contains(&(x, k)) || walked.contains(&(k, x));
         let ruled_out =
             |k: usize| (clause.whole[0] && done(i, k)) || (clause.whole[1] && done(j, k));
-        let free = (0..self.query.len())
+        let free: Vec<usize> = (0..self.query.len())
             .filter(|&k| k != i && k != j && !ruled_out(k))
-            .count();
-        self.bound(clause.similarity, free)
+            .collect();
+        let matched = clause.similarity + free.len() as f32;
+        Some((matched, [i, j].into_iter().chain(free).collect()))
+    }
+
+    /// The highest score of a name of `words` words at least that holds
+    /// `clause` and is not seen yet (see [`PairSearch::clause_matched`]).
+    /// Without other tokens the bound is computed as the score is, so that
+    /// a name reaching it ties with it exactly; with them the sums may
+    /// round differently, and the bound is raised by one ulp.
+    fn clause_bound_in(&self, matched: &(f32, Vec<usize>), words: usize) -> f32 {
+        let (sum, tokens) = matched;
+        let bound = self.query.names_bound(*sum, words, tokens.contains(&0));
+        if tokens.len() > 2 {
+            bound.next_up()
+        } else {
+            bound
+        }
     }
 
     /// Adds the indexed pair clauses of tokens `first` and `second`: their
@@ -322,6 +364,26 @@ impl<'a> PairSearch<'a> {
         Ok(!stream.advance())
     }
 
+    /// The ranked postings of a long `pairs` clause (`ranked.rs`), if the
+    /// index has them.
+    fn ranked_list(
+        &self,
+        pairs: &InvertedIndexReader,
+        clause: &PairClause,
+    ) -> Result<Option<&'a [u32]>, TextError> {
+        let Some(ranked) = self.ranked else {
+            return Ok(None);
+        };
+        if clause.names_field || clause.info.doc_freq < RANKED_PAIR_MIN {
+            return Ok(None);
+        }
+        let ord = pairs
+            .terms()
+            .term_ord(clause.term.as_bytes())
+            .map_err(TantivyError::from)?;
+        Ok(ord.and_then(|ord| ranked.pair_list(ord)))
+    }
+
     /// The highest similarity of a name in which two tokens match with
     /// similarities summing to `pair` and at most `free` other tokens
     /// match: those exactly, the whole name covered, in the query's order.
@@ -423,6 +485,16 @@ impl<'n> Walk<'_, 'n> {
                 if self.scored.beats(rest[c]) {
                     return Ok(true);
                 }
+                if let Some(list) = search.ranked_list(&pairs, clause)? {
+                    let all = (search.query.len() as f32, (0..search.query.len()).collect());
+                    let matched = search
+                        .clause_matched(group.tokens, clause, &walked)
+                        .unwrap_or(all);
+                    if !self.ranked(search, list, &matched, category) {
+                        return Ok(false);
+                    }
+                    continue;
+                }
                 self.read += clause.info.doc_freq;
                 if self.read > MAX_PAIR_POSTINGS {
                     return Ok(false);
@@ -445,6 +517,49 @@ impl<'n> Walk<'_, 'n> {
             walked.extend(group.walked_key());
         }
         Ok(true)
+    }
+}
+
+impl<'n> Walk<'_, 'n> {
+    /// Walks the ranked postings `list` of a clause (`matched`: see
+    /// [`PairSearch::clause_matched`]) a name length at a time, until
+    /// `limit` hits beat what names that long can score; within a length,
+    /// until the hits beat or tie (with a lower doc id) the bound. `false`
+    /// when the postings budget ran out.
+    fn ranked(
+        &mut self,
+        search: &PairSearch<'n>,
+        list: &[u32],
+        matched: &(f32, Vec<usize>),
+        category: Option<u8>,
+    ) -> bool {
+        let Some(ranked) = search.ranked else {
+            return true;
+        };
+        let mut at = 0;
+        while at < list.len() {
+            let words = Placement::of_class(posting_class(list[at])).words;
+            let bound = search.clause_bound_in(matched, words);
+            if self.scored.beats(bound) {
+                break;
+            }
+            let end = class_end(list, at);
+            for &posting in &list[at..end] {
+                let docid = posting_docid(posting);
+                if self.scored.excludes(bound, docid) {
+                    break;
+                }
+                self.read += 1;
+                if self.read > MAX_PAIR_POSTINGS {
+                    return false;
+                }
+                if ranked.has_category(docid, category) {
+                    self.scored.offer(search.names, search.query, docid);
+                }
+            }
+            at = end;
+        }
+        true
     }
 }
 

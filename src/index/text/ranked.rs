@@ -16,6 +16,13 @@
 //! For the `prefixes` field, "holding the term" means holding a word that
 //! starts with it.
 //!
+//! The `pairs` field (`analyzer.rs`) is ranked too, but only its terms
+//! held by at least [`RANKED_PAIR_MIN`] documents: the pair stage
+//! (`pairs.rs`) walks those long lists ("capital␟partners") by name
+//! length and stops early, and reads the short ones from tantivy. The
+//! class of a (pair, document) is the word count of the shortest name
+//! holding both words (the second one as a prefix for `a␟p␞` terms).
+//!
 //! Layout: one bundle (`format.rs`, tag `RANK`) of arrays
 //!
 //! ```text
@@ -24,6 +31,9 @@
 //!                                     postings[offsets[t] .. offsets[t+1]]
 //! prefixes.offsets  u32 [terms + 1]   the same for the `prefixes` field
 //! prefixes.postings u32 [..]
+//! pairs.ords        u32 [n]           the ranked `pairs` terms' ordinals,
+//! pairs.offsets     u32 [n + 1]       ascending; ords[i] owns
+//! pairs.postings    u32 [..]          postings[offsets[i] .. offsets[i+1]]
 //! categories        u8  [slots]       category of each doc id (NO_CATEGORY:
 //!                                     none, or not indexed)
 //! ```
@@ -37,11 +47,12 @@
 use std::path::Path;
 
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{DocSet, Searcher, TantivyError, TERMINATED};
+use tantivy::{DocSet, Searcher, SegmentReader, TantivyError, TERMINATED};
 
 use crate::index::format::{ArrayRef, Bundle, BundleWriter};
 use crate::index::IndexError;
 
+use super::analyzer::{PAIR_SEPARATOR, PREFIX_MARK};
 use super::collector::SegmentColumns;
 use super::error::TextError;
 use super::fields::Fields;
@@ -57,6 +68,8 @@ const DOCID_BITS: u32 = 27;
 const DOCID_MASK: u32 = (1 << DOCID_BITS) - 1;
 /// Number of placement classes: word counts 1..=MAX_NAME_TOKENS, first or not.
 pub(crate) const CLASSES: u32 = 2 * MAX_NAME_TOKENS as u32;
+/// Fewest documents of a `pairs` term whose postings are ranked.
+pub(crate) const RANKED_PAIR_MIN: u32 = 128;
 /// Category byte of a document without one.
 pub(crate) const NO_CATEGORY: u8 = u8::MAX;
 
@@ -116,6 +129,40 @@ impl Placement {
         }
         best
     }
+}
+
+/// The best placement of the pair term `first␟second` (`second` a prefix
+/// when `prefix`) among `names`: the fewest words of a name holding
+/// `first` and another word that is (or starts with) `second`.
+pub(crate) fn pair_placement<'n>(
+    names: impl Iterator<Item = &'n str>,
+    first: &str,
+    second: &str,
+    prefix: bool,
+) -> Placement {
+    let mut best = Placement::WORST;
+    for name in names {
+        let words = || name.split(' ').take(MAX_NAME_TOKENS);
+        let Some(at) = words().position(|w| w == first) else {
+            continue;
+        };
+        let other = words().enumerate().any(|(i, w)| {
+            i != at
+                && w != first
+                && if prefix {
+                    w.starts_with(second)
+                } else {
+                    w == second
+                }
+        });
+        if other {
+            best = best.min(Placement {
+                words: words().count(),
+                not_first: false,
+            });
+        }
+    }
+    best
 }
 
 /// Packs a posting.
@@ -219,8 +266,66 @@ pub(crate) fn write_ranked(
         out.put(&format!("{}.postings", field.label()), &postings)
             .map_err(io)?;
     }
+    write_ranked_pairs(&mut out, segment, fields, columns, names).map_err(|e| match e {
+        TextError::Io { source, .. } => io(source),
+        other => other,
+    })?;
     out.put("categories", &categories).map_err(io)?;
     out.finish().map_err(io)?;
+    Ok(())
+}
+
+/// Adds the ranked lists of the long `pairs` terms to `out`.
+fn write_ranked_pairs(
+    out: &mut BundleWriter,
+    segment: &SegmentReader,
+    fields: Fields,
+    columns: &SegmentColumns,
+    names: &NamesStore,
+) -> Result<(), TextError> {
+    let inverted = segment.inverted_index(fields.pairs)?;
+    let (mut ords, mut offsets, mut postings) = (Vec::new(), vec![0u32], Vec::<u32>::new());
+    let mut stream = inverted.terms().stream().map_err(TantivyError::from)?;
+    let mut ord = 0u64;
+    while stream.advance() {
+        let this = ord;
+        ord += 1;
+        if stream.value().doc_freq < RANKED_PAIR_MIN {
+            continue;
+        }
+        let term = String::from_utf8_lossy(stream.key());
+        let Some((first, second)) = term.split_once(PAIR_SEPARATOR) else {
+            continue;
+        };
+        let (second, prefix) = match second.strip_suffix(PREFIX_MARK) {
+            Some(p) => (p, true),
+            None => (second, false),
+        };
+        let start = postings.len();
+        let mut docs = inverted
+            .read_postings_from_terminfo(stream.value(), IndexRecordOption::Basic)
+            .map_err(|e| TextError::Tantivy(e.into()))?;
+        let mut doc = docs.doc();
+        while doc != TERMINATED {
+            let docid = columns
+                .docid(doc)
+                .filter(|&d| d <= DOCID_MASK)
+                .ok_or(TextError::Capacity("doc ids of a name index reach 2^27"))?;
+            let placement = pair_placement(names.names(docid), first, second, prefix);
+            postings.push(posting(placement, docid));
+            doc = docs.advance();
+        }
+        postings[start..].sort_unstable();
+        ords.push(u32::try_from(this).map_err(|_| TextError::Capacity("pair terms exceed 2^32"))?);
+        offsets.push(
+            u32::try_from(postings.len())
+                .map_err(|_| TextError::Capacity("ranked postings exceed 2^32"))?,
+        );
+    }
+    let io = |e| TextError::io("ranked.bin", e);
+    out.put("pairs.ords", &ords).map_err(io)?;
+    out.put("pairs.offsets", &offsets).map_err(io)?;
+    out.put("pairs.postings", &postings).map_err(io)?;
     Ok(())
 }
 
@@ -229,6 +334,10 @@ pub(crate) struct RankedPostings {
     bundle: Bundle,
     names: FieldLists,
     prefixes: FieldLists,
+    /// The long `pairs` terms: their ordinals, and their lists in the same
+    /// arrays as a field's.
+    pair_ords: ArrayRef<u32>,
+    pairs: FieldLists,
     categories: ArrayRef<u8>,
 }
 
@@ -246,8 +355,7 @@ impl RankedPostings {
         }
         let corrupt = |e: IndexError| TextError::corrupt(path, e.to_string());
         let bundle = Bundle::open(path, TAG, false).map_err(corrupt)?;
-        let lists = |field: RankedField| -> Result<FieldLists, IndexError> {
-            let label = field.label();
+        let lists = |label: &str| -> Result<FieldLists, IndexError> {
             let lists = FieldLists {
                 offsets: bundle.array_ref(&format!("{label}.offsets"))?,
                 postings: bundle.array_ref(&format!("{label}.postings"))?,
@@ -264,13 +372,22 @@ impl RankedPostings {
             }
             Ok(lists)
         };
-        let names = lists(RankedField::Names).map_err(corrupt)?;
-        let prefixes = lists(RankedField::Prefixes).map_err(corrupt)?;
+        let names = lists(RankedField::Names.label()).map_err(corrupt)?;
+        let prefixes = lists(RankedField::Prefixes.label()).map_err(corrupt)?;
+        let pairs = lists("pairs").map_err(corrupt)?;
+        let pair_ords = bundle.array_ref::<u32>("pairs.ords").map_err(corrupt)?;
+        let ords = bundle.get(pair_ords);
+        if ords.len() + 1 != pairs.offsets.len() || ords.windows(2).any(|w| w[0] >= w[1]) {
+            let reason = "pairs.ords out of order or not one per list";
+            return Err(corrupt(IndexError::corrupt(bundle.name(), reason)));
+        }
         let categories = bundle.array_ref("categories").map_err(corrupt)?;
         Ok(Some(RankedPostings {
             bundle,
             names,
             prefixes,
+            pair_ords,
+            pairs,
             categories,
         }))
     }
@@ -291,6 +408,22 @@ impl RankedPostings {
         };
         let postings = self.bundle.get(lists.postings);
         &postings[offsets[at] as usize..offsets[at + 1] as usize]
+    }
+
+    /// The ranked postings of the `pairs` term of ordinal `ord`, if it is
+    /// a long one (see [`RANKED_PAIR_MIN`]).
+    pub(crate) fn pair_list(&self, ord: u64) -> Option<&[u32]> {
+        let ord = u32::try_from(ord).ok()?;
+        let at = self.bundle.get(self.pair_ords).binary_search(&ord).ok()?;
+        let offsets = self.bundle.get(self.pairs.offsets);
+        let postings = self.bundle.get(self.pairs.postings);
+        Some(&postings[offsets[at] as usize..offsets[at + 1] as usize])
+    }
+
+    /// Number of ranked `pairs` lists.
+    #[cfg(test)]
+    pub(crate) fn pair_lists(&self) -> usize {
+        self.pair_ords.len()
     }
 
     /// Whether `docid` is of `category` (always, for `None`).
@@ -342,6 +475,21 @@ mod tests {
             best(&[&long], "w", false),
             placement(MAX_NAME_TOKENS, false)
         );
+    }
+
+    #[test]
+    fn pair_placement_is_the_shortest_name_holding_both_words() {
+        let best =
+            |names: &[&str], a, b, prefix| pair_placement(names.iter().copied(), a, b, prefix);
+        let names = ["alpha beta gamma", "beta alpha", "alpha alpha"];
+        assert_eq!(best(&names, "alpha", "beta", false), placement(2, false));
+        assert_eq!(best(&names, "alpha", "gam", true), placement(3, false));
+        assert_eq!(
+            best(&names, "alpha", "alpha", false),
+            Placement::WORST,
+            "two distinct words"
+        );
+        assert_eq!(best(&names, "alpha", "delta", false), Placement::WORST);
     }
 
     #[test]

@@ -129,6 +129,22 @@ impl ScoringQuery {
         (TOKEN_WEIGHT * tokens + (1.0 - TOKEN_WEIGHT)).min(1.0)
     }
 
+    /// The highest score of a name of `words` words at least in which
+    /// only tokens other than the first match, with similarities summing
+    /// to `matched` (exactly `matched` for names that tie with the bound,
+    /// so that ties stay ties; see [`ScoringQuery::single_match_bound`]).
+    /// With `first_token`, the first query token may match too, as the
+    /// name's first word.
+    pub(crate) fn names_bound(&self, matched: f32, words: usize, first_token: bool) -> f32 {
+        let starts = if first_token { 1.0 } else { 0.0 };
+        let bound = self.combine(matched, words, 0.5 * starts + 0.5 * 1.0);
+        if bound >= MAX_INEXACT {
+            1.0 // the name may be the query itself
+        } else {
+            bound
+        }
+    }
+
     /// The highest similarity of a word that query token `qi` starts and
     /// that is longer (a completion; see [`prefix_similarity`]).
     pub(crate) fn completion_bound(&self, qi: usize) -> f32 {
