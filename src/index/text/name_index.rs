@@ -652,14 +652,8 @@ mod tests {
 
     #[test]
     fn the_pair_stage_finds_hits_as_good_as_the_main_stage() {
-        let (dir, names) = (TempDir::new("pairs"), pair_corpus());
-        let entries = names.iter().enumerate().map(|(docid, name)| NameEntry {
-            docid: docid as u32,
-            names: vec![name.as_str()],
-            category: None,
-        });
-        build_name_index(dir.path(), entries).expect("build");
-        let index = NameIndex::open(dir.path()).expect("open");
+        let names = pair_corpus();
+        let (_dir, index) = corpus_index("pairs", &names, |_| None);
         let (mut asked, mut answered) = (0, 0);
         for name in names.iter().step_by(37) {
             for query in query_variants(name) {
@@ -713,14 +707,8 @@ mod tests {
 
     #[test]
     fn the_pair_and_word_stages_find_what_a_full_scan_finds() {
-        let (dir, names) = (TempDir::new("words"), pair_corpus());
-        let entries = names.iter().enumerate().map(|(docid, name)| NameEntry {
-            docid: docid as u32,
-            names: vec![name.as_str()],
-            category: Some((docid % 3 == 0) as u8),
-        });
-        build_name_index(dir.path(), entries).expect("build");
-        let index = NameIndex::open(dir.path()).expect("open");
+        let names = pair_corpus();
+        let (_dir, index) = corpus_index("words", &names, |docid| Some((docid % 3 == 0) as u8));
         let ranked = index.ranked.as_ref().expect("ranked postings");
         assert!(ranked.pair_lists() > 20, "long pair lists are ranked");
         let mut queries: Vec<String> = names
@@ -767,6 +755,24 @@ mod tests {
             answered * 10 > asked * 9,
             "{answered} of {asked} queries answered by the pair and word stages"
         );
+    }
+
+    /// An index of `names` (doc id = position) with the categories
+    /// `category` gives.
+    fn corpus_index(
+        label: &str,
+        names: &[String],
+        category: impl Fn(usize) -> Option<u8>,
+    ) -> (TempDir, NameIndex) {
+        let dir = TempDir::new(label);
+        let entries = names.iter().enumerate().map(|(docid, name)| NameEntry {
+            docid: docid as u32,
+            names: vec![name.as_str()],
+            category: category(docid),
+        });
+        build_name_index(dir.path(), entries).expect("build");
+        let index = NameIndex::open(dir.path()).expect("open");
+        (dir, index)
     }
 
     /// ~6,000 names: people drawn from skewed first and last names (some

@@ -46,8 +46,11 @@
 
 use std::path::Path;
 
+use tantivy::postings::TermInfo;
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{DocSet, Searcher, SegmentReader, TantivyError, TERMINATED};
+use tantivy::{
+    DocId, DocSet, InvertedIndexReader, Searcher, SegmentReader, TantivyError, TERMINATED,
+};
 
 use crate::index::format::{ArrayRef, Bundle, BundleWriter};
 use crate::index::IndexError;
@@ -238,27 +241,19 @@ pub(crate) fn write_ranked(
         let mut stream = inverted.terms().stream().map_err(TantivyError::from)?;
         while stream.advance() {
             let term = String::from_utf8_lossy(stream.key());
-            let start = postings.len();
-            let mut docs = inverted
-                .read_postings_from_terminfo(stream.value(), IndexRecordOption::Basic)
-                .map_err(|e| TextError::Tantivy(e.into()))?;
-            let mut doc = docs.doc();
-            while doc != TERMINATED {
-                let docid = columns
-                    .docid(doc)
-                    .filter(|&d| d <= DOCID_MASK)
-                    .ok_or(TextError::Capacity("doc ids of a name index reach 2^27"))?;
-                if let Some(slot) = categories.get_mut(docid as usize) {
-                    *slot = columns.category(doc).unwrap_or(NO_CATEGORY);
-                }
-                let placement =
-                    Placement::best(names.names(docid), &term, field == RankedField::Prefixes);
-                postings.push(posting(placement, docid));
-                doc = docs.advance();
-            }
-            postings[start..].sort_unstable();
-            let end = u32::try_from(postings.len())
-                .map_err(|_| TextError::Capacity("ranked postings exceed 2^32"))?;
+            let prefix = field == RankedField::Prefixes;
+            let end = push_ranked(
+                &inverted,
+                stream.value(),
+                columns,
+                &mut postings,
+                |doc, docid| {
+                    if let Some(slot) = categories.get_mut(docid as usize) {
+                        *slot = columns.category(doc).unwrap_or(NO_CATEGORY);
+                    }
+                    Placement::best(names.names(docid), &term, prefix)
+                },
+            )?;
             offsets.push(end);
         }
         out.put(&format!("{}.offsets", field.label()), &offsets)
@@ -301,32 +296,49 @@ fn write_ranked_pairs(
             Some(p) => (p, true),
             None => (second, false),
         };
-        let start = postings.len();
-        let mut docs = inverted
-            .read_postings_from_terminfo(stream.value(), IndexRecordOption::Basic)
-            .map_err(|e| TextError::Tantivy(e.into()))?;
-        let mut doc = docs.doc();
-        while doc != TERMINATED {
-            let docid = columns
-                .docid(doc)
-                .filter(|&d| d <= DOCID_MASK)
-                .ok_or(TextError::Capacity("doc ids of a name index reach 2^27"))?;
-            let placement = pair_placement(names.names(docid), first, second, prefix);
-            postings.push(posting(placement, docid));
-            doc = docs.advance();
-        }
-        postings[start..].sort_unstable();
+        let end = push_ranked(
+            &inverted,
+            stream.value(),
+            columns,
+            &mut postings,
+            |_, docid| pair_placement(names.names(docid), first, second, prefix),
+        )?;
         ords.push(u32::try_from(this).map_err(|_| TextError::Capacity("pair terms exceed 2^32"))?);
-        offsets.push(
-            u32::try_from(postings.len())
-                .map_err(|_| TextError::Capacity("ranked postings exceed 2^32"))?,
-        );
+        offsets.push(end);
     }
     let io = |e| TextError::io("ranked.bin", e);
     out.put("pairs.ords", &ords).map_err(io)?;
     out.put("pairs.offsets", &offsets).map_err(io)?;
     out.put("pairs.postings", &postings).map_err(io)?;
     Ok(())
+}
+
+/// Appends the ranked postings of the term whose tantivy postings are at
+/// `info`: each document's doc id with the placement `place` gives it
+/// (from the segment document and the doc id), sorted; returns the new end
+/// offset.
+fn push_ranked(
+    inverted: &InvertedIndexReader,
+    info: &TermInfo,
+    columns: &SegmentColumns,
+    postings: &mut Vec<u32>,
+    mut place: impl FnMut(DocId, u32) -> Placement,
+) -> Result<u32, TextError> {
+    let start = postings.len();
+    let mut docs = inverted
+        .read_postings_from_terminfo(info, IndexRecordOption::Basic)
+        .map_err(|e| TextError::Tantivy(e.into()))?;
+    let mut doc = docs.doc();
+    while doc != TERMINATED {
+        let docid = columns
+            .docid(doc)
+            .filter(|&d| d <= DOCID_MASK)
+            .ok_or(TextError::Capacity("doc ids of a name index reach 2^27"))?;
+        postings.push(posting(place(doc, docid), docid));
+        doc = docs.advance();
+    }
+    postings[start..].sort_unstable();
+    u32::try_from(postings.len()).map_err(|_| TextError::Capacity("ranked postings exceed 2^32"))
 }
 
 /// The memory-mapped, validated `ranked.bin`.
