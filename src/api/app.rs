@@ -119,12 +119,10 @@ impl App {
         }
     }
 
-    /// The pool's run of a request [`App::handle_quick`] deferred.
-    pub fn handle_deferred(&self, req: &Request) -> Response {
-        self.handle_with(req, Effort::Deferred)
-    }
-
-    fn handle_with(&self, req: &Request, effort: Effort) -> Response {
+    /// A request run with `effort`: [`Effort::Full`], or
+    /// [`Effort::Deferred`] for one [`App::handle_quick`] deferred (a
+    /// deferral under `Quick` answers as [`ApiError::overloaded`]).
+    pub fn handle_with(&self, req: &Request, effort: Effort) -> Response {
         match self.handle_checked(req, effort) {
             Ok(r) => r,
             Err(e) => Response::error(&e),

@@ -240,11 +240,8 @@ async fn run(shared: &Arc<Shared>, parts: Parts, body: Bytes, id: &str) -> Respo
 /// Runs the handler of one request with `effort` (full, or the pool's run
 /// of a deferred one); a panic becomes a logged 500.
 fn handle(app: &App, parts: &Parts, body: &Bytes, id: &str, effort: Effort) -> Response {
-    caught(parts, body, id, |req| match effort {
-        Effort::Deferred => app.handle_deferred(req),
-        _ => app.handle(req),
-    })
-    .unwrap_or_else(|| Response::error(&ApiError::internal(id)))
+    caught(parts, body, id, |req| app.handle_with(req, effort))
+        .unwrap_or_else(|| Response::error(&ApiError::internal(id)))
 }
 
 /// The reactor's first attempt at a name lookup ([`Effort::Quick`]); a

@@ -200,41 +200,43 @@ impl<'a> PairSearch<'a> {
         walked: &[(usize, usize)],
     ) -> f32 {
         match self.clause_matched(tokens, clause, walked) {
-            Some((matched, _)) => self.query.matched_bound(matched),
+            Some(reach) => self.query.matched_bound(reach.matched),
             None => 1.0,
         }
     }
 
-    /// The highest sum of token similarities of a name not seen yet that
-    /// holds `clause` (see [`PairSearch::clause_bound`]), and the tokens
-    /// that may match it: the clause's two and the others not ruled out;
-    /// `None` for a concatenation, which may spell the whole query.
+    /// What a name not seen yet that holds `clause` may match (see
+    /// [`PairSearch::clause_bound`]); `None` for a concatenation, which may
+    /// spell the whole query.
     fn clause_matched(
         &self,
         tokens: Option<(usize, usize)>,
         clause: &PairClause,
         walked: &[(usize, usize)],
-    ) -> Option<(f32, Vec<usize>)> {
+    ) -> Option<Reach> {
         let (i, j) = tokens?;
         let done = |x: usize, k: usize| walked.contains(&(x, k)) || walked.contains(&(k, x));
         let ruled_out =
             |k: usize| (clause.whole[0] && done(i, k)) || (clause.whole[1] && done(j, k));
-        let free: Vec<usize> = (0..self.query.len())
-            .filter(|&k| k != i && k != j && !ruled_out(k))
-            .collect();
-        let matched = clause.similarity + free.len() as f32;
-        Some((matched, [i, j].into_iter().chain(free).collect()))
+        let free = |k: usize| k != i && k != j && !ruled_out(k);
+        let others = (0..self.query.len()).filter(|&k| free(k)).count();
+        Some(Reach {
+            matched: clause.similarity + others as f32,
+            others,
+            first_token: i == 0 || j == 0 || free(0),
+        })
     }
 
-    /// The highest score of a name of `words` words at least that holds
-    /// `clause` and is not seen yet (see [`PairSearch::clause_matched`]).
-    /// Without other tokens the bound is computed as the score is, so that
-    /// a name reaching it ties with it exactly; with them the sums may
-    /// round differently, and the bound is raised by one ulp.
-    fn clause_bound_in(&self, matched: &(f32, Vec<usize>), words: usize) -> f32 {
-        let (sum, tokens) = matched;
-        let bound = self.query.names_bound(*sum, words, tokens.contains(&0));
-        if tokens.len() > 2 {
+    /// The highest score of a name of `words` words at least that holds a
+    /// clause whose names not seen yet may match `reach`. Without other
+    /// tokens the bound is computed as the score is, so that a name
+    /// reaching it ties with it exactly; with them the sums may round
+    /// differently, and the bound is raised by one ulp.
+    fn clause_bound_in(&self, reach: &Reach, words: usize) -> f32 {
+        let bound = self
+            .query
+            .names_bound(reach.matched, words, reach.first_token);
+        if reach.others > 0 {
             bound.next_up()
         } else {
             bound
@@ -392,6 +394,17 @@ impl<'a> PairSearch<'a> {
     }
 }
 
+/// What a name holding a clause, and not seen yet, may match.
+struct Reach {
+    /// Highest sum of its token similarities: the clause's two words and
+    /// the `others` tokens, those exactly.
+    matched: f32,
+    /// Tokens besides the clause's two that it may match.
+    others: usize,
+    /// Whether the first query token may be among them.
+    first_token: bool,
+}
+
 /// Which token of a pair a whole word stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Side {
@@ -486,11 +499,15 @@ impl<'n> Walk<'_, 'n> {
                     return Ok(true);
                 }
                 if let Some(list) = search.ranked_list(&pairs, clause)? {
-                    let all = (search.query.len() as f32, (0..search.query.len()).collect());
-                    let matched = search
+                    let all = Reach {
+                        matched: search.query.len() as f32,
+                        others: search.query.len(),
+                        first_token: true,
+                    };
+                    let reach = search
                         .clause_matched(group.tokens, clause, &walked)
                         .unwrap_or(all);
-                    if !self.ranked(search, list, &matched, category) {
+                    if !self.ranked(search, list, &reach, category) {
                         return Ok(false);
                     }
                     continue;
@@ -521,7 +538,7 @@ impl<'n> Walk<'_, 'n> {
 }
 
 impl<'n> Walk<'_, 'n> {
-    /// Walks the ranked postings `list` of a clause (`matched`: see
+    /// Walks the ranked postings `list` of a clause (`reach`: see
     /// [`PairSearch::clause_matched`]) a name length at a time, until
     /// `limit` hits beat what names that long can score; within a length,
     /// until the hits beat or tie (with a lower doc id) the bound. `false`
@@ -530,7 +547,7 @@ impl<'n> Walk<'_, 'n> {
         &mut self,
         search: &PairSearch<'n>,
         list: &[u32],
-        matched: &(f32, Vec<usize>),
+        reach: &Reach,
         category: Option<u8>,
     ) -> bool {
         let Some(ranked) = search.ranked else {
@@ -539,7 +556,7 @@ impl<'n> Walk<'_, 'n> {
         let mut at = 0;
         while at < list.len() {
             let words = Placement::of_class(posting_class(list[at])).words;
-            let bound = search.clause_bound_in(matched, words);
+            let bound = search.clause_bound_in(reach, words);
             if self.scored.beats(bound) {
                 break;
             }

@@ -186,11 +186,11 @@ pub(crate) fn posting_class(posting: u32) -> u32 {
 /// The postings of `list` from `at` that are in the same class as
 /// `list[at]`, as the end of that run.
 pub(crate) fn class_end(list: &[u32], at: usize) -> usize {
-    let next = (posting_class(list[at]) + 1) << DOCID_BITS;
-    if posting_class(list[at]) + 1 >= CLASSES {
+    let next = posting_class(list[at]) + 1;
+    if next >= CLASSES {
         return list.len();
     }
-    at + list[at..].partition_point(|&p| p < next)
+    at + list[at..].partition_point(|&p| p < next << DOCID_BITS)
 }
 
 /// The two ranked fields.
@@ -261,10 +261,7 @@ pub(crate) fn write_ranked(
         out.put(&format!("{}.postings", field.label()), &postings)
             .map_err(io)?;
     }
-    write_ranked_pairs(&mut out, segment, fields, columns, names).map_err(|e| match e {
-        TextError::Io { source, .. } => io(source),
-        other => other,
-    })?;
+    write_ranked_pairs(path, &mut out, segment, fields, columns, names)?;
     out.put("categories", &categories).map_err(io)?;
     out.finish().map_err(io)?;
     Ok(())
@@ -272,6 +269,7 @@ pub(crate) fn write_ranked(
 
 /// Adds the ranked lists of the long `pairs` terms to `out`.
 fn write_ranked_pairs(
+    path: &Path,
     out: &mut BundleWriter,
     segment: &SegmentReader,
     fields: Fields,
@@ -306,7 +304,7 @@ fn write_ranked_pairs(
         ords.push(u32::try_from(this).map_err(|_| TextError::Capacity("pair terms exceed 2^32"))?);
         offsets.push(end);
     }
-    let io = |e| TextError::io("ranked.bin", e);
+    let io = |e| TextError::io(path, e);
     out.put("pairs.ords", &ords).map_err(io)?;
     out.put("pairs.offsets", &offsets).map_err(io)?;
     out.put("pairs.postings", &postings).map_err(io)?;

@@ -48,10 +48,15 @@ impl<'n> Scored<'n> {
 
     /// Scores `docid` against its names (once per distinct names string)
     /// and keeps it if it is among the best `limit`; a doc id already
-    /// offered is skipped.
-    pub(crate) fn offer(&mut self, names: &'n NamesStore, query: &ScoringQuery, docid: u32) {
+    /// offered is skipped (`false`).
+    pub(crate) fn offer(
+        &mut self,
+        names: &'n NamesStore,
+        query: &ScoringQuery,
+        docid: u32,
+    ) -> bool {
         if !self.seen.insert(docid) {
-            return;
+            return false;
         }
         let key = names.get_bytes(docid);
         let score = *self
@@ -61,11 +66,7 @@ impl<'n> Scored<'n> {
         if score > MIN_SCORE {
             self.top.offer(Candidate { score, docid });
         }
-    }
-
-    /// Whether `docid` was offered already.
-    pub(crate) fn has_seen(&self, docid: u32) -> bool {
-        self.seen.contains(&docid)
+        true
     }
 
     /// The kept documents, best first.

@@ -196,11 +196,7 @@ impl ScoringQuery {
         name_len: usize,
         first: bool,
     ) -> f32 {
-        if self.tokens.len() == 1 && name_len == 1 && similarity >= 1.0 {
-            return 1.0;
-        }
-        let starts = if first && qi == 0 { 1.0 } else { 0.0 };
-        self.combine(0.0 + similarity, name_len, 0.5 * starts + 0.5 * 1.0)
+        self.names_bound(0.0 + similarity, name_len, first && qi == 0)
     }
 
     /// Whether `name` spells the query with other word breaks ("drop box"

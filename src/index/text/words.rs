@@ -110,14 +110,15 @@ impl<'a> WordSearch<'a> {
                 if scored.excludes(bound, docid) {
                     break;
                 }
-                if scored.has_seen(docid) || !self.ranked.has_category(docid, category) {
+                if !self.ranked.has_category(docid, category) {
                     continue;
                 }
-                if budget == 0 {
-                    return Ok(false);
+                if scored.offer(self.names, self.query, docid) {
+                    budget -= 1;
+                    if budget == 0 {
+                        return Ok(false);
+                    }
                 }
-                budget -= 1;
-                scored.offer(self.names, self.query, docid);
             }
             list.at = end;
         }
