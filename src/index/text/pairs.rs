@@ -22,10 +22,11 @@
 //!
 //! Each clause has an upper bound of the similarity of the names it holds
 //! (its two words' similarities, the other tokens counted as exact
-//! matches, the whole name covered). Clauses are walked by decreasing
-//! bound, every document's folded names scored once (the same names are
-//! scored once per search), and the walk stops when `limit` hits beat the
-//! bound of every clause left. The hits are exact — the best names among
+//! matches, the whole name covered). Token pairs are walked cheapest
+//! first (fewest postings), the clauses of one pair by decreasing bound,
+//! every document's folded names scored once (the same names are scored
+//! once per search), and the walk stops when `limit` hits beat the bound
+//! of every clause left. The hits are exact — the best names among
 //! all those matching two query tokens through these expansions — and
 //! tantivy's scorers are not involved. Ties keep the lowest doc ids.
 //!
@@ -143,7 +144,13 @@ impl<'a> PairSearch<'a> {
 
     /// The pair clauses of every two tokens, and the concatenations, that
     /// are indexed in `segment`, by token pair: the concatenations first,
-    /// then the pairs of best clause first, the fewest postings first.
+    /// then the token pairs with the fewest postings first. The order
+    /// changes no answer (the walk stops on the bound of every clause
+    /// left) but what it costs: a token pair walked whole rules its tokens
+    /// out of the clauses of later pairs (see [`PairSearch::clause_bound`]),
+    /// so after the few names of "esperanza␟capital" and
+    /// "esperanza␟partners", the thousands of "X Capital Partners" can no
+    /// longer match "esperanza" and stop at a bound the hits already beat.
     fn groups(&self, segment: &SegmentReader) -> Result<(Vec<PairGroup>, f32), TextError> {
         let mut groups = Vec::new();
         let mut uncovered = 0f32;
@@ -176,12 +183,7 @@ impl<'a> PairSearch<'a> {
                 token_pairs.push(PairGroup::new(Some((first, second)), clauses));
             }
         }
-        token_pairs.sort_by(|a, b| {
-            let best = |g: &PairGroup| g.clauses.first().map_or(0.0, |c| c.similarity);
-            best(b)
-                .total_cmp(&best(a))
-                .then(a.postings.cmp(&b.postings))
-        });
+        token_pairs.sort_by_key(|g| g.postings);
         groups.extend(token_pairs);
         Ok((groups, uncovered))
     }
