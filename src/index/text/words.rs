@@ -101,15 +101,15 @@ impl<'a> WordSearch<'a> {
                 continue;
             };
             let end = class_end(postings, list.at);
-            if end - list.at > visits {
-                return Ok(false);
-            }
-            visits -= end - list.at;
             for &posting in &postings[list.at..end] {
                 let docid = posting_docid(posting);
                 if scored.excludes(bound, docid) {
                     break;
                 }
+                if visits == 0 {
+                    return Ok(false);
+                }
+                visits -= 1;
                 if !self.ranked.has_category(docid, category) {
                     continue;
                 }
