@@ -273,6 +273,7 @@ mod tests {
 
     use super::super::analyzer::name_analyzer;
     use super::super::build::{build_name_index, NameEntry};
+    use super::super::scored::Batch;
     use super::super::similarity::COMPACT_MATCH;
     use super::super::tests_support::{fixture_entries, TempDir, CITY, FIXTURE, PERSON};
     use super::*;
@@ -697,11 +698,13 @@ mod tests {
         let scoring = ScoringQuery::new(query_tokens(&mut name_analyzer(), query));
         let ranked = index.ranked.as_ref().expect("ranked postings");
         let mut scored = Scored::new(limit);
+        let mut batch = Batch::default();
         for docid in 0..index.names.slots() as u32 {
-            if ranked.has_category(docid, category) {
-                scored.offer(&index.names, &scoring, docid);
+            if ranked.has_category(docid, category) && batch.push(docid) {
+                scored.offer_batch(&index.names, &scoring, &mut batch);
             }
         }
+        scored.offer_batch(&index.names, &scoring, &mut batch);
         final_hits(scored)
     }
 

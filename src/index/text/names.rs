@@ -113,13 +113,9 @@ impl NamesStore {
         Ok(NamesStore { map, slots })
     }
 
-    /// The folded names of `docid` joined by '\n' ("" for an unknown doc id).
-    pub(crate) fn get(&self, docid: u32) -> &str {
-        std::str::from_utf8(self.get_bytes(docid)).unwrap_or_default()
-    }
-
-    /// [`NamesStore::get`] as bytes, without checking them again: a cheap
-    /// key for callers that look the same names up many times.
+    /// The folded names of `docid` joined by '\n' (empty for an unknown doc
+    /// id), as bytes: a cheap key for callers that look the same names up
+    /// many times.
     pub(crate) fn get_bytes(&self, docid: u32) -> &[u8] {
         let slot = docid as usize;
         if slot >= self.slots {
@@ -138,7 +134,16 @@ impl NamesStore {
 
     /// The folded names of `docid`, one `&str` per name.
     pub(crate) fn names(&self, docid: u32) -> impl Iterator<Item = &str> {
-        self.get(docid).split('\n').filter(|name| !name.is_empty())
+        NamesStore::split(self.get_bytes(docid))
+    }
+
+    /// The names of one slot's bytes ([`NamesStore::get_bytes`]), one
+    /// `&str` per name.
+    pub(crate) fn split(bytes: &[u8]) -> impl Iterator<Item = &str> {
+        std::str::from_utf8(bytes)
+            .unwrap_or_default()
+            .split('\n')
+            .filter(|name| !name.is_empty())
     }
 }
 
@@ -211,12 +216,12 @@ mod tests {
             Some(std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0))
         );
         let store = NamesStore::open(&path).expect("valid file");
-        assert_eq!(store.get(0), "stripe");
+        assert_eq!(store.names(0).collect::<Vec<_>>(), ["stripe"]);
         assert_eq!(store.names(3).collect::<Vec<_>>(), ["zurich", "zuerich"]);
-        assert_eq!(store.get(1), "");
-        assert_eq!(store.get(5), "");
-        assert_eq!(store.get(6), "");
-        assert_eq!(store.get(u32::MAX), "");
+        assert_eq!(store.get_bytes(1), b"");
+        assert_eq!(store.get_bytes(5), b"");
+        assert_eq!(store.get_bytes(6), b"");
+        assert_eq!(store.get_bytes(u32::MAX), b"");
         assert_eq!(store.get_bytes(3), "zurich\nzuerich".as_bytes());
         assert_eq!(store.get_bytes(7), b"");
     }

@@ -65,7 +65,7 @@ use super::plan::QueryTerms;
 use super::ranked::{
     class_end, posting_class, posting_docid, Placement, RankedPostings, RANKED_PAIR_MIN,
 };
-use super::scored::Scored;
+use super::scored::{Batch, Scored};
 use super::similarity::ScoringQuery;
 
 /// Longest query (in tokens) searched by pairs first.
@@ -526,15 +526,21 @@ impl<'n> Walk<'_, 'n> {
                 let mut postings = inverted
                     .read_postings_from_terminfo(&clause.info, IndexRecordOption::Basic)
                     .map_err(|e| TextError::Tantivy(e.into()))?;
+                let mut batch = Batch::default();
                 let mut doc = postings.doc();
                 while doc != TERMINATED {
                     if columns.has_category(doc, category) {
                         if let Some(docid) = columns.docid(doc) {
-                            self.scored.offer(search.names, search.query, docid);
+                            if batch.push(docid) {
+                                self.scored
+                                    .offer_batch(search.names, search.query, &mut batch);
+                            }
                         }
                     }
                     doc = postings.advance();
                 }
+                self.scored
+                    .offer_batch(search.names, search.query, &mut batch);
             }
             walked.extend(group.walked_key());
         }
@@ -566,6 +572,7 @@ impl<'n> Walk<'_, 'n> {
                 break;
             }
             let end = class_end(list, at);
+            let mut batch = Batch::default();
             for &posting in &list[at..end] {
                 let docid = posting_docid(posting);
                 if self.scored.excludes(bound, docid) {
@@ -575,10 +582,13 @@ impl<'n> Walk<'_, 'n> {
                 if self.read > MAX_PAIR_POSTINGS {
                     return false;
                 }
-                if ranked.has_category(docid, category) {
-                    self.scored.offer(search.names, search.query, docid);
+                if ranked.has_category(docid, category) && batch.push(docid) {
+                    self.scored
+                        .offer_batch(search.names, search.query, &mut batch);
                 }
             }
+            self.scored
+                .offer_batch(search.names, search.query, &mut batch);
             at = end;
         }
         true

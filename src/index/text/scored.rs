@@ -46,32 +46,78 @@ impl<'n> Scored<'n> {
             .is_some_and(|w| w.score > bound || (w.score == bound && w.docid < docid))
     }
 
-    /// Scores `docid` against its names (once per distinct names string)
-    /// and keeps it if it is among the best `limit`; a doc id already
-    /// offered is skipped (`false`).
-    pub(crate) fn offer(
+    /// Scores each doc id of `batch`, which it empties, against its names
+    /// (once per distinct names string), and keeps it if it is among the
+    /// best `limit`; returns how many were new (a doc id already offered is
+    /// skipped). The names of the whole batch are located
+    /// and touched before any is scored: each is a read at a random place
+    /// of a large map, and issued together the reads wait for memory once
+    /// rather than once per document.
+    pub(crate) fn offer_batch(
         &mut self,
         names: &'n NamesStore,
         query: &ScoringQuery,
-        docid: u32,
-    ) -> bool {
-        if !self.seen.insert(docid) {
-            return false;
+        batch: &mut Batch,
+    ) -> usize {
+        let mut fresh: [(u32, &'n [u8]); BATCH] = [(0, b""); BATCH];
+        let mut len = 0;
+        for &docid in batch.docids() {
+            if self.seen.insert(docid) {
+                fresh[len] = (docid, b"");
+                len += 1;
+            }
         }
-        let key = names.get_bytes(docid);
-        let score = *self
-            .similarities
-            .entry(key)
-            .or_insert_with(|| query.best(names.names(docid)));
-        if score > MIN_SCORE {
-            self.top.offer(Candidate { score, docid });
+        batch.clear();
+        let fresh = &mut fresh[..len];
+        for (docid, key) in fresh.iter_mut() {
+            *key = names.get_bytes(*docid);
         }
-        true
+        let touched = fresh
+            .iter()
+            .fold(0u8, |acc, (_, key)| acc ^ key.first().copied().unwrap_or(0));
+        std::hint::black_box(touched);
+        for &(docid, key) in fresh.iter() {
+            let score = *self
+                .similarities
+                .entry(key)
+                .or_insert_with(|| query.best(NamesStore::split(key)));
+            if score > MIN_SCORE {
+                self.top.offer(Candidate { score, docid });
+            }
+        }
+        len
     }
 
     /// The kept documents, best first.
     pub(crate) fn into_best(self) -> Vec<Candidate> {
         self.top.into_best()
+    }
+}
+
+/// Doc ids offered together at most (see [`Scored::offer_batch`]).
+pub(crate) const BATCH: usize = 16;
+
+/// Doc ids waiting to be offered together.
+#[derive(Default)]
+pub(crate) struct Batch {
+    docids: [u32; BATCH],
+    len: usize,
+}
+
+impl Batch {
+    /// Adds `docid`; `true` when the batch is now full.
+    pub(crate) fn push(&mut self, docid: u32) -> bool {
+        self.docids[self.len] = docid;
+        self.len += 1;
+        self.len == BATCH
+    }
+
+    fn docids(&self) -> &[u32] {
+        &self.docids[..self.len]
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
     }
 }
 

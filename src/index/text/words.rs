@@ -32,7 +32,7 @@ use super::plan::QueryTerms;
 use super::ranked::{
     class_end, posting_class, posting_docid, Placement, RankedField, RankedPostings,
 };
-use super::scored::Scored;
+use super::scored::{Batch, Scored};
 use super::similarity::{ScoringQuery, MAX_NAME_TOKENS};
 
 /// Documents the stage scores at most before leaving the query to the main
@@ -101,6 +101,7 @@ impl<'a> WordSearch<'a> {
                 continue;
             };
             let end = class_end(postings, list.at);
+            let mut batch = Batch::default();
             for &posting in &postings[list.at..end] {
                 let docid = posting_docid(posting);
                 if scored.excludes(bound, docid) {
@@ -110,19 +111,27 @@ impl<'a> WordSearch<'a> {
                     return Ok(false);
                 }
                 visits -= 1;
-                if !self.ranked.has_category(docid, category) {
-                    continue;
+                if self.ranked.has_category(docid, category)
+                    && batch.push(docid)
+                    && !self.offer(scored, &mut batch, &mut budget)
+                {
+                    return Ok(false);
                 }
-                if scored.offer(self.names, self.query, docid) {
-                    budget -= 1;
-                    if budget == 0 {
-                        return Ok(false);
-                    }
-                }
+            }
+            if !self.offer(scored, &mut batch, &mut budget) {
+                return Ok(false);
             }
             list.at = end;
         }
         Ok(true)
+    }
+
+    /// Offers `batch` to `scored`, counting the new documents against
+    /// `budget`; `false` once it is spent.
+    fn offer(&self, scored: &mut Scored<'a>, batch: &mut Batch, budget: &mut usize) -> bool {
+        let new = scored.offer_batch(self.names, self.query, batch);
+        *budget = budget.saturating_sub(new);
+        *budget > 0
     }
 
     /// One list per whole-word or `prefixes` expansion of every token.
