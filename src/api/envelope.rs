@@ -25,9 +25,10 @@ impl Raw {
             if out.len() > 1 {
                 out.push(b',');
             }
-            out.extend_from_slice(&serde_json::to_vec(key).unwrap_or_default());
+            // Writing a string or a `Value` into a Vec cannot fail.
+            let _ = serde_json::to_writer(&mut out, key);
             out.push(b':');
-            out.extend_from_slice(&serde_json::to_vec(value).unwrap_or_else(|_| b"null".to_vec()));
+            let _ = serde_json::to_writer(&mut out, value);
         }
         out.push(b'}');
         Raw(out)

@@ -125,8 +125,10 @@ fn required_name<'q>(ctx: &'q Ctx, example: &str) -> Result<&'q str, ApiError> {
 }
 
 fn catalog_rows(store: &Store, hits: &[NameHit]) -> Vec<Raw> {
-    hits.iter()
-        .map(|h| Raw(store.get(h.docid).to_vec()))
+    store
+        .get_many(hits.iter().map(|h| h.docid))
+        .into_iter()
+        .map(|record| Raw(record.to_vec()))
         .collect()
 }
 
@@ -308,9 +310,11 @@ fn org_search(
             .collect()
     };
     let store = kind.records("card").map_err(internal)?;
-    let rows = scored
+    let records = store.get_many(scored.iter().map(|&(d, _)| d));
+    let rows = records
         .iter()
-        .map(|&(d, s)| Raw::with_keys(store.get(d), &[("relevance_score", score_json(s))]))
+        .zip(&scored)
+        .map(|(record, &(_, s))| Raw::with_keys(record, &[("relevance_score", score_json(s))]))
         .collect();
     Ok(reply(array, rows, MetaShape::List))
 }
@@ -404,6 +408,10 @@ pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
             .collect()
     };
     let store = index.people.records("card").map_err(internal)?;
-    let rows = docs.iter().map(|&d| Raw(store.get(d).to_vec())).collect();
+    let rows = store
+        .get_many(docs.iter().copied())
+        .into_iter()
+        .map(|record| Raw(record.to_vec()))
+        .collect();
     Ok(reply("people", rows, MetaShape::CountOnly))
 }

@@ -269,12 +269,14 @@ impl<'a> PairSearch<'a> {
                 .filter(|e| !e.prefix)
                 .take(PAIR_EXPANSIONS)
         };
+        let seconds: Vec<(&Expansion, f32)> = words(second)
+            .map(|b| (b, query.token_similarity(second, &b.term)))
+            .collect();
         let mut missed = 0f32;
         for a in words(first) {
             let a_similarity = query.token_similarity(first, &a.term);
-            for b in words(second) {
+            for &(b, b_similarity) in &seconds {
                 let term = pair_term(&a.term, &b.term);
-                let b_similarity = query.token_similarity(second, &b.term);
                 push_clause(
                     terms,
                     term,
@@ -293,8 +295,8 @@ impl<'a> PairSearch<'a> {
             .iter()
             .any(|e| e.prefix);
         if query.prefix_ok(first) && completes {
-            for b in words(second) {
-                let whole = (b, query.token_similarity(second, &b.term), Side::Second);
+            for &(b, b_similarity) in &seconds {
+                let whole = (b, b_similarity, Side::Second);
                 missed = missed.max(self.completing(terms, whole, first, clauses)?);
             }
         }

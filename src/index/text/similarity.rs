@@ -333,17 +333,20 @@ fn bounded_osa<T: Copy + Eq>(a: &[T], b: &[T], max: usize) -> Option<usize> {
     if a.len().abs_diff(b.len()) > max || a.len() > MAX_UNITS || b.len() > MAX_UNITS {
         return None;
     }
-    let mut before = [0usize; MAX_UNITS + 1];
-    let mut previous = [0usize; MAX_UNITS + 1];
-    let mut current = [0usize; MAX_UNITS + 1];
+    // Distances are at most MAX_UNITS, so a row is a few cache lines of
+    // bytes (this runs for every name token a search scores).
+    let mut before = [0u8; MAX_UNITS + 1];
+    let mut previous = [0u8; MAX_UNITS + 1];
+    let mut current = [0u8; MAX_UNITS + 1];
     for (j, cell) in previous.iter_mut().enumerate().take(b.len() + 1) {
-        *cell = j;
+        *cell = j as u8;
     }
+    let max = max.min(MAX_UNITS) as u8;
     for i in 1..=a.len() {
-        current[0] = i;
-        let mut row_min = i;
+        current[0] = i as u8;
+        let mut row_min = i as u8;
         for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let cost = u8::from(a[i - 1] != b[j - 1]);
             let mut best = (previous[j] + 1)
                 .min(current[j - 1] + 1)
                 .min(previous[j - 1] + cost);
@@ -360,7 +363,7 @@ fn bounded_osa<T: Copy + Eq>(a: &[T], b: &[T], max: usize) -> Option<usize> {
         std::mem::swap(&mut previous, &mut current);
     }
     let distance = previous[b.len()];
-    (distance <= max).then_some(distance)
+    (distance <= max).then_some(usize::from(distance))
 }
 
 #[cfg(test)]
