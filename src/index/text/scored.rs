@@ -10,6 +10,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use super::collector::{Candidate, TopK};
 use super::names::NamesStore;
 use super::similarity::{ScoringQuery, MIN_SCORE};
+use crate::index::mmap::touch;
 
 /// The documents a search has scored.
 pub(crate) struct Scored<'n> {
@@ -49,10 +50,8 @@ impl<'n> Scored<'n> {
     /// Scores each doc id of `batch`, which it empties, against its names
     /// (once per distinct names string), and keeps it if it is among the
     /// best `limit`; returns how many were new (a doc id already offered is
-    /// skipped). The names of the whole batch are located
-    /// and touched before any is scored: each is a read at a random place
-    /// of a large map, and issued together the reads wait for memory once
-    /// rather than once per document.
+    /// skipped). The names of the whole batch are located and touched
+    /// ([`touch`]) before any is scored.
     pub(crate) fn offer_batch(
         &mut self,
         names: &'n NamesStore,
@@ -72,10 +71,7 @@ impl<'n> Scored<'n> {
         for (docid, key) in fresh.iter_mut() {
             *key = names.get_bytes(*docid);
         }
-        let touched = fresh
-            .iter()
-            .fold(0u8, |acc, (_, key)| acc ^ key.first().copied().unwrap_or(0));
-        std::hint::black_box(touched);
+        touch(fresh.iter().map(|&(_, key)| key));
         for &(docid, key) in fresh.iter() {
             let score = *self
                 .similarities
