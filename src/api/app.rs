@@ -79,8 +79,9 @@ pub enum Effort {
     /// Any work: on the worker pool, or a light request on the reactor.
     Full,
     /// A first attempt on the reactor: a name search runs its exact stages
-    /// only (bounded work, tens of microseconds as a rule), and one they
-    /// cannot answer defers the whole request to the pool.
+    /// only (bounded work: tens of microseconds as a rule, a few
+    /// milliseconds at most), and one they cannot answer defers the whole
+    /// request to the pool.
     Quick,
     /// The pool's run of a deferred request: the rate limit counted it
     /// already, and its name search goes straight to the main stage.
@@ -91,7 +92,8 @@ pub enum Effort {
 #[derive(Debug)]
 pub enum Quick {
     Done(Response),
-    /// Run it again with [`App::handle_deferred`], where it may take longer.
+    /// Run it again with [`App::handle_with`] and [`Effort::Deferred`],
+    /// on the pool.
     Deferred,
 }
 

@@ -12,7 +12,7 @@
 //!   handing them to the pool would cost more (two thread switches) than
 //!   the work itself. A lookup by name is tried on the reactor first with
 //!   bounded work (the exact stages of the name search, tens of
-//!   microseconds as a rule); the few the exact stages cannot answer go to
+//!   microseconds as a rule, a few milliseconds at most); the few the exact stages cannot answer go to
 //!   the pool for the main stage ([`crate::api::app::Effort`]).
 //! * A panic inside a handler becomes a 500 with the request id, logged.
 //! * One access-log line per request: time, id, method, path, status,

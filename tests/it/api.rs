@@ -15,11 +15,20 @@ use crate::common::http::{Reply, Setup, TestServer};
 use crate::common::*;
 
 fn server(name: &str) -> TestServer {
-    TestServer::start(
-        fixture_index_dir(),
-        &scratch(name).join("state"),
-        Setup::default(),
-    )
+    server_with(name, Setup::default())
+}
+
+fn server_with(name: &str, setup: Setup) -> TestServer {
+    TestServer::start(fixture_index_dir(), &scratch(name).join("state"), setup)
+}
+
+/// A server allowing `limit` requests per minute per key.
+fn rate_limited(name: &str, limit: u32) -> TestServer {
+    let setup = Setup {
+        rate_limit: limit,
+        ..Setup::default()
+    };
+    server_with(name, setup)
 }
 
 /// Drops the balance keys, which depend on the order tests ran in.
@@ -91,15 +100,7 @@ fn authentication_errors() {
 
 #[test]
 fn rate_limit_refuses_past_the_limit_with_retry_after() {
-    let setup = Setup {
-        rate_limit: 5,
-        ..Setup::default()
-    };
-    let s = TestServer::start(
-        fixture_index_dir(),
-        &scratch("ratelimit").join("state"),
-        setup,
-    );
+    let s = rate_limited("ratelimit", 5);
     let key = s.key("bob", Plan::Pro);
     for _ in 0..5 {
         ok(&s.get("/v1/location/search?name=san", Some(&key)));
@@ -118,15 +119,7 @@ fn rate_limit_refuses_past_the_limit_with_retry_after() {
 
 #[test]
 fn name_lookups_tried_on_the_reactor_then_the_pool_answer_and_count_once() {
-    let setup = Setup {
-        rate_limit: 4,
-        ..Setup::default()
-    };
-    let s = TestServer::start(
-        fixture_index_dir(),
-        &scratch("reactor-first").join("state"),
-        setup,
-    );
+    let s = rate_limited("reactor-first", 4);
     let key = s.key("dana", Plan::Pro);
     // Five tokens: more than the exact stages take, so the request is
     // deferred from the reactor to the pool, where the main stage answers.

@@ -64,15 +64,7 @@ fn name_hits(
     };
     let hits = index
         .search_in(name, limit, category, stages)
-        .map_err(|e| {
-            eprintln!("name index error: {e}");
-            ApiError::new(
-                500,
-                "INTERNAL_SERVER_ERROR",
-                "An unexpected error occurred",
-                Value::Null,
-            )
-        })?;
+        .map_err(internal)?;
     hits.ok_or_else(ApiError::deferred)
 }
 

@@ -41,8 +41,9 @@ pub fn one_of(kinds: &[IdentifierKind]) -> String {
     }
 }
 
-/// An index failure: logged with the request context, answered as a 500.
-pub fn internal(e: IndexError) -> ApiError {
+/// An index failure (of a store, a column or a name index): logged,
+/// answered as a 500.
+pub fn internal(e: impl std::fmt::Display) -> ApiError {
     eprintln!("index error: {e}");
     ApiError::new(
         500,

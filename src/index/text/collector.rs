@@ -89,8 +89,7 @@ impl TopK {
 
     /// The worst kept score once `limit` candidates are kept.
     pub(crate) fn floor(&self) -> Option<Score> {
-        let full = self.heap.len() >= self.limit;
-        self.heap.peek().filter(|_| full).map(|worst| worst.0.score)
+        self.worst().map(|worst| worst.score)
     }
 
     /// The worst kept candidate once `limit` candidates are kept.

@@ -118,18 +118,17 @@ pub(crate) struct PairSearch<'a> {
 impl<'a> PairSearch<'a> {
     /// Walks the pair clauses into `scored` (see the module docs);
     /// returns the highest similarity of a name holding two tokens that no
-    /// clause holds (see [`PairSearch::pair_clauses`]), or `None` when the
-    /// query is not one for this stage or more than [`MAX_PAIR_POSTINGS`]
-    /// postings would have to be read.
+    /// clause holds (see [`PairSearch::pair_clauses`]), or `None` when more
+    /// than [`MAX_PAIR_POSTINGS`] postings would have to be read. The
+    /// caller (`NameIndex::exact_stages`) runs it only for queries of 2 to
+    /// [`MAX_PAIR_TOKENS`] tokens none of which reads as two words.
     pub(crate) fn walk(
         &self,
         scored: &mut Scored<'a>,
         category: Option<u8>,
     ) -> Result<Option<f32>, TextError> {
-        let n = self.query.len();
-        if !(2..=MAX_PAIR_TOKENS).contains(&n) || self.terms.has_splits() {
-            return Ok(None);
-        }
+        debug_assert!((2..=MAX_PAIR_TOKENS).contains(&self.query.len()));
+        debug_assert!(!self.terms.has_splits());
         let mut walk = Walk { scored, read: 0 };
         let mut floor = 0f32;
         for (ordinal, segment) in self.searcher.segment_readers().iter().enumerate() {

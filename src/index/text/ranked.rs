@@ -357,6 +357,16 @@ struct FieldLists {
     postings: ArrayRef<u32>,
 }
 
+impl FieldLists {
+    /// List number `at` (`None` past the last; the offsets were checked
+    /// at open).
+    fn nth<'b>(&self, bundle: &'b Bundle, at: usize) -> Option<&'b [u32]> {
+        let offsets = bundle.get(self.offsets);
+        let (start, end) = (*offsets.get(at)?, *offsets.get(at + 1)?);
+        Some(&bundle.get(self.postings)[start as usize..end as usize])
+    }
+}
+
 impl RankedPostings {
     /// Maps and validates `path`; `None` when the index has no such file.
     pub(crate) fn open(path: &Path) -> Result<Option<RankedPostings>, TextError> {
@@ -409,15 +419,10 @@ impl RankedPostings {
             RankedField::Names => &self.names,
             RankedField::Prefixes => &self.prefixes,
         };
-        let offsets = self.bundle.get(lists.offsets);
-        let Some(at) = usize::try_from(ord)
+        usize::try_from(ord)
             .ok()
-            .filter(|&at| at < offsets.len().saturating_sub(1))
-        else {
-            return &[];
-        };
-        let postings = self.bundle.get(lists.postings);
-        &postings[offsets[at] as usize..offsets[at + 1] as usize]
+            .and_then(|at| lists.nth(&self.bundle, at))
+            .unwrap_or(&[])
     }
 
     /// The ranked postings of the `pairs` term of ordinal `ord`, if it is
@@ -425,9 +430,7 @@ impl RankedPostings {
     pub(crate) fn pair_list(&self, ord: u64) -> Option<&[u32]> {
         let ord = u32::try_from(ord).ok()?;
         let at = self.bundle.get(self.pair_ords).binary_search(&ord).ok()?;
-        let offsets = self.bundle.get(self.pairs.offsets);
-        let postings = self.bundle.get(self.pairs.postings);
-        Some(&postings[offsets[at] as usize..offsets[at + 1] as usize])
+        self.pairs.nth(&self.bundle, at)
     }
 
     /// Number of ranked `pairs` lists.

@@ -65,9 +65,10 @@ struct WordList<'t, 'r> {
 }
 
 impl<'a> WordSearch<'a> {
-    /// Walks the lists into `scored`; `false` when the query is not one for
-    /// this stage (several segments, a token read as two words) or more
-    /// than [`MAX_WORD_POSTINGS`] documents would have to be scored.
+    /// Walks the lists into `scored`; `false` when the index has several
+    /// segments or more than [`MAX_WORD_POSTINGS`] documents would have to
+    /// be scored. The caller (`NameIndex::exact_stages`) runs it only for
+    /// queries none of whose tokens reads as two words.
     pub(crate) fn walk(
         &self,
         scored: &mut Scored<'a>,
@@ -76,9 +77,7 @@ impl<'a> WordSearch<'a> {
         let [segment] = self.searcher.segment_readers() else {
             return Ok(false);
         };
-        if self.terms.has_splits() {
-            return Ok(false);
-        }
+        debug_assert!(!self.terms.has_splits());
         let names = segment.inverted_index(self.fields.names)?;
         let prefixes = segment.inverted_index(self.fields.prefixes)?;
         let mut lists = self.lists();
