@@ -3,7 +3,7 @@
 //! A self-hosted funding-data search engine. The module tree is the data flow:
 //!
 //! `schema` (vocabulary, dump rows) → `ingest` (read, import, generate, derive)
-//! → `index` (on-disk bitmaps, columns, relations, stores, text) → `query`
+//! → `embed` (sentence-embedding models) → `index` (on-disk bitmaps, columns, relations, stores, text) → `query`
 //! (filter, plan, exec, sort) → `api` (HTTP routes, envelope, auth, credits).
 //! Dependencies point one way; nothing below `api` knows HTTP.
 //!
@@ -13,6 +13,7 @@
 
 pub mod api;
 pub mod cli;
+pub mod embed;
 pub mod index;
 pub mod ingest;
 pub mod query;

@@ -17,6 +17,7 @@ use fundsearch::api::envelope::success_body;
 use fundsearch::api::params::Query;
 use fundsearch::api::rate_limit::RateLimiter;
 use fundsearch::api::routes::{match_route, RouteMatch};
+use fundsearch::api::semantic::SemanticService;
 use fundsearch::index::Index;
 
 use super::requests::Get;
@@ -44,6 +45,7 @@ impl BenchApp {
             index,
             accounts: Arc::new(accounts),
             limiter: RateLimiter::new(0),
+            semantic: SemanticService::none("benchmarks of the non-semantic API"),
         };
         Ok(BenchApp {
             app,

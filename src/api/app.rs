@@ -23,6 +23,7 @@ use super::errors::ApiError;
 use super::params::Query;
 use super::rate_limit::RateLimiter;
 use super::routes::{match_route, Cost, RouteMatch};
+use super::semantic::SemanticService;
 use crate::index::Index;
 
 /// Shared state of a running server.
@@ -30,6 +31,7 @@ pub struct App {
     pub index: Arc<Index>,
     pub accounts: Arc<Accounts>,
     pub limiter: RateLimiter,
+    pub semantic: SemanticService,
 }
 
 /// A request, as the HTTP layer hands it over.

@@ -10,4 +10,5 @@ pub mod errors;
 pub mod params;
 pub mod rate_limit;
 pub mod routes;
+pub mod semantic;
 pub mod server;

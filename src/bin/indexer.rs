@@ -4,6 +4,7 @@
 //! indexer import --crunchbase-2013 DIR --yc-2014 DIR --out DUMP_DIR
 //! indexer generate --companies N --seed S --out DUMP_DIR
 //! indexer build --dump DUMP_DIR --out INDEX_DIR [--as-of YYYY-MM-DD] [--strict]
+//!               [--semantic-model minilm|wordllama|none] [--models DIR] [--embed-cache DIR|none]
 //! indexer verify INDEX_DIR
 //! indexer inspect INDEX_DIR
 //! ```
@@ -14,8 +15,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use fundsearch::cli::parse_or_usage_error;
-use fundsearch::index::build::{build_index, BuildOptions};
+use fundsearch::cli::{parse_or_usage_error, ModelArgs};
+use fundsearch::index::build::{build_index, BuildOptions, SemanticOptions};
 use fundsearch::index::inspect::inspect_index;
 use fundsearch::index::verify::verify_index;
 use fundsearch::ingest::generate::{generate, GenerateOptions};
@@ -82,6 +83,11 @@ enum Command {
         /// No progress output.
         #[arg(long)]
         quiet: bool,
+        #[command(flatten)]
+        model: ModelArgs,
+        /// Embedding cache folder (default: `.embed-cache` beside the output), or `none`.
+        #[arg(long = "embed-cache", env = "FUNDSEARCH_EMBED_CACHE")]
+        embed_cache: Option<PathBuf>,
     },
     /// Check every file and structure of an index; exit 0 only for a sound index.
     Verify { index: PathBuf },
@@ -145,16 +151,26 @@ fn run(cli: Cli) -> Result<(), String> {
             as_of,
             strict,
             quiet,
+            model,
+            embed_cache,
         } => {
+            let semantic = semantic_options(&model, embed_cache, &out)?;
             let report = build_index(&BuildOptions {
                 dump,
                 out: out.clone(),
                 as_of,
                 strict,
                 quiet,
+                semantic,
             })
             .map_err(|e| e.to_string())?;
             print!("{}", report.ingest);
+            if let Some(e) = &report.embed {
+                println!(
+                    "company vectors: {} companies with text, {} distinct texts, {} from the cache, {} embedded",
+                    e.companies_with_text, e.distinct_texts, e.from_cache, e.embedded
+                );
+            }
             let c = &report.manifest.counts;
             println!(
                 "built {} in {:.1}s: {} companies, {} deals, {} investors, {} people, {} locations, {} industries (as-of {})",
@@ -183,4 +199,24 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// The build's model (MiniLM unless told otherwise) and embedding cache.
+fn semantic_options(
+    model: &ModelArgs,
+    cache: Option<PathBuf>,
+    out: &std::path::Path,
+) -> Result<Option<SemanticOptions>, String> {
+    let Some(embedder) = model.load(Some("minilm"))? else {
+        return Ok(None);
+    };
+    let cache_dir = match cache {
+        Some(dir) if dir.as_os_str() == "none" => None,
+        Some(dir) => Some(dir),
+        None => Some(out.parent().unwrap_or(std::path::Path::new(".")).join(".embed-cache")),
+    };
+    Ok(Some(SemanticOptions {
+        embedder: embedder.into(),
+        cache_dir,
+    }))
 }

@@ -3,6 +3,7 @@
 //! ```text
 //! server --index DIR --listen ADDR --state DIR
 //! server --demo [--listen ADDR] [--state DIR]
+//!        [--semantic-model minilm|wordllama|none] [--models DIR] [--semantic-timeout-ms MS]
 //! server keys create --state DIR --user NAME --plan PLAN
 //! server keys add-credits --state DIR --user NAME --credits N
 //! server keys deactivate --state DIR --key-id ID
@@ -23,9 +24,11 @@ use fundsearch::api::accounts::{Accounts, Allowances, Plan};
 use fundsearch::api::admin::{self, AdminOp};
 use fundsearch::api::app::App;
 use fundsearch::api::rate_limit::RateLimiter;
+use fundsearch::api::semantic::{SemanticService, QUERY_CACHE};
 use fundsearch::api::server::{bind, serve, ServerConfig};
-use fundsearch::cli::parse_or_usage_error;
-use fundsearch::index::build::{build_index, BuildOptions};
+use fundsearch::cli::{parse_or_usage_error, ModelArgs};
+use fundsearch::embed::CachedEmbedder;
+use fundsearch::index::build::{build_index, BuildOptions, SemanticOptions};
 use fundsearch::index::Index;
 use fundsearch::ingest::generate::{generate, GenerateOptions};
 use fundsearch::schema::Date;
@@ -88,6 +91,12 @@ struct ServeArgs {
     access_log: bool,
     #[command(flatten)]
     allowances: AllowanceArgs,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Time budget of the semantic part of one request (query embedding
+    /// and vector search), milliseconds; past it the request answers 504.
+    #[arg(long = "semantic-timeout-ms", env = "FUNDSEARCH_SEMANTIC_TIMEOUT_MS", default_value_t = 5_000)]
+    semantic_timeout_ms: u64,
 }
 
 #[derive(Args, Clone)]
@@ -222,12 +231,15 @@ fn keys(action: KeysCommand) -> Result<(), String> {
     Ok(())
 }
 
-/// Generates and indexes the demo dataset unless it is already there.
-fn prepare_demo(dir: &Path) -> Result<PathBuf, String> {
+/// Generates and indexes the demo dataset unless it is already there
+/// (semantic search included: the model files are fetched first).
+fn prepare_demo(dir: &Path, model: &ModelArgs) -> Result<PathBuf, String> {
     let index = dir.join("index");
-    if Index::open(&index).is_ok() {
+    let wants_vectors = model.kind(Some("minilm"))?.is_some();
+    if Index::open(&index).is_ok_and(|i| i.vectors.is_some() || !wants_vectors) {
         return Ok(index);
     }
+    let semantic = demo_model(dir, model)?;
     let as_of = Date::parse(DEMO_AS_OF);
     let dump = dir.join("dump");
     eprintln!(
@@ -248,16 +260,55 @@ fn prepare_demo(dir: &Path) -> Result<PathBuf, String> {
         as_of,
         strict: true,
         quiet: false,
+        semantic,
     })
     .map_err(|e| e.to_string())?;
     Ok(index)
+}
+
+/// The demo's model (MiniLM unless told otherwise), fetched if missing.
+fn demo_model(dir: &Path, model: &ModelArgs) -> Result<Option<SemanticOptions>, String> {
+    if model.kind(Some("minilm"))?.is_none() {
+        return Ok(None);
+    }
+    fundsearch::embed::files::fetch(&model.models_dir())?;
+    let embedder = model.load(Some("minilm"))?;
+    Ok(embedder.map(|e| SemanticOptions {
+        embedder: e.into(),
+        cache_dir: Some(dir.join(".embed-cache")),
+    }))
+}
+
+/// The server's semantic search: the model of `--semantic-model`, else the
+/// one that embedded the index. A missing model is reported and serving
+/// goes on without semantic search.
+fn semantic_service(index: &Index, args: &ServeArgs) -> Result<SemanticService, String> {
+    let index_model = index.vectors.as_ref().map(|v| v.meta.model.id.clone());
+    let budget = std::time::Duration::from_millis(args.semantic_timeout_ms);
+    let loaded = match args.model.load(index_model.as_deref()) {
+        Ok(Some(model)) => model,
+        Ok(None) => return Ok(SemanticService::none("semantic search is switched off (--semantic-model none)")),
+        Err(e) => {
+            eprintln!("server: semantic search is off: {e}");
+            return Ok(SemanticService::none(format!("the server has no semantic model ({e})")));
+        }
+    };
+    match &index_model {
+        Some(id) if *id != loaded.info().id => eprintln!(
+            "server: the index was embedded with {id} but --semantic-model loaded {}; semantic queries will be refused",
+            loaded.info().id
+        ),
+        None => eprintln!("server: the index has no company vectors; semantic queries will be refused"),
+        _ => {}
+    }
+    Ok(SemanticService::new(Arc::new(CachedEmbedder::new(loaded, QUERY_CACHE)), budget))
 }
 
 fn run_server(args: ServeArgs) -> Result<(), String> {
     let started = Instant::now();
     let index_dir = match (&args.index, args.demo) {
         (Some(dir), _) => dir.clone(),
-        (None, true) => prepare_demo(&args.demo_dir)?,
+        (None, true) => prepare_demo(&args.demo_dir, &args.model)?,
         (None, false) => return Err("--index DIR is required (or --demo)".into()),
     };
     let state = args.state.clone().unwrap_or_else(|| {
@@ -272,6 +323,7 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
         index.verify_checksums().map_err(|e| e.to_string())?;
         index.warm().map_err(|e| e.to_string())?;
     }
+    let semantic = semantic_service(&index, &args)?;
     let accounts = Accounts::open(&state, args.allowances.allowances())
         .map_err(|e| format!("{}: {e}", state.display()))?;
     let demo_key = if args.demo {
@@ -288,6 +340,7 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
         index: Arc::new(index),
         accounts: accounts.clone(),
         limiter: RateLimiter::new(args.rate_limit),
+        semantic,
     });
     let config = ServerConfig {
         max_body_bytes: args.max_body_bytes,

@@ -33,8 +33,9 @@ pub const MAGIC: &[u8; 8] = b"FUNDSRCH";
 pub const END_MAGIC: &[u8; 8] = b"FUNDEND\0";
 /// Version of the on-disk format; bumped on any incompatible change
 /// (2: the name indexes gained the `pairs` field; 3: their ranked word
-/// postings, `ranked.bin`).
-pub const FORMAT_VERSION: u32 = 3;
+/// postings, `ranked.bin`; 4: company vectors for semantic search,
+/// `companies.vectors`).
+pub const FORMAT_VERSION: u32 = 4;
 
 const HEADER_LEN: u64 = 16;
 const FOOTER_LEN: usize = 32;
@@ -45,19 +46,21 @@ const ALIGN: u64 = 16;
 #[serde(rename_all = "lowercase")]
 pub enum Dtype {
     U8,
+    I8,
     U32,
     I32,
     I64,
     U64,
     F64,
     U128,
+    F32,
 }
 
 impl Dtype {
     pub fn width(self) -> usize {
         match self {
-            Dtype::U8 => 1,
-            Dtype::U32 | Dtype::I32 => 4,
+            Dtype::U8 | Dtype::I8 => 1,
+            Dtype::U32 | Dtype::I32 | Dtype::F32 => 4,
             Dtype::I64 | Dtype::U64 | Dtype::F64 => 8,
             Dtype::U128 => 16,
         }
@@ -74,6 +77,12 @@ impl Element for u8 {
 }
 impl Element for u32 {
     const DTYPE: Dtype = Dtype::U32;
+}
+impl Element for i8 {
+    const DTYPE: Dtype = Dtype::I8;
+}
+impl Element for f32 {
+    const DTYPE: Dtype = Dtype::F32;
 }
 impl Element for i32 {
     const DTYPE: Dtype = Dtype::I32;

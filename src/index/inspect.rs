@@ -41,6 +41,15 @@ pub fn inspect_index(dir: &Path) -> Result<String, IndexError> {
     ] {
         structure_sizes(bundle, &mut out);
     }
+    if let Some(v) = &index.vectors {
+        let m = &v.meta.model;
+        let _ = writeln!(
+            out,
+            "\nsemantic vectors: {} of {} companies, model {} ({} dimensions, relevance = (cos - {}) / {})",
+            v.rows(), c.companies, m.id, m.dim, m.calibration.floor, m.calibration.span
+        );
+        structure_sizes(&v.bundle, &mut out);
+    }
     let _ = writeln!(out, "\n{:<44} {:>14}", "file", "bytes");
     for (group, bytes) in file_groups(m) {
         let _ = writeln!(out, "{group:<44} {bytes:>14}");

@@ -21,6 +21,7 @@ mod proptests;
 pub mod relation;
 pub mod store;
 pub mod text;
+pub mod vectors;
 pub mod verify;
 
 pub use error::IndexError;

@@ -13,6 +13,7 @@
 //!   investors.{full,card}.store
 //!   people.{full,card,email}.store
 //!   catalog.{location,industry}.store
+//!   companies.vectors    tag VECS   company vectors for semantic search (absent when built without a model)
 //!   text/{companies,investors,people,locations,industries}/   tantivy name indexes
 //! ```
 
@@ -28,6 +29,7 @@ pub const DEALS_IDX: &str = "deals.idx";
 pub const FIRMS_IDX: &str = "investors.idx";
 pub const PEOPLE_IDX: &str = "people.idx";
 pub const CATALOG_IDX: &str = "catalog.idx";
+pub const COMPANY_VECTORS: &str = "companies.vectors";
 pub const COMPANIES: &str = "companies";
 pub const DEALS: &str = "deals";
 pub const FIRMS: &str = "investors";

@@ -21,6 +21,7 @@ use super::names::*;
 use super::relation::Relation;
 use super::store::{Store, STORE_TAG};
 use super::text::NameIndex;
+use super::vectors::{Vectors, VECTORS_TAG};
 use super::IndexError;
 
 /// Structures of one type, opened (and validated) once, then shared.
@@ -182,6 +183,8 @@ pub struct Index {
     pub person_names: Arc<NameIndex>,
     pub location_names: Arc<NameIndex>,
     pub industry_names: Arc<NameIndex>,
+    /// Company vectors, when the index was built with a semantic model.
+    pub vectors: Option<Vectors>,
 }
 
 impl Index {
@@ -202,7 +205,8 @@ impl Index {
         let bundles = kinds
             .iter()
             .flat_map(|k| std::iter::once(&k.bundle).chain(k.stores_by_variant.values()));
-        for bundle in bundles.chain(std::iter::once(&self.catalog.bundle)) {
+        let extra = std::iter::once(&self.catalog.bundle).chain(self.vectors.iter().map(|v| &v.bundle));
+        for bundle in bundles.chain(extra) {
             if !bundle.verify_crc() {
                 return Err(IndexError::corrupt(bundle.name(), "checksum mismatch"));
             }
@@ -252,7 +256,17 @@ impl Index {
             person_names: names("people")?,
             location_names: names("locations")?,
             industry_names: names("industries")?,
+            vectors: open_vectors(dir, c.companies as usize)?,
             manifest,
         })
     }
+}
+
+/// `companies.vectors`, if the index has it.
+fn open_vectors(dir: &Path, companies: usize) -> Result<Option<Vectors>, IndexError> {
+    let path = dir.join(COMPANY_VECTORS);
+    if !path.exists() {
+        return Ok(None);
+    }
+    Vectors::open(Bundle::open(&path, VECTORS_TAG, false)?, companies).map(Some)
 }

@@ -1,7 +1,8 @@
 //! `indexer verify`: re-checks every file of an index against the manifest
 //! (size and CRC-32), re-validates every bundle's structure, decodes every
 //! bitmap, checks every relation, column, store and id map for consistency,
-//! and opens every name index.
+//! cross-checks the company vectors' rows and docs, and opens every name
+//! index.
 
 use std::path::Path;
 
@@ -47,6 +48,10 @@ pub fn verify_index(dir: &Path) -> Result<VerifyReport, IndexError> {
             true,
         )?;
         check_stores(&store, catalog_docs)?;
+    }
+    if let Some(vectors) = &index.vectors {
+        vectors.verify()?;
+        report.arrays += vectors.bundle.entries().len();
     }
     Ok(report)
 }

@@ -9,4 +9,5 @@ pub mod plan;
 pub mod range;
 pub mod request;
 pub mod resolve;
+pub mod semantic;
 pub mod sort;

@@ -191,11 +191,17 @@ impl InvestorsFilter {
     }
 }
 
-/// A semantic search key: validated, but not answerable yet.
+/// A semantic search key (`search_query`, `min_relevance`).
+///
+/// The query text is embedded before the search runs (`vector`, set by
+/// the caller through `query::semantic::embed_query`; a search whose
+/// vector is missing fails as unavailable). Its meaning, and how the cap
+/// of 150 and the other filters compose, is stated in `query::semantic`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Semantic {
     pub query: String,
     pub min_relevance: f64,
+    pub vector: Option<crate::query::semantic::QueryVector>,
 }
 
 /// Organisation identifiers (companies, firms), normalised to index keys;
@@ -453,6 +459,9 @@ pub struct ResultPage {
     /// per-row counts (`/investors` with portfolio filters, `/people` with
     /// `investor.deals`); empty otherwise.
     pub filtered: Vec<FilteredCounts>,
+    /// Per returned row, the semantic relevance (0..1) when `/companies`
+    /// ran a semantic search; empty otherwise.
+    pub similarity: Vec<f32>,
 }
 
 /// `filtered_deal_count`, `filtered_lead_count`, `filtered_most_recent_date`.

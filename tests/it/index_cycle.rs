@@ -99,6 +99,7 @@ fn a_failed_build_leaves_nothing_under_the_final_name() {
         as_of: None,
         strict: true,
         quiet: true,
+        semantic: None,
     };
     let err = build_index(&opts).unwrap_err().to_string();
     assert!(err.contains("deals.jsonl:1"), "{err}");

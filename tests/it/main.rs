@@ -8,3 +8,4 @@ mod index_cycle;
 mod oracle;
 mod real_data;
 mod search_api;
+mod semantic;

@@ -1,7 +1,7 @@
 //! The four collection searches over HTTP against the fixture index:
 //! golden bodies per endpoint, every validation error shape, paging
-//! consistency for every sort, credits per row, identifier batches and the
-//! semantic-search refusal.
+//! consistency for every sort, credits per row and identifier batches
+//! (semantic search: `semantic.rs`).
 
 use fundsearch::api::accounts::Plan;
 use serde_json::{json, Value};
@@ -392,43 +392,3 @@ fn malformed_bodies_are_400() {
     }
 }
 
-#[test]
-fn semantic_search_is_refused_clearly() {
-    let (s, key) = server("search-semantic");
-    let r = post(
-        &s,
-        &key,
-        "/v1/companies",
-        json!({"company": {"search_query": "AI radiology"}}),
-    );
-    assert_eq!(
-        (r.status, r.code()),
-        (501, "SEMANTIC_SEARCH_UNAVAILABLE"),
-        "{}",
-        r.body
-    );
-    assert_eq!(r.body["error"]["details"]["failed_block"], "company");
-    let r = post(
-        &s,
-        &key,
-        "/v1/people",
-        json!({"investor": {"deals": {"search_query": "gtm tooling", "min_relevance": 0.6}}}),
-    );
-    assert_eq!(
-        (r.status, r.code()),
-        (501, "SEMANTIC_SEARCH_UNAVAILABLE"),
-        "{}",
-        r.body
-    );
-    let r = post(
-        &s,
-        &key,
-        "/v1/companies",
-        json!({"company": {"search_query": "  "}}),
-    );
-    assert_eq!(
-        r.status, 400,
-        "a blank search_query is a validation error: {}",
-        r.body
-    );
-}

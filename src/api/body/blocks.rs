@@ -127,6 +127,7 @@ pub fn semantic(obj: &Obj) -> Option<Semantic> {
     Some(Semantic {
         query,
         min_relevance: min_relevance.unwrap_or(0.0),
+        vector: None,
     })
 }
 

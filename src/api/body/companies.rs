@@ -157,7 +157,8 @@ mod tests {
             semantic.semantic,
             Some(Semantic {
                 query: "AI healthcare diagnostics startups".into(),
-                min_relevance: 0.0
+                min_relevance: 0.0,
+                vector: None,
             })
         );
         assert!(!semantic.company.is_set());

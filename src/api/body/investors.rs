@@ -174,7 +174,8 @@ mod tests {
             semantic.portfolio.unwrap().semantic,
             Some(Semantic {
                 query: "climate-focused deep tech startups".into(),
-                min_relevance: 0.0
+                min_relevance: 0.0,
+                vector: None,
             })
         );
     }

@@ -277,7 +277,8 @@ mod tests {
             semantic.investor.unwrap().deals.unwrap().semantic,
             Some(Semantic {
                 query: "gtm tooling".into(),
-                min_relevance: 0.6
+                min_relevance: 0.6,
+                vector: None,
             })
         );
 

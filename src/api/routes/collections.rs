@@ -4,12 +4,15 @@
 //! doc ids (`query::exec`), and only that page is hydrated from the record
 //! stores, with the per-query keys appended.
 
+use std::time::Instant;
+
 use serde_json::{json, Value};
 
 use crate::api::app::{Ctx, Reply};
 use crate::api::body::{parse_companies, parse_deals, parse_investors, parse_people};
 use crate::api::envelope::{Data, Meta, MetaShape, Raw};
 use crate::api::errors::ApiError;
+use crate::api::semantic::semantic_error;
 use crate::index::build::render::LIST_HISTORY_LIMIT;
 use crate::index::open::Kind;
 use crate::index::IndexError;
@@ -27,15 +30,7 @@ pub const NO_PEOPLE: &str = "No people found matching your filters";
 fn query_error(e: QueryError) -> ApiError {
     match e {
         QueryError::Index(e) => internal(e),
-        QueryError::SemanticUnavailable { block } => ApiError::new(
-            501,
-            "SEMANTIC_SEARCH_UNAVAILABLE",
-            format!("Semantic search ({block}.search_query) is not available on this server"),
-            json!({
-                "failed_block": block,
-                "help": "Remove search_query and min_relevance and describe the companies with locations, industries or super_categories (see /industry/search)."
-            }),
-        ),
+        QueryError::Semantic { block, error } => semantic_error(block, &error),
     }
 }
 
@@ -74,11 +69,15 @@ fn no_query_parameters(ctx: &Ctx) -> Result<(), ApiError> {
 
 pub fn companies(ctx: &Ctx) -> Result<Reply, ApiError> {
     no_query_parameters(ctx)?;
-    let q = parse_companies(ctx.body)?;
+    let started = Instant::now();
+    let mut q = parse_companies(ctx.body)?;
     let index = &ctx.app.index;
+    let semantic = &ctx.app.semantic;
+    semantic.attach(index, q.semantic.as_mut(), "company", started)?;
     let result = search_companies(index, &q).map_err(query_error)?;
-    let rows = hydrate(&index.companies, "full", &result.docs, |_, r| {
-        Ok(Raw::with_keys(r, &[("similarity", Value::Null)]))
+    let rows = hydrate(&index.companies, "full", &result.docs, |i, r| {
+        let similarity = result.similarity.get(i).map_or(Value::Null, |&s| json!(rounded(s)));
+        Ok(Raw::with_keys(r, &[("similarity", similarity)]))
     })?;
     Ok(list("companies", &result, q.page, rows))
 }
@@ -94,6 +93,11 @@ pub fn deals(ctx: &Ctx) -> Result<Reply, ApiError> {
     Ok(list("deals", &result, q.page, rows))
 }
 
+/// A relevance as sent: four decimals.
+fn rounded(relevance: f32) -> f64 {
+    (relevance as f64 * 10_000.0).round() / 10_000.0
+}
+
 /// `filtered_*` of row `i` (null without per-query counts).
 fn filtered(result: &ResultPage, i: usize) -> Option<FilteredCounts> {
     result.filtered.get(i).copied()
@@ -101,8 +105,11 @@ fn filtered(result: &ResultPage, i: usize) -> Option<FilteredCounts> {
 
 pub fn investors(ctx: &Ctx) -> Result<Reply, ApiError> {
     no_query_parameters(ctx)?;
-    let q = parse_investors(ctx.body)?;
+    let started = Instant::now();
+    let mut q = parse_investors(ctx.body)?;
     let index = &ctx.app.index;
+    let portfolio = q.portfolio.as_mut().and_then(|p| p.semantic.as_mut());
+    ctx.app.semantic.attach(index, portfolio, "company_investments", started)?;
     let result = search_investors(index, &q).map_err(query_error)?;
     let rows = hydrate(&index.firms, "full", &result.docs, |i, r| {
         let f = filtered(&result, i);
@@ -136,8 +143,14 @@ fn person_row(stored: &[u8], f: Option<FilteredCounts>) -> Result<Raw, ApiError>
 
 pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
     no_query_parameters(ctx)?;
-    let q = parse_people(ctx.body)?;
+    let started = Instant::now();
+    let mut q = parse_people(ctx.body)?;
     let index = &ctx.app.index;
+    let semantic = &ctx.app.semantic;
+    let employer = q.company.as_mut().and_then(|c| c.semantic.as_mut());
+    semantic.attach(index, employer, "company", started)?;
+    let deals = q.investor.as_mut().and_then(|i| i.deals.as_mut());
+    semantic.attach(index, deals.and_then(|d| d.semantic.as_mut()), "investor.deals", started)?;
     let result = search_people(index, &q).map_err(query_error)?;
     let rows = hydrate(&index.people, "full", &result.docs, |i, r| {
         person_row(r, filtered(&result, i))

@@ -10,11 +10,13 @@
 //!    final name (at worst a `.building-*` directory next to it).
 
 pub mod bundles;
+pub mod embed_cache;
 pub mod order;
 pub mod progress;
 pub mod render;
 pub mod stores;
 pub mod text;
+pub mod vectors;
 
 use std::fmt;
 use std::fs;
@@ -31,6 +33,7 @@ use crate::schema::{Date, Timestamp};
 
 use bundles::Inputs;
 use progress::Progress;
+pub use vectors::{EmbedReport, SemanticOptions};
 
 /// What to build.
 #[derive(Debug, Clone)]
@@ -42,6 +45,8 @@ pub struct BuildOptions {
     pub strict: bool,
     /// No progress output.
     pub quiet: bool,
+    /// Embed company texts for semantic search; `None` builds no vectors.
+    pub semantic: Option<SemanticOptions>,
 }
 
 /// What a build did.
@@ -51,6 +56,8 @@ pub struct BuildReport {
     pub manifest: Manifest,
     pub timings: Vec<(String, std::time::Duration)>,
     pub elapsed: std::time::Duration,
+    /// What embedding did, when the build has a model.
+    pub embed: Option<EmbedReport>,
 }
 
 #[derive(Debug)]
@@ -103,7 +110,8 @@ pub fn build_index(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
 }
 
 fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError> {
-    let mut progress = Progress::new(4, opts.quiet);
+    let steps = if opts.semantic.is_some() { 5 } else { 4 };
+    let mut progress = Progress::new(steps, opts.quiet);
     progress.start("read dump");
     let loaded = load_dump(&opts.dump, opts.strict).map_err(BuildError::Ingest)?;
     progress.finish("read dump");
@@ -121,8 +129,26 @@ fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError
     progress.start(step);
     let mut tasks = structure_tasks(dir, &inp);
     tasks.extend(store_tasks(dir, &opts.dump, &loaded.kept, &inp));
-    let files = run_parallel(tasks, opts.quiet)?;
+    let mut files = run_parallel(tasks, opts.quiet)?;
     progress.finish(step);
+    let embed = match &opts.semantic {
+        Some(semantic) => {
+            progress.start("company vectors");
+            let (written, report) = vectors::write_company_vectors(
+                &dir.join(COMPANY_VECTORS),
+                &opts.dump,
+                &loaded.kept,
+                &inp,
+                semantic,
+                opts.quiet,
+            )
+            .map_err(|e| step_err("company vectors")(&e))?;
+            files.extend(entries(dir, Ok(vec![written])).map_err(|e| step_err("company vectors")(&e))?);
+            progress.finish("company vectors");
+            Some(report)
+        }
+        None => None,
+    };
     progress.start("manifest");
     let manifest = manifest_for(files, &loaded.meta.source, as_of, &inp);
     sync_dirs(dir).map_err(|e| step_err("sync")(&e))?;
@@ -134,6 +160,7 @@ fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError
         manifest,
         timings: progress.timings.clone(),
         elapsed: progress.elapsed(),
+        embed,
     };
     // Tens of millions of small allocations: free them off the critical path
     // (a CLI exits without waiting for this).

@@ -49,15 +49,33 @@ fn bare(product: &str) -> &str {
         .unwrap_or(product)
 }
 
+/// How a product is delivered or built: varies the phrasing across sectors.
+const ANGLES: &[&str] = &[
+    "through a simple API",
+    "with a mobile app",
+    "on a usage-based subscription",
+    "using machine learning",
+    "built on open-source software",
+    "with on-premise deployment for regulated industries",
+    "through a self-serve web dashboard",
+    "with integrations into the tools they already use",
+    "backed by a team of specialists",
+    "with real-time alerts",
+];
+
+/// One sentence: what the company sells and to whom, in one of eight phrasings.
 pub fn company_short(pitch: &Pitch, industry: &str, rng: &mut Rng) -> String {
-    match rng.index(3) {
+    let product = bare(pitch.product);
+    let angle = ANGLES[rng.index(ANGLES.len())];
+    match rng.index(8) {
         0 => format!("{} for {}.", capitalize(pitch.product), pitch.customers),
-        1 => format!(
-            "{industry} company building {} for {}.",
-            bare(pitch.product),
-            pitch.customers
-        ),
-        _ => format!("Helps {} {}.", pitch.customers, pitch.outcome),
+        1 => format!("{industry} company building {product} for {}.", pitch.customers),
+        2 => format!("Helps {} {}.", pitch.customers, pitch.outcome),
+        3 => format!("{} that helps {} {}.", capitalize(pitch.product), pitch.customers, pitch.outcome),
+        4 => format!("{} for {}, delivered {angle}.", capitalize(product), pitch.customers),
+        5 => format!("We help {} {} {angle}.", pitch.customers, pitch.outcome),
+        6 => format!("The {product} {} rely on to {}.", pitch.customers, pitch.outcome),
+        _ => format!("{} {angle}, so {} can {}.", capitalize(pitch.product), pitch.customers, pitch.outcome),
     }
 }
 
@@ -70,7 +88,12 @@ pub fn company_long(
     founded: Option<Date>,
     rng: &mut Rng,
 ) -> String {
-    let mut text = format!("{name} builds {} for {}. ", pitch.product, pitch.customers);
+    let mut text = match rng.index(4) {
+        0 => format!("{name} builds {} for {}. ", pitch.product, pitch.customers),
+        1 => format!("{name} makes {} used by {}. ", pitch.product, pitch.customers),
+        2 => format!("{name} offers {} to {}, {}. ", pitch.product, pitch.customers, ANGLES[rng.index(ANGLES.len())]),
+        _ => format!("At {name}, we build {} for {}. ", pitch.product, pitch.customers),
+    };
     let second = rng
         .pick(&sector.outcomes)
         .map_or(pitch.outcome, |s| s.as_str());

@@ -8,7 +8,8 @@ use crate::query::sort::Direction::{Ascending, Descending};
 
 use super::blocks::{company_on_companies, investors_on_companies, latest_deal_on_companies};
 use super::joins::docs_of_org_identifiers;
-use super::{page_of, reject_semantic, Order, QueryError};
+use super::semantic::semantic_hits;
+use super::{page_of, page_of_hits, Order, QueryError};
 
 /// The plan of a `/companies` request.
 pub fn companies_plan(index: &Index, q: &CompaniesQuery) -> Result<Plan, QueryError> {
@@ -23,8 +24,11 @@ pub fn companies_plan(index: &Index, q: &CompaniesQuery) -> Result<Plan, QueryEr
 }
 
 pub fn search_companies(index: &Index, q: &CompaniesQuery) -> Result<ResultPage, QueryError> {
-    reject_semantic(&q.semantic, "company")?;
     let matches = evaluate(&index.companies, &companies_plan(index, q)?)?;
+    if let Some(s) = &q.semantic {
+        let hits = semantic_hits(index, s, "company", &matches)?;
+        return Ok(page_of_hits(&hits, q.page));
+    }
     let order = match q.sort {
         CompanySort::MostRecentRaise => Order::ByDocId,
         CompanySort::OldestRaise => Order::I32("latest_deal_date", Ascending),

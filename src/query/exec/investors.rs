@@ -2,6 +2,15 @@
 //! qualifying deals D are found first (portfolio filters on deals and their
 //! companies); each deal's firm edges then count, per firm, the deals of D
 //! it took part in and those it led (edge payload bit 7).
+//!
+//! With `company_investments.search_query`, the portfolio companies are
+//! first narrowed to the semantic set (the 150 most relevant companies
+//! among those the portfolio's company filters leave, `min_relevance`
+//! applied); D is then the qualifying deals of those companies, and firms
+//! are ranked by the relevance of their best company in D (ties: more
+//! qualifying deals first, then the default order); `sort_by` is ignored.
+
+use std::collections::HashMap;
 
 use crate::index::payload::FIRM_LED;
 use crate::index::Index;
@@ -14,13 +23,16 @@ use crate::query::sort::Direction::Descending;
 
 use super::blocks::{company_on_deals, deal_on_deals};
 use super::joins::{bitmap_of, docs_of_org_identifiers};
+use super::semantic::{cosine_key, semantic_companies, SemanticSet};
 use super::tally::Tally;
-use super::{page_of, reject_semantic, Order, QueryError};
+use super::{page_of, Order, QueryError};
 
 /// Per-firm counts over the qualifying deals.
 struct FirmCounts {
     tally: Tally,
     only_lead: bool,
+    /// With a semantic search: each firm's best cosine over its companies in D.
+    best: Option<HashMap<u32, f32>>,
 }
 
 impl FirmCounts {
@@ -39,6 +51,15 @@ fn firm_counts(index: &Index, p: &PortfolioFilter) -> Result<FirmCounts, QueryEr
     let mut plan = Plan::default();
     deal_on_deals(&mut plan, &p.deal);
     company_on_deals(&mut plan, index, &p.company)?;
+    let semantic = match &p.semantic {
+        Some(s) => {
+            let hits = semantic_companies(index, &p.company, s, "company_investments")?;
+            let set = SemanticSet::of(&hits);
+            plan.docs(set.deals(index)?);
+            Some(set)
+        }
+        None => None,
+    };
     let deals = evaluate(&index.deals, &plan)?;
     let firm_rel = index.deals.relation("firms")?;
     let firms = firm_rel.edges();
@@ -48,10 +69,41 @@ fn firm_counts(index: &Index, p: &PortfolioFilter) -> Result<FirmCounts, QueryEr
             tally.add(f, payload & FIRM_LED != 0, None);
         }
     }
+    let best = match &semantic {
+        Some(set) => Some(best_cosines(index, &deals, set, p.only_lead_deals)?),
+        None => None,
+    };
     Ok(FirmCounts {
         tally,
         only_lead: p.only_lead_deals,
+        best,
     })
+}
+
+/// Each firm's best cosine over the companies of the deals of `deals` it
+/// counts (only those it led with `only_lead`).
+fn best_cosines(
+    index: &Index,
+    deals: &roaring::RoaringBitmap,
+    set: &SemanticSet,
+    only_lead: bool,
+) -> Result<HashMap<u32, f32>, QueryError> {
+    let company = index.deals.column_i32("company")?;
+    let firm_rel = index.deals.relation("firms")?;
+    let firms = firm_rel.edges();
+    let mut best: HashMap<u32, f32> = HashMap::new();
+    for d in deals {
+        let Some(cosine) = company.get(d).and_then(|c| set.cosine(c as u32)) else {
+            continue;
+        };
+        for (&f, &payload) in firms.targets(d).iter().zip(firms.payload(d)) {
+            if !only_lead || payload & FIRM_LED != 0 {
+                let b = best.entry(f).or_insert(f32::NEG_INFINITY);
+                *b = b.max(cosine);
+            }
+        }
+    }
+    Ok(best)
 }
 
 pub fn search_investors(index: &Index, q: &InvestorsQuery) -> Result<ResultPage, QueryError> {
@@ -67,7 +119,6 @@ pub fn search_investors(index: &Index, q: &InvestorsQuery) -> Result<ResultPage,
     plan.facet("employee_count", headcounts.as_deref());
     let counts = match &q.portfolio {
         Some(p) => {
-            reject_semantic(&p.semantic, "company_investments")?;
             let counts = firm_counts(index, p)?;
             let min = p.min_matching_deals.unwrap_or(1).max(1);
             let qualifying = counts
@@ -81,7 +132,11 @@ pub fn search_investors(index: &Index, q: &InvestorsQuery) -> Result<ResultPage,
         None => None,
     };
     let matches = evaluate(&index.firms, &plan)?;
+    let best = counts.as_ref().and_then(|c| c.best.as_ref().map(|b| (c, b)));
     let order = match (q.sort, &counts) {
+        _ if best.is_some() => best.map_or(Order::ByDocId, |(c, best)| {
+            Order::Keys(relevance_keys(&matches, c, best), Descending)
+        }),
         (InvestorSort::MostRecentDeal, _) | (InvestorSort::MatchingDeals, None) => Order::ByDocId,
         (InvestorSort::RecentDeals, _) => Order::I32("deal_count_last_12_months", Descending),
         (InvestorSort::DealsLedLtm, _) => Order::I32("lead_deal_count_last_12_months", Descending),
@@ -99,4 +154,21 @@ pub fn search_investors(index: &Index, q: &InvestorsQuery) -> Result<ResultPage,
         page.filtered = page.docs.iter().map(|&f| c.filtered(f)).collect();
     }
     Ok(page)
+}
+
+/// Sort keys of a semantic `/investors`: best cosine first, then more
+/// qualifying deals (packed into one key; doc id breaks the last ties).
+fn relevance_keys(
+    matches: &roaring::RoaringBitmap,
+    counts: &FirmCounts,
+    best: &HashMap<u32, f32>,
+) -> Vec<(Option<i64>, u32)> {
+    matches
+        .iter()
+        .map(|f| {
+            let cosine = best.get(&f).copied().unwrap_or(-1.0);
+            let deals = counts.filtered(f).deal_count.min(u16::MAX as u32) as i64;
+            (Some(cosine_key(cosine) * 65_536 + deals), f)
+        })
+        .collect()
 }

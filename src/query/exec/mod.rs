@@ -12,6 +12,7 @@ mod deals;
 mod investors;
 mod joins;
 mod people;
+pub mod semantic;
 mod tally;
 
 use std::fmt;
@@ -25,17 +26,20 @@ pub use people::search_people;
 
 use crate::index::open::Kind;
 use crate::index::IndexError;
-use crate::query::request::{PageRequest, ResultPage, Semantic};
+use crate::query::request::{PageRequest, ResultPage};
+use crate::query::semantic::{Hit, SemanticError};
 use crate::query::sort::{page_by_column, page_by_keys, page_in_doc_order, Direction};
 
 /// Why a search could not be answered.
 #[derive(Debug)]
 pub enum QueryError {
     Index(IndexError),
-    /// A `search_query` was sent; semantic search is not available on this
-    /// server. `block` is the request block that carried it.
-    SemanticUnavailable {
+    /// A `search_query` could not be answered; `block` is the request
+    /// block that carried it (`company`, `company_investments`,
+    /// `investor.deals`).
+    Semantic {
         block: &'static str,
+        error: SemanticError,
     },
 }
 
@@ -49,8 +53,8 @@ impl fmt::Display for QueryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             QueryError::Index(e) => write!(f, "{e}"),
-            QueryError::SemanticUnavailable { block } => {
-                write!(f, "semantic search ({block}.search_query) is not available")
+            QueryError::Semantic { block, error } => {
+                write!(f, "semantic search ({block}.search_query): {error}")
             }
         }
     }
@@ -58,10 +62,15 @@ impl fmt::Display for QueryError {
 
 impl std::error::Error for QueryError {}
 
-fn reject_semantic(semantic: &Option<Semantic>, block: &'static str) -> Result<(), QueryError> {
-    match semantic {
-        Some(_) => Err(QueryError::SemanticUnavailable { block }),
-        None => Ok(()),
+/// One page of a semantic set, in its relevance order, each row with its relevance.
+fn page_of_hits(hits: &[Hit], page: PageRequest) -> ResultPage {
+    let rows = hits.iter().skip(page.page.saturating_mul(page.page_size)).take(page.page_size);
+    let (docs, similarity) = rows.map(|h| (h.doc, h.relevance)).unzip();
+    ResultPage {
+        total_count: hits.len() as u64,
+        docs,
+        filtered: Vec::new(),
+        similarity,
     }
 }
 
@@ -103,5 +112,6 @@ fn page_of(
         total_count: matches.len(),
         docs,
         filtered: Vec::new(),
+        similarity: Vec::new(),
     })
 }

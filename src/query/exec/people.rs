@@ -9,6 +9,14 @@
 //!   counts each candidate's distinct deals in D, either from the people
 //!   side (their `angel_deals` / `partner_deals`, when the candidates are
 //!   few) or from the deal side (each deal's `angels` / `partners`).
+//! - Semantic search: `company.search_query` narrows the employer
+//!   companies to their semantic set (among the employers the other
+//!   `company` keys leave); `investor.deals.search_query` narrows D to the
+//!   deals of the semantic set of portfolio companies (among those the
+//!   portfolio keys leave). A person's relevance is their employer's cosine,
+//!   their best portfolio company's cosine among their deals in D, or the
+//!   sum of both when both are active; people are then ordered by it, ties
+//!   in the default order, and `sort_by` is ignored.
 
 use roaring::RoaringBitmap;
 
@@ -30,8 +38,9 @@ use super::joins::{
     bitmap_of, companies_of_deals, deals_of_people, docs_of_keys, docs_of_org_identifiers,
     targets_of,
 };
+use super::semantic::{cosine_key, semantic_companies, semantic_hits, SemanticSet};
 use super::tally::{Acc, Tally};
-use super::{page_of, reject_semantic, Order, QueryError};
+use super::{page_of, Order, QueryError};
 
 const TRUE: &[&str] = &["true"];
 
@@ -121,12 +130,52 @@ impl DealRules {
     }
 }
 
-/// The qualifying deals of `investor.deals`.
-fn qualifying_deals(index: &Index, f: &PersonDealsFilter) -> Result<RoaringBitmap, IndexError> {
+/// The qualifying deals of `investor.deals`, and its semantic set.
+fn qualifying_deals(
+    index: &Index,
+    f: &PersonDealsFilter,
+) -> Result<(RoaringBitmap, Option<SemanticSet>), QueryError> {
     let mut plan = Plan::default();
     deal_on_deals(&mut plan, &f.deal);
     company_on_deals(&mut plan, index, &f.portfolio)?;
-    evaluate(&index.deals, &plan)
+    let set = match &f.semantic {
+        Some(s) => {
+            let set = SemanticSet::of(&semantic_companies(index, &f.portfolio, s, "investor.deals")?);
+            plan.docs(set.deals(index)?);
+            Some(set)
+        }
+        None => None,
+    };
+    Ok((evaluate(&index.deals, &plan)?, set))
+}
+
+/// The best cosine of `person`'s portfolio companies among their counted deals in `deals`.
+fn portfolio_cosine(
+    index: &Index,
+    rules: &DealRules,
+    deals: &RoaringBitmap,
+    set: &SemanticSet,
+    person: u32,
+) -> Result<f32, IndexError> {
+    let (angel_rel, partner_rel) = (
+        index.people.relation("angel_deals")?,
+        index.people.relation("partner_deals")?,
+    );
+    let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
+    let company = index.deals.column_i32("company")?;
+    let mut mine: Vec<(u32, bool)> = Vec::new();
+    if rules.angel {
+        mine.extend(angel.targets(person).iter().map(|&d| (d, false)));
+    }
+    if rules.institutional {
+        let edges = partner.targets(person).iter().zip(partner.payload(person));
+        mine.extend(edges.map(|(&d, &lead)| (d, lead != 0)));
+    }
+    Ok(mine
+        .into_iter()
+        .filter(|&(d, lead)| deals.contains(d) && (lead || !rules.only_lead))
+        .filter_map(|(d, _)| set.cosine(company.get(d)? as u32))
+        .fold(f32::NEG_INFINITY, f32::max))
 }
 
 /// Counts each candidate's distinct deals in `deals`.
@@ -272,8 +321,12 @@ fn filtered(acc: Acc) -> FilteredCounts {
     }
 }
 
-/// People matching every block but `investor.deals`.
-fn base_matches(index: &Index, q: &PeopleQuery) -> Result<RoaringBitmap, QueryError> {
+/// People matching every block but `investor.deals`, and the semantic set
+/// of `company.search_query`.
+fn base_matches(
+    index: &Index,
+    q: &PeopleQuery,
+) -> Result<(RoaringBitmap, Option<SemanticSet>), QueryError> {
     let mut plan = Plan::default();
     match q.person_type {
         PersonType::Any => {}
@@ -284,18 +337,21 @@ fn base_matches(index: &Index, q: &PeopleQuery) -> Result<RoaringBitmap, QueryEr
         plan.docs(docs_of_person_identifiers(index, keys)?);
     }
     person_facets(&mut plan, &q.person);
-    if let Some(inv) = &q.investor {
-        if let Some(deals) = &inv.deals {
-            reject_semantic(&deals.semantic, "investor.deals")?;
-        }
+    if q.investor.is_some() {
         plan.facet("is_investor", Some(TRUE));
     }
-    let employer_set = match &q.company {
+    let (employer_set, semantic) = match &q.company {
         Some(c) => {
-            reject_semantic(&c.semantic, "company")?;
-            Some(employers(index, c)?)
+            let companies = employers(index, c)?;
+            match &c.semantic {
+                Some(s) => {
+                    let set = SemanticSet::of(&semantic_hits(index, s, "company", &companies)?);
+                    (Some(set.companies.clone()), Some(set))
+                }
+                None => (Some(companies), None),
+            }
         }
-        None => None,
+        None => (None, None),
     };
     let mut matches = evaluate(&index.people, &plan)?;
     if let Some(companies) = employer_set {
@@ -310,7 +366,7 @@ fn base_matches(index: &Index, q: &PeopleQuery) -> Result<RoaringBitmap, QueryEr
     {
         matches = with_firm_in(index, &matches, &firms)?;
     }
-    Ok(matches)
+    Ok((matches, semantic))
 }
 
 /// Candidates whose current employer is one of `companies`: probing each
@@ -337,16 +393,14 @@ fn employed_by(
 }
 
 pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, QueryError> {
-    let mut matches = base_matches(index, q)?;
+    let (mut matches, employer_set) = base_matches(index, q)?;
     let deals_filter = q.investor.as_ref().and_then(|i| i.deals.as_ref());
+    let mut portfolio = None;
     let tally = match deals_filter {
         Some(f) => {
-            let tally = count_deals(
-                index,
-                &DealRules::of(f),
-                &qualifying_deals(index, f)?,
-                &matches,
-            )?;
+            let (deals, set) = qualifying_deals(index, f)?;
+            let tally = count_deals(index, &DealRules::of(f), &deals, &matches)?;
+            portfolio = set.map(|set| (f, deals, set));
             let min = f.min_matching_deals.unwrap_or(1).max(1);
             matches = bitmap_of(
                 tally
@@ -359,7 +413,12 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
         }
         None => None,
     };
+    let semantic = employer_set.is_some() || portfolio.is_some();
     let order = match (q.sort, &tally) {
+        _ if semantic => Order::Keys(
+            relevance_keys(index, &matches, employer_set.as_ref(), portfolio.as_ref())?,
+            Descending,
+        ),
         (PersonSort::MostRecentDealDate, _) | (PersonSort::FilteredDealCount, None) => {
             Order::ByDocId
         }
@@ -389,6 +448,29 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
     Ok(page)
 }
 
+/// Sort keys of a semantic `/people`: the employer's cosine, the best
+/// portfolio cosine, or their sum when both blocks are semantic.
+fn relevance_keys(
+    index: &Index,
+    matches: &RoaringBitmap,
+    employer_set: Option<&SemanticSet>,
+    portfolio: Option<&(&PersonDealsFilter, RoaringBitmap, SemanticSet)>,
+) -> Result<Vec<(Option<i64>, u32)>, QueryError> {
+    let employer = index.people.column_i32("employer")?;
+    let mut keys = Vec::with_capacity(matches.len() as usize);
+    for p in matches {
+        let mut score = 0f32;
+        if let Some(set) = employer_set {
+            score += employer.get(p).and_then(|c| set.cosine(c as u32)).unwrap_or(-1.0);
+        }
+        if let Some((f, deals, set)) = portfolio {
+            score += portfolio_cosine(index, &DealRules::of(f), deals, set, p)?.max(-1.0);
+        }
+        keys.push((Some(cosine_key(score)), p));
+    }
+    Ok(keys)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -406,6 +488,7 @@ mod tests {
             as_of: crate::schema::Date::parse("2026-11-01"),
             strict: true,
             quiet: true,
+            semantic: None,
         };
         build_index(&opts).unwrap();
         Index::open(&out).unwrap()

@@ -10,6 +10,7 @@ use std::time::Duration;
 use fundsearch::api::accounts::{Accounts, Allowances, Plan};
 use fundsearch::api::app::App;
 use fundsearch::api::rate_limit::RateLimiter;
+use fundsearch::api::semantic::SemanticService;
 use fundsearch::api::server::{serve, ServerConfig};
 use fundsearch::index::Index;
 use serde_json::Value;
@@ -26,6 +27,8 @@ pub struct Setup {
     pub rate_limit: u32,
     pub allowances: Allowances,
     pub config: ServerConfig,
+    /// The server's semantic search (default: MiniLM, the fixture's model).
+    pub semantic: fn() -> SemanticService,
 }
 
 impl Default for Setup {
@@ -40,6 +43,7 @@ impl Default for Setup {
             rate_limit: 0,
             allowances: Allowances::default(),
             config,
+            semantic: super::semantic_service,
         }
     }
 }
@@ -53,6 +57,7 @@ impl TestServer {
             index: Arc::new(index),
             accounts: accounts.clone(),
             limiter: RateLimiter::new(setup.rate_limit),
+            semantic: (setup.semantic)(),
         });
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();

@@ -4,9 +4,11 @@ pub mod golden;
 pub mod http;
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
-use fundsearch::index::build::{build_index, BuildOptions};
+use fundsearch::api::semantic::SemanticService;
+use fundsearch::embed::{CachedEmbedder, Embedder, ModelKind};
+use fundsearch::index::build::{build_index, BuildOptions, SemanticOptions};
 use fundsearch::index::Index;
 use fundsearch::schema::ids::uuid5;
 use fundsearch::schema::Date;
@@ -29,14 +31,80 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Builds `dump` into `out` with the given as-of date.
+/// The models folder of the tests, fetched once per run if missing.
+pub fn models_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = fundsearch::embed::files::default_models_dir();
+        fundsearch::embed::files::fetch(&dir).unwrap_or_else(|e| panic!("fetching the models: {e}"));
+        dir
+    })
+}
+
+/// A model, loaded once per test run.
+pub fn model(kind: ModelKind) -> Arc<dyn Embedder> {
+    static MODELS: OnceLock<Mutex<Vec<(ModelKind, Arc<dyn Embedder>)>>> = OnceLock::new();
+    let mut loaded = MODELS.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, m)) = loaded.iter().find(|(k, _)| *k == kind) {
+        return m.clone();
+    }
+    let m: Arc<dyn Embedder> = kind.load(models_dir()).unwrap_or_else(|e| panic!("{e}")).into();
+    loaded.push((kind, m.clone()));
+    m
+}
+
+/// MiniLM behind a query cache, shared by every test server of a run.
+pub fn query_embedder() -> Arc<CachedEmbedder> {
+    static CACHED: OnceLock<Arc<CachedEmbedder>> = OnceLock::new();
+    CACHED
+        .get_or_init(|| Arc::new(CachedEmbedder::new(Box::new(Shared(model(ModelKind::MiniLm))), 256)))
+        .clone()
+}
+
+/// A shared model as a boxed one.
+struct Shared(Arc<dyn Embedder>);
+
+impl Embedder for Shared {
+    fn info(&self) -> &fundsearch::embed::ModelInfo {
+        self.0.info()
+    }
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, fundsearch::embed::EmbedError> {
+        self.0.embed(texts)
+    }
+}
+
+/// The test servers' semantic search: MiniLM, 5 s per search.
+pub fn semantic_service() -> SemanticService {
+    SemanticService::new(query_embedder(), std::time::Duration::from_secs(5))
+}
+
+/// Semantic options of a build with `kind` (no embedding cache).
+pub fn semantic(kind: ModelKind) -> Option<SemanticOptions> {
+    Some(SemanticOptions {
+        embedder: model(kind),
+        cache_dir: None,
+    })
+}
+
+/// Builds `dump` into `out` with the given as-of date (MiniLM vectors).
 pub fn build(dump: &Path, out: &Path, as_of: &str) -> fundsearch::index::build::BuildReport {
+    build_with(dump, out, as_of, semantic(ModelKind::MiniLm))
+}
+
+/// Builds `dump` into `out` with the given as-of date and model.
+pub fn build_with(
+    dump: &Path,
+    out: &Path,
+    as_of: &str,
+    semantic: Option<SemanticOptions>,
+) -> fundsearch::index::build::BuildReport {
     let opts = BuildOptions {
         dump: dump.into(),
         out: out.into(),
         as_of: Date::parse(as_of),
         strict: false,
         quiet: true,
+        semantic,
     };
     build_index(&opts).unwrap_or_else(|e| panic!("building {}: {e}", dump.display()))
 }

@@ -10,7 +10,8 @@ use fundsearch::ingest::generate::{generate, GenerateOptions};
 use fundsearch::schema::Date;
 
 use super::World;
-use crate::common::{build, fixture_index, repo, scratch};
+use crate::common::{build_with, fixture_index, repo, scratch, semantic};
+use fundsearch::embed::ModelKind;
 
 /// An index and the oracle's view of the same dump.
 pub struct Dataset {
@@ -59,7 +60,7 @@ pub fn synthetic() -> Dataset {
             as_of,
         };
         generate(&opts).expect("the synthetic dump generates");
-        build(&dir.join("dump"), &dir.join("index"), "2026-11-01");
+        build_with(&dir.join("dump"), &dir.join("index"), "2026-11-01", semantic(ModelKind::WordLlama));
         (
             Index::open(&dir.join("index")).expect("the synthetic index opens"),
             World::load(&dir.join("dump"), as_of),
