@@ -73,6 +73,17 @@ pub struct Reply {
     /// Rows returned, for per-row pricing.
     pub rows: u64,
     pub message: Option<String>,
+    /// Semantic searches the request ran (recorded with its charge, counted
+    /// against the plan's monthly ceiling).
+    pub semantic_searches: u64,
+}
+
+impl Reply {
+    /// The same reply, having run `searches` semantic searches.
+    pub fn with_semantic(mut self, searches: u64) -> Reply {
+        self.semantic_searches = searches;
+        self
+    }
 }
 
 /// Where a request runs, and so how much work its name search may do.
@@ -159,7 +170,7 @@ impl App {
             Cost::PerCall(n) => n,
             Cost::PerRow => reply.rows,
         };
-        let charge = self.charge(&principal, cost, req.request_id)?;
+        let charge = self.charge(&principal, cost, reply.semantic_searches, req.request_id)?;
         let meta = reply.meta.to_value(&charge);
         let body = success_body(&reply.data, &meta, reply.message.as_deref());
         Ok(Response {
@@ -191,9 +202,10 @@ impl App {
         &self,
         principal: &Principal,
         credits: u64,
+        semantic: u64,
         request_id: &str,
     ) -> Result<Charge, ApiError> {
-        match self.accounts.charge(principal, credits, chrono::Utc::now()) {
+        match self.accounts.charge_with(principal, credits, semantic, chrono::Utc::now()) {
             Ok(Ok(charge)) => Ok(charge),
             Ok(Err(short)) => Err(ApiError::insufficient_credits(
                 short.credits_needed,

@@ -75,6 +75,23 @@ impl SemanticService {
     }
 }
 
+/// 429 `USAGE_LIMIT_EXCEEDED`: the plan's monthly semantic searches are
+/// used up (reference §2; no `Retry-After`: the ceiling resets with the
+/// calendar month).
+pub fn usage_limit(block: &'static str, used: u64, limit: u64) -> ApiError {
+    ApiError::new(
+        429,
+        "USAGE_LIMIT_EXCEEDED",
+        "Search limit exceeded",
+        json!({
+            "failed_block": block,
+            "currentUsage": used,
+            "limit": limit,
+            "help": "The monthly semantic-search ceiling of your plan is reached; it resets at the start of the next calendar month (UTC). Filters without search_query still work."
+        }),
+    )
+}
+
 /// The API error of a semantic block that could not be answered.
 pub fn semantic_error(block: &'static str, e: &SemanticError) -> ApiError {
     match e {

@@ -117,6 +117,18 @@ struct AllowanceArgs {
         default_value_t = 25_000
     )]
     allowance_enterprise: u64,
+    /// Monthly semantic searches of the trial plan (0 = none allowed).
+    #[arg(long, env = "FUNDSEARCH_SEMANTIC_LIMIT_TRIAL", default_value_t = 100)]
+    semantic_limit_trial: u64,
+    /// Monthly semantic searches of the pro plan.
+    #[arg(long, env = "FUNDSEARCH_SEMANTIC_LIMIT_PRO", default_value_t = 1_000)]
+    semantic_limit_pro: u64,
+    /// Monthly semantic searches of the pro_plus plan.
+    #[arg(long, env = "FUNDSEARCH_SEMANTIC_LIMIT_PRO_PLUS", default_value_t = 5_000)]
+    semantic_limit_pro_plus: u64,
+    /// Monthly semantic searches of the enterprise plan (the api plan has no ceiling).
+    #[arg(long, env = "FUNDSEARCH_SEMANTIC_LIMIT_ENTERPRISE", default_value_t = 25_000)]
+    semantic_limit_enterprise: u64,
 }
 
 impl AllowanceArgs {
@@ -126,6 +138,10 @@ impl AllowanceArgs {
         a.set(Plan::Pro, Some(self.allowance_pro));
         a.set(Plan::ProPlus, Some(self.allowance_pro_plus));
         a.set(Plan::Enterprise, Some(self.allowance_enterprise));
+        a.set_semantic(Plan::Trial, Some(self.semantic_limit_trial));
+        a.set_semantic(Plan::Pro, Some(self.semantic_limit_pro));
+        a.set_semantic(Plan::ProPlus, Some(self.semantic_limit_pro_plus));
+        a.set_semantic(Plan::Enterprise, Some(self.semantic_limit_enterprise));
         a
     }
 }

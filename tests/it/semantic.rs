@@ -249,3 +249,29 @@ fn a_search_out_of_time_answers_504() {
     assert_eq!((r.status, r.code()), (504, "TIMEOUT"), "{}", r.body);
     assert_eq!(r.body["error"]["details"]["failed_block"], "company_investments");
 }
+
+#[test]
+fn the_monthly_semantic_ceiling_answers_429() {
+    let mut setup = Setup::default();
+    setup.allowances.set_semantic(Plan::Pro, Some(3));
+    let s = TestServer::start(fixture_index_dir(), &scratch("semantic-ceiling").join("state"), setup);
+    let key = s.key("ceiling", Plan::Pro);
+    let people = json!({
+        "company": {"search_query": "robots"},
+        "investor": {"deals": {"search_query": "banking"}}, "page_size": 1
+    });
+    assert_eq!(post(&s, &key, "/v1/people", people.clone()).status, 200, "two searches: 2 of 3");
+    let one = json!({"company": {"search_query": "payments for merchants"}, "page_size": 1});
+    assert_eq!(post(&s, &key, "/v1/companies", one.clone()).status, 200, "3 of 3");
+    let r = post(&s, &key, "/v1/companies", one);
+    assert_eq!((r.status, r.code()), (429, "USAGE_LIMIT_EXCEEDED"), "{}", r.body);
+    assert_eq!(r.body["error"]["message"], "Search limit exceeded");
+    let d = &r.body["error"]["details"];
+    assert_eq!((d["failed_block"].as_str(), d["currentUsage"].as_u64(), d["limit"].as_u64()), (Some("company"), Some(3), Some(3)));
+    assert!(r.header("retry-after").is_none());
+    assert_eq!(r.body["error"]["details"]["help"].as_str().map(|h| h.contains("calendar month")), Some(true));
+    let plain = post(&s, &key, "/v1/companies", json!({"page_size": 1}));
+    assert_eq!(plain.status, 200, "searches without search_query go on");
+    let r = post(&s, &key, "/v1/people", people);
+    assert_eq!((r.status, r.body["error"]["details"]["failed_block"].as_str()), (429, Some("company")));
+}

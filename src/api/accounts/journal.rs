@@ -160,6 +160,7 @@ mod tests {
                 credits: 3,
                 monthly: 3,
                 purchased: 0,
+                semantic: 0,
             },
         ];
         let numbered = records.into_iter().enumerate();

@@ -94,6 +94,8 @@ pub struct User {
     /// All credits charged in `month`, whichever balance paid (and for unmetered plans).
     pub month_credits: u64,
     pub purchased: u64,
+    /// Semantic searches run in `month`.
+    pub semantic_used: u64,
 }
 
 /// One issued key: only the salt and the digest, never the plaintext.
@@ -139,6 +141,7 @@ impl User {
             monthly_used: 0,
             month_credits: 0,
             purchased: 0,
+            semantic_used: 0,
         }
     }
 
@@ -167,6 +170,14 @@ impl User {
         })
     }
 
+    /// Semantic searches run in `month`.
+    pub fn semantic_in(&self, month: &str) -> u64 {
+        match &self.month {
+            Some(current) if current.as_str() >= month => self.semantic_used,
+            _ => 0,
+        }
+    }
+
     /// Credits charged in `month`, whichever balance paid.
     pub fn credits_in(&self, month: &str) -> u64 {
         match &self.month {
@@ -182,11 +193,15 @@ impl Ledger {
         self.users.get(user)?.balance(month, allowances)
     }
 
-    /// Decides a charge of `credits` to `user` at `month`; `None` if the user is unknown.
+    /// Decides a charge of `credits` (and `semantic` searches) to `user`
+    /// at `month`; `None` if the user is unknown. The semantic ceiling is
+    /// checked before a search runs (`Accounts::semantic_usage`), not here:
+    /// the searches already ran, so they are recorded.
     pub fn decide_charge(
         &self,
         user: &str,
         credits: u64,
+        semantic: u64,
         month: &str,
         allowances: &Allowances,
     ) -> Option<Decision> {
@@ -197,6 +212,7 @@ impl Ledger {
             credits,
             monthly,
             purchased,
+            semantic,
         };
         let Some(before) = account.balance(month, allowances) else {
             let charge = Charge {
@@ -204,7 +220,7 @@ impl Ledger {
                 source: None,
                 balance: None,
             };
-            let record = (credits > 0).then(|| record(0, 0));
+            let record = (credits > 0 || semantic > 0).then(|| record(0, 0));
             return Some(Decision::Pay { record, charge });
         };
         if credits == 0 {
@@ -214,7 +230,7 @@ impl Ledger {
                 balance: Some(before),
             };
             return Some(Decision::Pay {
-                record: None,
+                record: (semantic > 0).then(|| record(0, 0)),
                 charge,
             });
         }
@@ -291,7 +307,11 @@ impl Ledger {
                 credits,
                 monthly,
                 purchased,
-            } => self.apply_charge(user, month, *credits, *monthly, *purchased),
+                semantic,
+            } => {
+                let paid = (*monthly, *purchased);
+                self.apply_charge(user, month, *credits, paid, *semantic)
+            }
         }
     }
 
@@ -342,8 +362,8 @@ impl Ledger {
         user: &str,
         month: &str,
         credits: u64,
-        monthly: u64,
-        purchased: u64,
+        (monthly, purchased): (u64, u64),
+        semantic: u64,
     ) -> Result<(), String> {
         if !is_month(month) {
             return Err(format!("bad month {month:?}"));
@@ -364,10 +384,10 @@ impl Ledger {
                 "charge for {month} after a charge in a later month"
             ));
         }
-        let (used, credited) = if account.month.as_deref() == Some(month) {
-            (account.monthly_used, account.month_credits)
+        let (used, credited, searches) = if account.month.as_deref() == Some(month) {
+            (account.monthly_used, account.month_credits, account.semantic_used)
         } else {
-            (0, 0)
+            (0, 0, 0)
         };
         let used = used.checked_add(monthly).ok_or("monthly usage overflows")?;
         let credited = credited.saturating_add(credits);
@@ -381,6 +401,7 @@ impl Ledger {
         account.monthly_used = used;
         account.month_credits = credited;
         account.purchased = left;
+        account.semantic_used = searches.saturating_add(semantic);
         Ok(())
     }
 }
@@ -421,7 +442,7 @@ mod tests {
     ) -> Result<Charge, Insufficient> {
         let allowances = Allowances::default();
         match ledger
-            .decide_charge(user, credits, month, &allowances)
+            .decide_charge(user, credits, 0, month, &allowances)
             .unwrap()
         {
             Decision::Pay { record, charge } => {
@@ -588,6 +609,7 @@ mod tests {
                 credits: 5,
                 monthly: 1,
                 purchased: 4,
+                semantic: 0,
             },
             Record::Charge {
                 user: "u".into(),
@@ -595,6 +617,7 @@ mod tests {
                 credits: 1,
                 monthly: 1,
                 purchased: 0,
+                semantic: 0,
             },
             Record::Charge {
                 user: "u".into(),
@@ -602,6 +625,7 @@ mod tests {
                 credits: 2,
                 monthly: 1,
                 purchased: 0,
+                semantic: 0,
             },
         ];
         for record in bad {
@@ -626,6 +650,7 @@ mod tests {
             credits: 1,
             monthly: 1,
             purchased: 0,
+            semantic: 0,
         };
         l.apply(&Entry {
             seq: l.seq + 1,
@@ -638,6 +663,7 @@ mod tests {
             credits: 1,
             monthly: 1,
             purchased: 0,
+            semantic: 0,
         };
         assert!(l
             .apply(&Entry {

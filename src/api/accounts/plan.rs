@@ -59,10 +59,12 @@ impl Plan {
     }
 }
 
-/// Monthly credit allowance per plan; `None` means unmetered.
+/// Monthly credit allowance per plan (`None` means unmetered), and the
+/// monthly ceiling of semantic searches per plan (`None`: no ceiling).
 #[derive(Debug, Clone)]
 pub struct Allowances {
     monthly: HashMap<Plan, Option<u64>>,
+    semantic: HashMap<Plan, Option<u64>>,
 }
 
 impl Default for Allowances {
@@ -74,7 +76,16 @@ impl Default for Allowances {
             (Plan::Enterprise, Some(25_000)),
             (Plan::Api, None),
         ]);
-        Allowances { monthly }
+        // The reference's example ceiling is 1,000 (a pro-sized account);
+        // the others scale with the credit allowances.
+        let semantic = HashMap::from([
+            (Plan::Trial, Some(100)),
+            (Plan::Pro, Some(1_000)),
+            (Plan::ProPlus, Some(5_000)),
+            (Plan::Enterprise, Some(25_000)),
+            (Plan::Api, None),
+        ]);
+        Allowances { monthly, semantic }
     }
 }
 
@@ -87,6 +98,16 @@ impl Allowances {
     /// The monthly allowance of `plan`; `None` means unmetered.
     pub fn get(&self, plan: Plan) -> Option<u64> {
         self.monthly.get(&plan).copied().flatten()
+    }
+
+    /// Sets the monthly semantic-search ceiling of `plan` (`None` = none).
+    pub fn set_semantic(&mut self, plan: Plan, searches: Option<u64>) {
+        self.semantic.insert(plan, searches);
+    }
+
+    /// The monthly semantic-search ceiling of `plan`; `None` means none.
+    pub fn semantic(&self, plan: Plan) -> Option<u64> {
+        self.semantic.get(&plan).copied().flatten()
     }
 }
 

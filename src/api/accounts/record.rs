@@ -8,14 +8,18 @@
 //! {"seq":2,"type":"key_created","key_id":"0f3a9c2b1d4e","user":"acme","salt":"<32 hex>","digest":"<64 hex>"}
 //! {"seq":3,"type":"purchase","user":"acme","credits":500}
 //! {"seq":4,"type":"charge","user":"acme","month":"2026-08","credits":25,"monthly":20,"purchased":5}
-//! {"seq":5,"type":"plan_set","user":"acme","plan":"pro_plus"}
-//! {"seq":6,"type":"key_deactivated","key_id":"0f3a9c2b1d4e"}
+//! {"seq":5,"type":"charge","user":"acme","month":"2026-08","credits":3,"monthly":3,"purchased":0,"semantic":1}
+//! {"seq":6,"type":"plan_set","user":"acme","plan":"pro_plus"}
+//! {"seq":7,"type":"key_deactivated","key_id":"0f3a9c2b1d4e"}
 //! ```
 //!
 //! A charge records the amounts taken from each balance, not the balances
 //! left, so replay recomputes balances and can check them (a charge can never
 //! take more purchased credits than there are). Charges of unmetered plans are
-//! recorded with `monthly` and `purchased` 0 so usage is still counted.
+//! recorded with `monthly` and `purchased` 0 so usage is still counted. A
+//! charge also counts the request's semantic searches (`semantic`, omitted
+//! when 0; a request with a semantic search is recorded even when it costs
+//! no credits).
 //! The snapshot stores the `seq` it includes, so replay skips older lines and
 //! never applies a record twice.
 
@@ -59,7 +63,15 @@ pub enum Record {
         monthly: u64,
         /// Taken from purchased credits.
         purchased: u64,
+        /// Semantic searches the request ran (counted against the monthly
+        /// ceiling); absent when 0.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        semantic: u64,
     },
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A record with its sequence number: one journal line.
@@ -93,6 +105,7 @@ mod tests {
                 credits: 25,
                 monthly: 20,
                 purchased: 5,
+                semantic: 0,
             },
         };
         let mut line = Vec::new();

@@ -45,6 +45,9 @@ struct UserRow {
     month: Option<String>,
     monthly_used: u64,
     month_credits: u64,
+    /// Absent in snapshots written before semantic search: 0.
+    #[serde(default)]
+    semantic_used: u64,
     purchased: u64,
 }
 
@@ -124,6 +127,7 @@ fn insert_user(ledger: &mut Ledger, row: UserRow) -> Result<(), String> {
         month: row.month,
         monthly_used: row.monthly_used,
         month_credits: row.month_credits,
+        semantic_used: row.semantic_used,
         purchased: row.purchased,
     };
     if row.user.is_empty() || ledger.users.insert(row.user.clone(), user).is_some() {
@@ -161,6 +165,7 @@ fn user_row((name, user): (&String, &User)) -> UserRow {
         month: user.month.clone(),
         monthly_used: user.monthly_used,
         month_credits: user.month_credits,
+        semantic_used: user.semantic_used,
         purchased: user.purchased,
     }
 }
@@ -215,6 +220,7 @@ mod tests {
                 credits: 12,
                 monthly: 12,
                 purchased: 0,
+                semantic: 0,
             },
         ];
         let mut ledger = Ledger::default();

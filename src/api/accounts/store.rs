@@ -244,15 +244,36 @@ impl Accounts {
         credits: u64,
         now: DateTime<Utc>,
     ) -> io::Result<Result<Charge, Insufficient>> {
+        self.charge_with(principal, credits, 0, now)
+    }
+
+    /// [`Accounts::charge`], also recording `semantic` searches run.
+    pub fn charge_with(
+        &self,
+        principal: &Principal,
+        credits: u64,
+        semantic: u64,
+        now: DateTime<Utc>,
+    ) -> io::Result<Result<Charge, Insufficient>> {
         let month = month_of(now);
         let user = principal.user.as_str();
         self.mutate(|ledger| {
-            let decision = ledger.decide_charge(user, credits, &month, &self.allowances);
+            let decision = ledger.decide_charge(user, credits, semantic, &month, &self.allowances);
             match decision.ok_or_else(|| unknown_user(user))? {
                 Decision::Pay { record, charge } => Ok((record.into_iter().collect(), Ok(charge))),
                 Decision::Refuse(refused) => Ok((Vec::new(), Err(refused))),
             }
         })
+    }
+
+    /// `(searches used this month, ceiling)` of the principal's semantic
+    /// searches; `None` when the plan has no ceiling. A read: no lock is
+    /// held beyond the ledger's read lock, nothing is written.
+    pub fn semantic_usage(&self, principal: &Principal, now: DateTime<Utc>) -> Option<(u64, u64)> {
+        let ledger = self.read_ledger();
+        let user = ledger.users.get(&principal.user)?;
+        let limit = self.allowances.semantic(user.plan)?;
+        Some((user.semantic_in(&month_of(now)), limit))
     }
 
     /// Whether `credits` could be charged now (a pre-check; nothing is charged).

@@ -313,6 +313,30 @@ fn restart_keeps_balances() {
 }
 
 #[test]
+fn semantic_searches_are_counted_per_month_and_survive_restarts() {
+    let dir = TestDir::new("store-semantic");
+    let (accounts, p) = store_with(&dir, Plan::Pro, 0);
+    let august = at(2026, 8, 10);
+    assert_eq!(accounts.semantic_usage(&p, august), Some((0, 1_000)));
+    // A semantic request that returned nothing costs nothing but still counts.
+    accounts.charge_with(&p, 0, 1, august).unwrap().unwrap();
+    accounts.charge_with(&p, 3, 2, august).unwrap().unwrap();
+    pay(&accounts, &p, 4, august);
+    assert_eq!(accounts.semantic_usage(&p, august), Some((3, 1_000)));
+    accounts.compact().unwrap();
+    accounts.charge_with(&p, 1, 1, august).unwrap().unwrap();
+    drop(accounts);
+    let reopened = open(&dir);
+    assert_eq!(reopened.semantic_usage(&p, august), Some((4, 1_000)), "snapshot + journal replay");
+    assert_eq!(reopened.semantic_usage(&p, at(2026, 9, 1)), Some((0, 1_000)), "a new month starts at 0");
+    let mut unlimited = Allowances::default();
+    unlimited.set_semantic(Plan::Pro, None);
+    drop(reopened);
+    let accounts = Accounts::open(dir.path(), unlimited).unwrap();
+    assert_eq!(accounts.semantic_usage(&p, august), None, "no ceiling for the plan");
+}
+
+#[test]
 fn a_second_open_of_the_same_directory_is_refused() {
     let dir = TestDir::new("store-lock");
     let first = open(&dir);

@@ -12,7 +12,8 @@ use crate::api::app::{Ctx, Reply};
 use crate::api::body::{parse_companies, parse_deals, parse_investors, parse_people};
 use crate::api::envelope::{Data, Meta, MetaShape, Raw};
 use crate::api::errors::ApiError;
-use crate::api::semantic::semantic_error;
+use crate::api::semantic::{semantic_error, usage_limit};
+use crate::query::request::Semantic;
 use crate::index::build::render::LIST_HISTORY_LIMIT;
 use crate::index::open::Kind;
 use crate::index::IndexError;
@@ -46,6 +47,7 @@ fn list(name: &'static str, result: &ResultPage, page: PageRequest, rows: Vec<Ra
         data: Data::list(name, rows),
         meta,
         message: None,
+        semantic_searches: 0,
     }
 }
 
@@ -63,23 +65,42 @@ fn hydrate(
         .collect()
 }
 
+/// Embeds the query of every semantic block of a request, once the plan's
+/// monthly ceiling allows them all; returns how many ran.
+fn semantic_blocks(ctx: &Ctx, blocks: [(Option<&mut Semantic>, &'static str); 2]) -> Result<u64, ApiError> {
+    let started = Instant::now();
+    let active: Vec<(&mut Semantic, &'static str)> =
+        blocks.into_iter().filter_map(|(s, block)| s.map(|s| (s, block))).collect();
+    let Some(&(_, first)) = active.first() else {
+        return Ok(0);
+    };
+    let n = active.len() as u64;
+    if let Some((used, limit)) = ctx.app.accounts.semantic_usage(ctx.principal, chrono::Utc::now()) {
+        if used + n > limit {
+            return Err(usage_limit(first, used, limit));
+        }
+    }
+    for (s, block) in active {
+        ctx.app.semantic.attach(&ctx.app.index, Some(s), block, started)?;
+    }
+    Ok(n)
+}
+
 fn no_query_parameters(ctx: &Ctx) -> Result<(), ApiError> {
     ctx.query.only(&[])
 }
 
 pub fn companies(ctx: &Ctx) -> Result<Reply, ApiError> {
     no_query_parameters(ctx)?;
-    let started = Instant::now();
     let mut q = parse_companies(ctx.body)?;
     let index = &ctx.app.index;
-    let semantic = &ctx.app.semantic;
-    semantic.attach(index, q.semantic.as_mut(), "company", started)?;
+    let searches = semantic_blocks(ctx, [(q.semantic.as_mut(), "company"), (None, "")])?;
     let result = search_companies(index, &q).map_err(query_error)?;
     let rows = hydrate(&index.companies, "full", &result.docs, |i, r| {
         let similarity = result.similarity.get(i).map_or(Value::Null, |&s| json!(rounded(s)));
         Ok(Raw::with_keys(r, &[("similarity", similarity)]))
     })?;
-    Ok(list("companies", &result, q.page, rows))
+    Ok(list("companies", &result, q.page, rows).with_semantic(searches))
 }
 
 pub fn deals(ctx: &Ctx) -> Result<Reply, ApiError> {
@@ -105,11 +126,10 @@ fn filtered(result: &ResultPage, i: usize) -> Option<FilteredCounts> {
 
 pub fn investors(ctx: &Ctx) -> Result<Reply, ApiError> {
     no_query_parameters(ctx)?;
-    let started = Instant::now();
     let mut q = parse_investors(ctx.body)?;
     let index = &ctx.app.index;
     let portfolio = q.portfolio.as_mut().and_then(|p| p.semantic.as_mut());
-    ctx.app.semantic.attach(index, portfolio, "company_investments", started)?;
+    let searches = semantic_blocks(ctx, [(portfolio, "company_investments"), (None, "")])?;
     let result = search_investors(index, &q).map_err(query_error)?;
     let rows = hydrate(&index.firms, "full", &result.docs, |i, r| {
         let f = filtered(&result, i);
@@ -119,7 +139,7 @@ pub fn investors(ctx: &Ctx) -> Result<Reply, ApiError> {
         ];
         Ok(Raw::with_keys(r, &keys))
     })?;
-    Ok(list("investors", &result, q.page, rows))
+    Ok(list("investors", &result, q.page, rows).with_semantic(searches))
 }
 
 /// A person list row: histories cut to [`LIST_HISTORY_LIMIT`] entries, `filtered_*` appended.
@@ -143,19 +163,17 @@ fn person_row(stored: &[u8], f: Option<FilteredCounts>) -> Result<Raw, ApiError>
 
 pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
     no_query_parameters(ctx)?;
-    let started = Instant::now();
     let mut q = parse_people(ctx.body)?;
     let index = &ctx.app.index;
-    let semantic = &ctx.app.semantic;
     let employer = q.company.as_mut().and_then(|c| c.semantic.as_mut());
-    semantic.attach(index, employer, "company", started)?;
     let deals = q.investor.as_mut().and_then(|i| i.deals.as_mut());
-    semantic.attach(index, deals.and_then(|d| d.semantic.as_mut()), "investor.deals", started)?;
+    let portfolio = deals.and_then(|d| d.semantic.as_mut());
+    let searches = semantic_blocks(ctx, [(employer, "company"), (portfolio, "investor.deals")])?;
     let result = search_people(index, &q).map_err(query_error)?;
     let rows = hydrate(&index.people, "full", &result.docs, |i, r| {
         person_row(r, filtered(&result, i))
     })?;
-    let mut reply = list("people", &result, q.page, rows);
+    let mut reply = list("people", &result, q.page, rows).with_semantic(searches);
     if result.total_count == 0 {
         reply.message = Some(NO_PEOPLE.to_string());
     }

@@ -48,6 +48,7 @@ fn detail_of(data: Data) -> Reply {
         },
         rows: 1,
         message: None,
+        semantic_searches: 0,
     }
 }
 

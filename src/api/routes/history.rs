@@ -41,6 +41,7 @@ fn page_of(ctx: &Ctx, deals: Vec<u32>) -> Result<Reply, ApiError> {
         data: Data::list("deals", rows),
         meta,
         message: None,
+        semantic_searches: 0,
     })
 }
 

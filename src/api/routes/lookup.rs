@@ -45,6 +45,7 @@ fn reply(name: &'static str, rows: Vec<Raw>, shape: MetaShape) -> Reply {
         },
         rows: n,
         message: None,
+        semantic_searches: 0,
     }
 }
 
