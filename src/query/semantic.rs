@@ -13,11 +13,11 @@
 //!
 //! # Search
 //!
-//! - Few candidates (≤ [`EXACT_LIMIT`]): every one is scored exactly
+//! - Few candidates (≤ [`Tuning::exact_limit`]): every one is scored exactly
 //!   (query · int8 row × scale).
 //! - Many: a first pass ranks candidates by the Hamming distance between
 //!   their sign sketch and the query's (both centred on the corpus mean),
-//!   and only the best [`RESCORE`] are scored exactly. `benches/semantic`
+//!   and only the best [`Tuning::rescore`] are scored exactly. `benches/semantic`
 //!   measures the recall of this against exact f32 scoring.
 //!
 //! Scores are computed one row at a time in a fixed order, so they do not
@@ -34,10 +34,22 @@ use crate::index::Index;
 
 /// Each semantic result set holds at most this many companies (spec §4.1.2).
 pub const SEMANTIC_CAP: usize = 150;
-/// Candidate sets up to this size are scored exactly, without the sketch pass.
-pub const EXACT_LIMIT: usize = 40_000;
-/// Rows the sketch pass hands to exact scoring.
-pub const RESCORE: usize = 4_096;
+/// How much work the search does (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tuning {
+    /// Candidate sets up to this size are scored exactly, without the sketch pass.
+    pub exact_limit: usize,
+    /// Rows the sketch pass hands to exact scoring.
+    pub rescore: usize,
+}
+
+impl Tuning {
+    /// What the server uses; `benches/semantic` measures its recall.
+    pub const DEFAULT: Tuning = Tuning {
+        exact_limit: 40_000,
+        rescore: 4_096,
+    };
+}
 /// Rows scored between two looks at the deadline.
 const DEADLINE_STRIDE: usize = 16_384;
 
@@ -134,16 +146,27 @@ pub fn semantic_set(
     candidates: Option<&RoaringBitmap>,
     min_relevance: f64,
 ) -> Result<Vec<Hit>, SemanticError> {
+    semantic_set_tuned(vectors, query, candidates, min_relevance, Tuning::DEFAULT)
+}
+
+/// [`semantic_set`] with explicit [`Tuning`].
+pub fn semantic_set_tuned(
+    vectors: &Vectors,
+    query: &QueryVector,
+    candidates: Option<&RoaringBitmap>,
+    min_relevance: f64,
+    tuning: Tuning,
+) -> Result<Vec<Hit>, SemanticError> {
     let min_cosine = match min_relevance > 0.0 {
         true => query.calibration.cosine_at(min_relevance as f32),
         false => f32::NEG_INFINITY,
     };
     let rows = candidate_rows(vectors, candidates);
     let scored = match rows.as_deref() {
-        Some(rows) if rows.len() <= EXACT_LIMIT => exact(vectors, query, rows.iter().copied())?,
-        None if vectors.rows() <= EXACT_LIMIT => exact(vectors, query, 0..vectors.rows() as u32)?,
+        Some(rows) if rows.len() <= tuning.exact_limit => exact(vectors, query, rows.iter().copied())?,
+        None if vectors.rows() <= tuning.exact_limit => exact(vectors, query, 0..vectors.rows() as u32)?,
         rows => {
-            let best = sketch_pass(vectors, &query.vector, rows, query.deadline)?;
+            let best = sketch_pass(vectors, &query.vector, rows, tuning.rescore, query.deadline)?;
             exact(vectors, query, best.into_iter())?
         }
     };
@@ -172,12 +195,13 @@ fn exact(
     Ok(out)
 }
 
-/// The [`RESCORE`] rows (of `rows`, or of all) nearest the query by sketch
+/// The `keep` rows (of `rows`, or of all) nearest the query by sketch
 /// Hamming distance; rows at the cut-off distance are taken in row order.
 fn sketch_pass(
     vectors: &Vectors,
     query: &[f32],
     rows: Option<&[u32]>,
+    keep: usize,
     deadline: Option<Instant>,
 ) -> Result<Vec<u32>, SemanticError> {
     let q = sign_words(query, vectors.mean());
@@ -198,7 +222,7 @@ fn sketch_pass(
         }
     }
     past(deadline)?;
-    Ok(nearest(dists, RESCORE, vectors.dim()))
+    Ok(nearest(dists, keep, vectors.dim()))
 }
 
 /// The `n` smallest distances (ties in row order), by a histogram of distances.

@@ -18,6 +18,7 @@
 mod compare;
 pub mod datasets;
 pub mod generate;
+mod semantic;
 mod tests;
 
 use std::cmp::Ordering;
