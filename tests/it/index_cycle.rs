@@ -37,6 +37,13 @@ fn build_verify_inspect_cycle() {
         "{text}"
     );
     assert!(text.contains("companies.idx: facet.location"), "{text}");
+    assert!(
+        text.contains("semantic vectors: 24 of 25 companies, model all-minilm-l6-v2 (384 dimensions"),
+        "{text}"
+    );
+    assert!(text.contains("companies.vectors: vectors.codes"), "{text}");
+    let embed = report.embed.expect("a build with a model reports its embedding");
+    assert_eq!((embed.companies_with_text, embed.distinct_texts), (24, 24));
     assert!(!dir.read_dir().unwrap().any(|e| e
         .unwrap()
         .file_name()
@@ -63,6 +70,16 @@ fn verify_detects_damage_and_open_refuses_other_versions() {
     assert!(err.contains("people.full.store"), "{err}");
     bytes[100] ^= 0x55;
     std::fs::write(&store, &bytes).unwrap();
+    verify_index(&out).unwrap();
+
+    let vectors = out.join("companies.vectors");
+    let mut bytes = std::fs::read(&vectors).unwrap();
+    bytes[200] ^= 0x01;
+    std::fs::write(&vectors, &bytes).unwrap();
+    let err = verify_index(&out).unwrap_err().to_string();
+    assert!(err.contains("companies.vectors"), "{err}");
+    bytes[200] ^= 0x01;
+    std::fs::write(&vectors, &bytes).unwrap();
     verify_index(&out).unwrap();
 
     let idx = out.join("deals.idx");
@@ -311,4 +328,41 @@ fn doc_ids_follow_the_default_sort() {
         .collect();
     let with: Vec<i32> = company_dates.iter().flatten().copied().collect();
     assert!(with.windows(2).all(|w| w[0] >= w[1]));
+}
+
+#[test]
+fn a_rebuild_embeds_only_new_texts() {
+    let dir = scratch("embed-cache");
+    let dump = dir.join("dump");
+    std::fs::create_dir_all(&dump).unwrap();
+    for f in std::fs::read_dir(repo().join("fixtures/dump")).unwrap() {
+        let f = f.unwrap();
+        std::fs::copy(f.path(), dump.join(f.file_name())).unwrap();
+    }
+    let options = |out: &str| BuildOptions {
+        dump: dump.clone(),
+        out: dir.join(out),
+        as_of: fundsearch::schema::Date::parse("2026-11-01"),
+        strict: true,
+        quiet: true,
+        semantic: Some(fundsearch::index::build::SemanticOptions {
+            embedder: model(fundsearch::embed::ModelKind::MiniLm),
+            cache_dir: Some(dir.join(".embed-cache")),
+        }),
+    };
+    let first = build_index(&options("a")).unwrap().embed.unwrap();
+    assert_eq!((first.from_cache, first.embedded), (0, 24));
+    // One company's description changes: only it is embedded again.
+    let companies = std::fs::read_to_string(dump.join("companies.jsonl")).unwrap();
+    let changed = companies.replacen("Autonomous mobile robots for warehouse picking.", "Robot arms that sort parcels.", 1);
+    assert_ne!(changed, companies);
+    std::fs::write(dump.join("companies.jsonl"), changed).unwrap();
+    let second = build_index(&options("b")).unwrap().embed.unwrap();
+    assert_eq!((second.from_cache, second.embedded), (23, 1));
+    let a = Index::open(&dir.join("a")).unwrap();
+    let b = Index::open(&dir.join("b")).unwrap();
+    let (va, vb) = (a.vectors.unwrap(), b.vectors.unwrap());
+    let same = (0..va.rows() as u32).filter(|&r| va.codes(r) == vb.codes(r)).count();
+    assert_eq!(same, 23, "cached vectors are the vectors of the first build");
+    std::fs::remove_dir_all(dir).unwrap();
 }
