@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use super::{EmbedError, Embedder, ModelInfo};
 
 pub struct CachedEmbedder {
-    inner: Box<dyn Embedder>,
+    inner: Arc<dyn Embedder>,
     capacity: usize,
     entries: Mutex<Lru>,
 }
@@ -43,9 +43,10 @@ impl Lru {
 }
 
 impl CachedEmbedder {
-    pub fn new(inner: Box<dyn Embedder>, capacity: usize) -> CachedEmbedder {
+    /// `inner` behind a cache of `capacity` texts (a `Box` or a shared `Arc`).
+    pub fn new(inner: impl Into<Arc<dyn Embedder>>, capacity: usize) -> CachedEmbedder {
         CachedEmbedder {
-            inner,
+            inner: inner.into(),
             capacity: capacity.max(1),
             entries: Mutex::new(Lru::default()),
         }
@@ -102,7 +103,7 @@ mod tests {
             calibration: Calibration::DEFAULT,
         };
         let calls = Arc::new(AtomicUsize::new(0));
-        let cache = CachedEmbedder::new(Box::new(Counting(calls.clone(), info)), 2);
+        let cache = CachedEmbedder::new(Arc::new(Counting(calls.clone(), info)) as Arc<dyn Embedder>, 2);
         let count = || calls.load(Ordering::SeqCst);
         assert_eq!(&*cache.query("ab").unwrap(), &[2.0]);
         assert_eq!(&*cache.query("abc").unwrap(), &[3.0]);

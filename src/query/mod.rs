@@ -10,4 +10,5 @@ pub mod range;
 pub mod request;
 pub mod resolve;
 pub mod semantic;
+pub mod sketch;
 pub mod sort;

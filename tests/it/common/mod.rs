@@ -41,9 +41,12 @@ pub fn models_dir() -> &'static Path {
     })
 }
 
+/// Models loaded so far.
+type Loaded = Mutex<Vec<(ModelKind, Arc<dyn Embedder>)>>;
+
 /// A model, loaded once per test run.
 pub fn model(kind: ModelKind) -> Arc<dyn Embedder> {
-    static MODELS: OnceLock<Mutex<Vec<(ModelKind, Arc<dyn Embedder>)>>> = OnceLock::new();
+    static MODELS: OnceLock<Loaded> = OnceLock::new();
     let mut loaded = MODELS.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
     if let Some((_, m)) = loaded.iter().find(|(k, _)| *k == kind) {
         return m.clone();
@@ -57,20 +60,8 @@ pub fn model(kind: ModelKind) -> Arc<dyn Embedder> {
 pub fn query_embedder() -> Arc<CachedEmbedder> {
     static CACHED: OnceLock<Arc<CachedEmbedder>> = OnceLock::new();
     CACHED
-        .get_or_init(|| Arc::new(CachedEmbedder::new(Box::new(Shared(model(ModelKind::MiniLm))), 256)))
+        .get_or_init(|| Arc::new(CachedEmbedder::new(model(ModelKind::MiniLm), 256)))
         .clone()
-}
-
-/// A shared model as a boxed one.
-struct Shared(Arc<dyn Embedder>);
-
-impl Embedder for Shared {
-    fn info(&self) -> &fundsearch::embed::ModelInfo {
-        self.0.info()
-    }
-    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, fundsearch::embed::EmbedError> {
-        self.0.embed(texts)
-    }
 }
 
 /// The test servers' semantic search: MiniLM, 5 s per search.

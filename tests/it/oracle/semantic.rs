@@ -11,8 +11,6 @@
 //! not the far tail they are at scale; `benches/semantic` measures the
 //! recall of the server's tuning at 1e5 and 1e6).
 
-use std::sync::Arc;
-
 use fundsearch::embed::{CachedEmbedder, ModelKind};
 use fundsearch::query::exec::search_companies;
 use fundsearch::query::request::{CompaniesQuery, PageRequest, Semantic};
@@ -32,19 +30,8 @@ const QUERIES: &[&str] = &[
     "solar power for homes",
 ];
 
-struct Shared(Arc<dyn fundsearch::embed::Embedder>);
-
-impl fundsearch::embed::Embedder for Shared {
-    fn info(&self) -> &fundsearch::embed::ModelInfo {
-        self.0.info()
-    }
-    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, fundsearch::embed::EmbedError> {
-        self.0.embed(texts)
-    }
-}
-
 fn query_vector(text: &str) -> QueryVector {
-    let embedder = CachedEmbedder::new(Box::new(Shared(model(ModelKind::WordLlama))), 8);
+    let embedder = CachedEmbedder::new(model(ModelKind::WordLlama), 8);
     embed_query(Some(&embedder), synthetic().index, text, None).expect("the query embeds")
 }
 
@@ -109,9 +96,9 @@ fn the_sketch_pass_keeps_the_exact_top_150() {
     for text in QUERIES {
         let qv = query_vector(text);
         let exact = semantic_set(vectors, &qv, None, 0.0).unwrap();
-        let everything = Tuning { exact_limit: 0, rescore: rows };
+        let everything = Tuning { exact_limit: 0, coarse: rows, rescore: rows };
         assert_eq!(semantic_set_tuned(vectors, &qv, None, 0.0, everything).unwrap(), exact);
-        let a_third = Tuning { exact_limit: 0, rescore: rows / 3 };
+        let a_third = Tuning { exact_limit: 0, coarse: rows, rescore: rows / 3 };
         let sketched = semantic_set_tuned(vectors, &qv, None, 0.0, a_third).unwrap();
         let found = sketched.iter().filter(|h| exact.iter().any(|e| e.doc == h.doc)).count();
         assert!(found as f64 >= 0.75 * exact.len() as f64, "{text}: {found} of {}", exact.len());
