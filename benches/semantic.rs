@@ -22,7 +22,7 @@
 //! ```text
 //! cargo bench --bench semantic -- [--eval] [--latency] [--companies 100000]
 //!     [--model minilm|wordllama] [--queries 1000] [--recall-queries 50]
-//!     [--tuning 32768:2048,131072:8192]   (recall of other coarse:rescore sizes too)
+//!     [--tuning 8:16384,4:8192]   (recall of other share:rescore tunings too)
 //! ```
 //! Data goes to `<target>/bench-data/semantic/` and is reused (embedding
 //! cache included). Pin it for stable figures: `taskset -c 1 cargo bench ...`.
@@ -86,11 +86,11 @@ fn parse_args() -> Result<Args, String> {
     Ok(a)
 }
 
-/// `coarse:rescore,coarse:rescore`.
+/// `share:rescore,share:rescore` (the Hamming pass keeps 1/share of the rows).
 fn parse_tunings(text: &str) -> Result<Vec<(usize, usize)>, String> {
     text.split(',')
         .map(|pair| {
-            let (c, r) = pair.split_once(':').ok_or("--tuning: coarse:rescore pairs")?;
+            let (c, r) = pair.split_once(':').ok_or("--tuning: share:rescore pairs")?;
             Ok((c.parse().map_err(|e| format!("--tuning: {e}"))?, r.parse().map_err(|e| format!("--tuning: {e}"))?))
         })
         .collect()
@@ -349,6 +349,9 @@ fn recall(
     dump: &Path,
     queries: &[String],
 ) -> Result<(), String> {
+    if args.recall_queries == 0 {
+        return Ok(());
+    }
     if model.info().id == ModelKind::MiniLm.id() && args.companies > 20_000 {
         println!("recall@150: skipped (re-embedding {} texts with MiniLM in f32 would take hours)", args.companies);
         return Ok(());
@@ -362,7 +365,9 @@ fn recall(
     }
     let vectors = index.vectors.as_ref().ok_or("no vectors")?;
     let mut tunings = vec![("server", Tuning::DEFAULT)];
-    tunings.extend(args.tunings.iter().map(|&(coarse, rescore)| ("--tuning", Tuning { coarse, rescore, ..Tuning::DEFAULT })));
+    tunings.extend(args.tunings.iter().map(|&(coarse_share, rescore)| {
+        ("--tuning", Tuning { coarse: 16_384, coarse_share, rescore, ..Tuning::DEFAULT })
+    }));
     tunings.push(("exact int8", Tuning { exact_limit: usize::MAX, ..Tuning::DEFAULT }));
     let mut overlap = vec![Vec::new(); tunings.len()];
     for query in queries.iter().take(args.recall_queries) {
@@ -382,7 +387,7 @@ fn recall(
         let holds = if mean >= 0.97 { "holds" } else { "MISSED" };
         let how = match tuning.exact_limit {
             usize::MAX => "every row scored (int8)".to_string(),
-            _ => format!("sketch keeps {} then {}", tuning.coarse, tuning.rescore),
+            _ => format!("sketch keeps 1/{} (at least {}) then {}", tuning.coarse_share, tuning.coarse, tuning.rescore),
         };
         println!(
             "recall@150 vs exact f32 ({} queries), {label} ({how}): mean {mean:.4}, worst {worst:.4}  target ≥ 0.97: {holds}",

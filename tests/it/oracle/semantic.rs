@@ -12,6 +12,7 @@
 //! recall of the server's tuning at 1e5 and 1e6).
 
 use fundsearch::embed::{CachedEmbedder, ModelKind};
+use fundsearch::index::vectors::QueryCodes;
 use fundsearch::query::exec::search_companies;
 use fundsearch::query::request::{CompaniesQuery, PageRequest, Semantic};
 use fundsearch::query::semantic::{embed_query, semantic_set, semantic_set_tuned, QueryVector, Tuning, SEMANTIC_CAP};
@@ -44,10 +45,11 @@ fn naive(w: &World, q: &CompaniesQuery, qv: &QueryVector, min_relevance: f64) ->
     all.page = PageRequest { page: 0, page_size: usize::MAX / 4 };
     let candidates = expect_companies(w, &all).ids;
     let floor = qv.calibration.cosine_at(min_relevance as f32);
+    let codes = QueryCodes::of(&qv.vector);
     let mut scored: Vec<(f32, u32)> = candidates
         .iter()
         .filter_map(|id| index.companies.ids.docid(id))
-        .filter_map(|doc| Some((vectors.cosine(&qv.vector, vectors.row_of(doc)?), doc)))
+        .filter_map(|doc| Some((vectors.cosine(&codes, vectors.row_of(doc)?), doc)))
         .filter(|(c, _)| min_relevance <= 0.0 || *c >= floor)
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -96,9 +98,9 @@ fn the_sketch_pass_keeps_the_exact_top_150() {
     for text in QUERIES {
         let qv = query_vector(text);
         let exact = semantic_set(vectors, &qv, None, 0.0).unwrap();
-        let everything = Tuning { exact_limit: 0, coarse: rows, rescore: rows };
+        let everything = Tuning { exact_limit: 0, coarse: rows, coarse_share: 1, rescore: rows };
         assert_eq!(semantic_set_tuned(vectors, &qv, None, 0.0, everything).unwrap(), exact);
-        let a_third = Tuning { exact_limit: 0, coarse: rows, rescore: rows / 3 };
+        let a_third = Tuning { exact_limit: 0, coarse: rows, coarse_share: 1, rescore: rows / 3 };
         let sketched = semantic_set_tuned(vectors, &qv, None, 0.0, a_third).unwrap();
         let found = sketched.iter().filter(|h| exact.iter().any(|e| e.doc == h.doc)).count();
         assert!(found as f64 >= 0.75 * exact.len() as f64, "{text}: {found} of {}", exact.len());
