@@ -365,14 +365,24 @@ mod tests {
             Date::from_ymd(2020, 5, 1),
             &mut rng,
         );
-        assert_eq!(
-            long,
-            "Acme Pay builds a payments API for online merchants. Its customers use it to get paid faster. \
-             Founded in 2020, the company is headquartered in London."
+        assert!(long.contains("a payments API") && long.contains("online merchants"), "{long}");
+        assert!(
+            long.ends_with("Its customers use it to get paid faster. Founded in 2020, the company is headquartered in London."),
+            "{long}"
         );
-        let shorts: Vec<String> = (0..20)
+        let openings: std::collections::HashSet<String> = (0..40)
+            .map(|_| {
+                let text = company_long("Acme Pay", &pitch, &sector, None, None, &mut rng);
+                text.split(". ").next().unwrap_or_default().to_string()
+            })
+            .collect();
+        assert!(openings.len() >= 3, "several phrasings of the opening: {openings:?}");
+        let shorts: Vec<String> = (0..60)
             .map(|_| company_short(&pitch, "Payments", &mut rng))
             .collect();
+        let distinct: std::collections::HashSet<&String> = shorts.iter().collect();
+        assert!(distinct.len() >= 10, "phrasings and delivery angles vary: {}", distinct.len());
+        assert!(shorts.iter().all(|s| s.contains("payments API") || s.contains("online merchants")));
         assert!(shorts.contains(&"A payments API for online merchants.".to_string()));
         assert!(shorts
             .contains(&"Payments company building payments API for online merchants.".to_string()));
