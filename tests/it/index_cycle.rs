@@ -62,25 +62,17 @@ fn verify_detects_damage_and_open_refuses_other_versions() {
     let out = dir.join("index");
     build(&repo().join("fixtures/dump"), &out, "2026-11-01");
 
-    let store = out.join("people.full.store");
-    let mut bytes = std::fs::read(&store).unwrap();
-    bytes[100] ^= 0x55;
-    std::fs::write(&store, &bytes).unwrap();
-    let err = verify_index(&out).unwrap_err().to_string();
-    assert!(err.contains("people.full.store"), "{err}");
-    bytes[100] ^= 0x55;
-    std::fs::write(&store, &bytes).unwrap();
-    verify_index(&out).unwrap();
-
-    let vectors = out.join("companies.vectors");
-    let mut bytes = std::fs::read(&vectors).unwrap();
-    bytes[200] ^= 0x01;
-    std::fs::write(&vectors, &bytes).unwrap();
-    let err = verify_index(&out).unwrap_err().to_string();
-    assert!(err.contains("companies.vectors"), "{err}");
-    bytes[200] ^= 0x01;
-    std::fs::write(&vectors, &bytes).unwrap();
-    verify_index(&out).unwrap();
+    for (file, at) in [("people.full.store", 100), ("companies.vectors", 200)] {
+        let path = out.join(file);
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[at] ^= 0x55;
+        std::fs::write(&path, &bytes).unwrap();
+        let err = verify_index(&out).unwrap_err().to_string();
+        assert!(err.contains(file), "{err}");
+        bytes[at] ^= 0x55;
+        std::fs::write(&path, &bytes).unwrap();
+        verify_index(&out).unwrap();
+    }
 
     let idx = out.join("deals.idx");
     let mut bytes = std::fs::read(&idx).unwrap();

@@ -22,6 +22,7 @@ use roaring::RoaringBitmap;
 
 use crate::index::column::NULL_I32;
 use crate::index::payload::{PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
+use crate::index::relation::Edges;
 use crate::index::{Index, IndexError};
 use crate::query::filter::evaluate;
 use crate::query::plan::Plan;
@@ -128,6 +129,18 @@ impl DealRules {
             only_lead: f.only_lead_deals,
         }
     }
+
+    /// Appends `person`'s counted participations as (deal, led) to `out`
+    /// (a deal may appear twice: as angel and as partner).
+    fn deals_of(&self, angel: &Edges, partner: &Edges, person: u32, out: &mut Vec<(u32, bool)>) {
+        if self.angel {
+            out.extend(angel.targets(person).iter().map(|&d| (d, false)));
+        }
+        if self.institutional {
+            let edges = partner.targets(person).iter().zip(partner.payload(person));
+            out.extend(edges.map(|(&d, &lead)| (d, lead != 0)));
+        }
+    }
 }
 
 /// The qualifying deals of `investor.deals`, and its semantic set.
@@ -164,13 +177,7 @@ fn portfolio_cosine(
     let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
     let company = index.deals.column_i32("company")?;
     let mut mine: Vec<(u32, bool)> = Vec::new();
-    if rules.angel {
-        mine.extend(angel.targets(person).iter().map(|&d| (d, false)));
-    }
-    if rules.institutional {
-        let edges = partner.targets(person).iter().zip(partner.payload(person));
-        mine.extend(edges.map(|(&d, &lead)| (d, lead != 0)));
-    }
+    rules.deals_of(&angel, &partner, person, &mut mine);
     Ok(mine
         .into_iter()
         .filter(|&(d, lead)| deals.contains(d) && (lead || !rules.only_lead))
@@ -233,16 +240,7 @@ fn count_from_people(
     let mut mine: Vec<(u32, bool)> = Vec::new();
     for p in candidates {
         mine.clear();
-        if rules.angel {
-            mine.extend(angel_deals.targets(p).iter().map(|&d| (d, false)));
-        }
-        if rules.institutional {
-            let edges = partner_deals
-                .targets(p)
-                .iter()
-                .zip(partner_deals.payload(p));
-            mine.extend(edges.map(|(&d, &lead)| (d, lead != 0)));
-        }
+        rules.deals_of(&angel_deals, &partner_deals, p, &mut mine);
         for (d, lead) in distinct_deals(&mut mine) {
             if deals.contains(d) && (lead || !rules.only_lead) {
                 tally.add(p, lead, day_of(dates, d));
