@@ -93,8 +93,11 @@ impl Data {
 /// Which `meta` keys an endpoint reports (reference §11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MetaShape {
-    /// `total_count` only (location, industry and person lookups).
+    /// `total_count` only (person lookups).
     CountOnly,
+    /// `total_count, page, page_size, credits_used`, no balances (location
+    /// and industry lookups: free, one page of at most `limit`).
+    Paged,
     /// `total_count, page, page_size, credits_used` + balances.
     List,
     /// `page: 0, page_size: 1, credits_used` + balances.
@@ -117,6 +120,13 @@ impl Meta {
         match self.shape {
             MetaShape::CountOnly => {
                 m.insert("total_count".into(), json!(self.total_count));
+                return Value::Object(m);
+            }
+            MetaShape::Paged => {
+                m.insert("total_count".into(), json!(self.total_count));
+                m.insert("page".into(), json!(self.page));
+                m.insert("page_size".into(), json!(self.page_size));
+                m.insert("credits_used".into(), json!(charge.credits_used));
                 return Value::Object(m);
             }
             MetaShape::List => {

@@ -53,8 +53,15 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// The documented item: `value` is the offending value as a string
+    /// (JSON-encoded when it is not one), or null when there is none.
     fn to_json(&self) -> Value {
-        json!({ "field": self.field, "value": self.value, "message": self.message, "code": self.code, "validOptions": self.valid_options })
+        let value = match &self.value {
+            Value::Null => Value::Null,
+            Value::String(s) => Value::String(s.clone()),
+            other => Value::String(other.to_string()),
+        };
+        json!({ "field": self.field, "value": value, "message": self.message, "code": self.code, "validOptions": self.valid_options })
     }
 }
 

@@ -159,12 +159,11 @@ fn catalog_lookup(ctx: &Ctx, c: CatalogLookup) -> Result<Reply, ApiError> {
             .with_status_code()
         })?),
     };
-    let hits = name_hits(ctx, c.names, name, catalog_limit(ctx)?, category)?;
-    Ok(reply(
-        c.array,
-        catalog_rows(c.cards, &hits),
-        MetaShape::CountOnly,
-    ))
+    let limit = catalog_limit(ctx)?;
+    let hits = name_hits(ctx, c.names, name, limit, category)?;
+    let mut reply = reply(c.array, catalog_rows(c.cards, &hits), MetaShape::Paged);
+    reply.meta.page_size = limit as u64;
+    Ok(reply)
 }
 
 pub fn locations(ctx: &Ctx) -> Result<Reply, ApiError> {
