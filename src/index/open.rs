@@ -190,10 +190,14 @@ pub struct Index {
 impl Index {
     /// Opens and validates every relation, key map, facet and store of the
     /// index, so that damage is found at startup and no request pays for a
-    /// first open.
+    /// first open; maps in every page of the company vectors, which every
+    /// unfiltered semantic search reads.
     pub fn warm(&self) -> Result<(), IndexError> {
         for kind in [&self.companies, &self.deals, &self.firms, &self.people] {
             kind.warm()?;
+        }
+        if let Some(v) = &self.vectors {
+            v.warm();
         }
         Ok(())
     }

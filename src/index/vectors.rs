@@ -247,6 +247,14 @@ impl Vectors {
         dot as f32 * query.scale * scale
     }
 
+    /// Touches every page of the sketches and the int8 rows, so that the
+    /// first searches do not pay the page faults.
+    pub fn warm(&self) {
+        let signs: &[u8] = bytemuck::cast_slice(self.all_signs());
+        let codes: &[u8] = bytemuck::cast_slice(self.bundle.get(self.codes));
+        super::mmap::touch(signs.chunks(4096).chain(codes.chunks(4096)));
+    }
+
     /// Checks every doc/row cross reference (for `indexer verify`).
     pub fn verify(&self) -> Result<(), IndexError> {
         let docs = self.docs();
