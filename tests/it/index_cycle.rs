@@ -95,12 +95,7 @@ fn verify_detects_damage_and_open_refuses_other_versions() {
 #[test]
 fn a_failed_build_leaves_nothing_under_the_final_name() {
     let dir = scratch("failed");
-    let dump = dir.join("dump");
-    std::fs::create_dir_all(&dump).unwrap();
-    for f in std::fs::read_dir(repo().join("fixtures/dump")).unwrap() {
-        let f = f.unwrap();
-        std::fs::copy(f.path(), dump.join(f.file_name())).unwrap();
-    }
+    let dump = copy_fixture_dump(&dir);
     std::fs::write(dump.join("deals.jsonl"), "{\"broken\n").unwrap();
     let opts = BuildOptions {
         dump: dump.clone(),
@@ -325,12 +320,7 @@ fn doc_ids_follow_the_default_sort() {
 #[test]
 fn a_rebuild_embeds_only_new_texts() {
     let dir = scratch("embed-cache");
-    let dump = dir.join("dump");
-    std::fs::create_dir_all(&dump).unwrap();
-    for f in std::fs::read_dir(repo().join("fixtures/dump")).unwrap() {
-        let f = f.unwrap();
-        std::fs::copy(f.path(), dump.join(f.file_name())).unwrap();
-    }
+    let dump = copy_fixture_dump(&dir);
     let options = |out: &str| BuildOptions {
         dump: dump.clone(),
         out: dir.join(out),
@@ -357,4 +347,15 @@ fn a_rebuild_embeds_only_new_texts() {
     let same = (0..va.rows() as u32).filter(|&r| va.codes(r) == vb.codes(r)).count();
     assert_eq!(same, 23, "cached vectors are the vectors of the first build");
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A copy of the fixture dump in `dir/dump`, to damage or edit.
+fn copy_fixture_dump(dir: &std::path::Path) -> std::path::PathBuf {
+    let dump = dir.join("dump");
+    std::fs::create_dir_all(&dump).unwrap();
+    for f in std::fs::read_dir(repo().join("fixtures/dump")).unwrap() {
+        let f = f.unwrap();
+        std::fs::copy(f.path(), dump.join(f.file_name())).unwrap();
+    }
+    dump
 }
