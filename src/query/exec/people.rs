@@ -162,14 +162,15 @@ fn qualifying_deals(
     Ok((evaluate(&index.deals, &plan)?, set))
 }
 
-/// The best cosine of `person`'s portfolio companies among their counted deals in `deals`.
-fn portfolio_cosine(
+/// Each person's best portfolio cosine among their counted deals in
+/// `deals` (the relations are opened once, then read per person).
+fn portfolio_cosines(
     index: &Index,
     rules: &DealRules,
     deals: &RoaringBitmap,
     set: &SemanticSet,
-    person: u32,
-) -> Result<f32, IndexError> {
+    people: &RoaringBitmap,
+) -> Result<Vec<f32>, IndexError> {
     let (angel_rel, partner_rel) = (
         index.people.relation("angel_deals")?,
         index.people.relation("partner_deals")?,
@@ -177,12 +178,18 @@ fn portfolio_cosine(
     let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
     let company = index.deals.column_i32("company")?;
     let mut mine: Vec<(u32, bool)> = Vec::new();
-    rules.deals_of(&angel, &partner, person, &mut mine);
-    Ok(mine
-        .into_iter()
-        .filter(|&(d, lead)| deals.contains(d) && (lead || !rules.only_lead))
-        .filter_map(|(d, _)| set.cosine(company.get(d)? as u32))
-        .fold(f32::NEG_INFINITY, f32::max))
+    let mut out = Vec::with_capacity(people.len() as usize);
+    for person in people {
+        mine.clear();
+        rules.deals_of(&angel, &partner, person, &mut mine);
+        let best = mine
+            .iter()
+            .filter(|&&(d, lead)| deals.contains(d) && (lead || !rules.only_lead))
+            .filter_map(|&(d, _)| set.cosine(company.get(d)? as u32))
+            .fold(f32::NEG_INFINITY, f32::max);
+        out.push(best);
+    }
+    Ok(out)
 }
 
 /// Counts each candidate's distinct deals in `deals`.
@@ -455,14 +462,18 @@ fn relevance_keys(
     portfolio: Option<&(&PersonDealsFilter, RoaringBitmap, SemanticSet)>,
 ) -> Result<Vec<(Option<i64>, u32)>, QueryError> {
     let employer = index.people.column_i32("employer")?;
+    let portfolio_best = match portfolio {
+        Some((f, deals, set)) => Some(portfolio_cosines(index, &DealRules::of(f), deals, set, matches)?),
+        None => None,
+    };
     let mut keys = Vec::with_capacity(matches.len() as usize);
-    for p in matches {
+    for (i, p) in matches.iter().enumerate() {
         let mut score = 0f32;
         if let Some(set) = employer_set {
             score += employer.get(p).and_then(|c| set.cosine(c as u32)).unwrap_or(-1.0);
         }
-        if let Some((f, deals, set)) = portfolio {
-            score += portfolio_cosine(index, &DealRules::of(f), deals, set, p)?.max(-1.0);
+        if let Some(best) = &portfolio_best {
+            score += best[i].max(-1.0);
         }
         keys.push((Some(cosine_key(score)), p));
     }
