@@ -12,7 +12,8 @@ use std::process;
 use std::sync::Arc;
 
 use fundsearch::api::accounts::{Accounts, Allowances, Charge, Plan, Principal};
-use fundsearch::api::app::{App, Ctx, Effort, Request, Response};
+use fundsearch::api::app::{App, Request, Response};
+use fundsearch::api::handler::{Ctx, Effort};
 use fundsearch::api::envelope::success_body;
 use fundsearch::api::params::Query;
 use fundsearch::api::rate_limit::RateLimiter;
@@ -89,7 +90,7 @@ impl BenchApp {
         };
         Ok(success_body(
             &reply.data,
-            &reply.meta.to_value(&free),
+            &reply.meta.to_value(route.endpoint.meta, &free),
             reply.message.as_deref(),
         ))
     }

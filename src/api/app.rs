@@ -4,35 +4,35 @@
 //! 1. `/health` answers without authentication;
 //! 2. the bearer key is authenticated (401);
 //! 3. the key's rate limit is counted (429);
-//! 4. the route is matched (404 / 405) and its handler runs;
-//! 5. the cost is computed from what the handler returned and charged
-//!    durably (402 and nothing charged if the balance cannot pay);
-//! 6. the body is rendered with the balances after the charge.
+//! 4. the route is matched (404 / 405), its query string checked against
+//!    the endpoint's declaration (`api::declare`), and its handler runs;
+//! 5. the cost is computed from the declared price and what the handler
+//!    returned, and charged durably (402 and nothing charged if the
+//!    balance cannot pay);
+//! 6. the body is rendered with the balances after the charge, `meta`
+//!    shaped as declared.
+//!
+//! Every error a handler returns is held to the endpoint's declared code
+//! list: a 400 it does not declare is answered with its declared `invalid`
+//! code instead (see [`conform`]). `GET /openapi.json` (also under `/v1`)
+//! answers without a key, like `/health`.
 //!
 //! Handlers run synchronously; the HTTP layer calls [`App::handle`] on a
 //! bounded blocking pool.
 
-use std::sync::Arc;
 use std::time::Instant;
 
-use serde_json::json;
+use serde_json::{json, Value};
 
-use super::accounts::{Accounts, AuthFailure, Charge, Principal};
-use super::envelope::{success_body, Data, Meta};
-use super::errors::ApiError;
+use super::accounts::{AuthFailure, Charge, Principal};
+use super::declare::endpoint::{Cost, Endpoint, Input, UnknownParams};
+use super::envelope::success_body;
+use super::errors::{ApiError, Code, Item};
+use super::handler::{Ctx, Effort};
+use super::openapi;
 use super::params::Query;
-use super::rate_limit::RateLimiter;
-use super::routes::{match_route, Cost, RouteMatch};
-use super::semantic::SemanticService;
-use crate::index::Index;
-
-/// Shared state of a running server.
-pub struct App {
-    pub index: Arc<Index>,
-    pub accounts: Arc<Accounts>,
-    pub limiter: RateLimiter,
-    pub semantic: SemanticService,
-}
+use super::routes::{match_route, RouteMatch};
+pub use super::state::App;
 
 /// A request, as the HTTP layer hands it over.
 #[derive(Debug, Clone, Default)]
@@ -51,6 +51,8 @@ pub struct Response {
     pub status: u16,
     pub body: Vec<u8>,
     pub retry_after: Option<u64>,
+    /// `Allow` (405).
+    pub allow: Option<String>,
     /// Credits charged (for the access log).
     pub credits: u64,
 }
@@ -61,44 +63,10 @@ impl Response {
             status: e.status,
             body: serde_json::to_vec(&e.body()).unwrap_or_default(),
             retry_after: e.retry_after,
+            allow: e.allow.clone(),
             credits: 0,
         }
     }
-}
-
-/// What a handler produces.
-pub struct Reply {
-    pub data: Data,
-    pub meta: Meta,
-    /// Rows returned, for per-row pricing.
-    pub rows: u64,
-    pub message: Option<String>,
-    /// Semantic searches the request ran (recorded with its charge, counted
-    /// against the plan's monthly ceiling).
-    pub semantic_searches: u64,
-}
-
-impl Reply {
-    /// The same reply, having run `searches` semantic searches.
-    pub fn with_semantic(mut self, searches: u64) -> Reply {
-        self.semantic_searches = searches;
-        self
-    }
-}
-
-/// Where a request runs, and so how much work its name search may do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Effort {
-    /// Any work: on the worker pool, or a light request on the reactor.
-    Full,
-    /// A first attempt on the reactor: a name search runs its exact stages
-    /// only (bounded work: tens of microseconds as a rule, a few
-    /// milliseconds at most), and one they cannot answer defers the whole
-    /// request to the pool.
-    Quick,
-    /// The pool's run of a deferred request: the rate limit counted it
-    /// already, and its name search goes straight to the main stage.
-    Deferred,
 }
 
 /// What [`App::handle_quick`] did.
@@ -108,16 +76,6 @@ pub enum Quick {
     /// Run it again with [`App::handle_with`] and [`Effort::Deferred`],
     /// on the pool.
     Deferred,
-}
-
-/// What a handler sees.
-pub struct Ctx<'a> {
-    pub app: &'a App,
-    pub effort: Effort,
-    pub query: Query,
-    pub params: Vec<&'a str>,
-    pub body: &'a [u8],
-    pub principal: &'a Principal,
 }
 
 impl App {
@@ -146,8 +104,14 @@ impl App {
 
     fn handle_checked(&self, req: &Request, effort: Effort) -> Result<Response, ApiError> {
         let path = normalise_path(req.path);
-        if path == "/health" {
-            return Ok(self.health());
+        if path == "/health" || openapi::PATHS.contains(&path.as_str()) {
+            if !matches!(req.method, "GET" | "HEAD") {
+                return Err(ApiError::method_not_allowed(req.method, "GET, HEAD"));
+            }
+            return Ok(match path.as_str() {
+                "/health" => self.health(),
+                _ => json_response(openapi::document_bytes()),
+            });
         }
         let principal = self.authenticate(req.authorization)?;
         if effort != Effort::Deferred {
@@ -156,27 +120,30 @@ impl App {
                 .map_err(|wait| ApiError::rate_limited(self.limiter.limit(), wait))?;
         }
         let RouteMatch { route, params } = match_route(req.method, &path)?;
+        let endpoint = route.endpoint;
         let ctx = Ctx {
             app: self,
             effort,
-            query: Query::parse(req.query)?,
+            query: Query::parse(req.query).map_err(|e| conform(endpoint, e))?,
             params,
             body: req.body,
             principal: &principal,
         };
-        let reply = (route.handler)(&ctx)?;
-        let cost = match route.cost {
+        check_query(endpoint, &ctx.query).map_err(|e| conform(endpoint, e))?;
+        let reply = (route.handler)(&ctx).map_err(|e| conform(endpoint, e))?;
+        let cost = match endpoint.cost {
             Cost::Free => 0,
             Cost::PerCall(n) => n,
             Cost::PerRow => reply.rows,
         };
         let charge = self.charge(&principal, cost, reply.semantic_searches, req.request_id)?;
-        let meta = reply.meta.to_value(&charge);
+        let meta = reply.meta.to_value(endpoint.meta, &charge);
         let body = success_body(&reply.data, &meta, reply.message.as_deref());
         Ok(Response {
             status: 200,
             body,
             retry_after: None,
+            allow: None,
             credits: charge.credits_used,
         })
     }
@@ -226,13 +193,98 @@ impl App {
             "index": { "as_of": self.index.manifest.as_of, "built_at": self.index.manifest.built_at,
                        "companies": c.companies, "deals": c.deals, "investors": c.investors, "people": c.people },
         });
-        Response {
-            status: 200,
-            body: serde_json::to_vec(&body).unwrap_or_default(),
-            retry_after: None,
-            credits: 0,
-        }
+        json_response(serde_json::to_vec(&body).unwrap_or_default())
     }
+}
+
+/// A 200 with a JSON body that charges nothing.
+fn json_response(body: Vec<u8>) -> Response {
+    Response {
+        status: 200,
+        body,
+        retry_after: None,
+        allow: None,
+        credits: 0,
+    }
+}
+
+/// Refuses query parameters the endpoint does not declare, in the form it
+/// declares for them.
+fn check_query(endpoint: &Endpoint, query: &Query) -> Result<(), ApiError> {
+    let (declared, form) = match endpoint.input {
+        Input::Query(fields, form) => (fields, form),
+        Input::Body(_) => (&[][..], UnknownParams::Validation),
+    };
+    let allowed: Vec<&str> = declared.iter().map(|f| f.name).collect();
+    let unknown = query.unknown(&allowed);
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    Err(match form {
+        UnknownParams::Validation => unknown_items(&unknown, &allowed),
+        UnknownParams::InvalidParameter => ApiError::of(
+            Code::InvalidParameter,
+            &[("names", &unknown.join(", "))],
+            json!({ "unknownParameters": unknown, "allowedParameters": allowed, "help": format!("Allowed parameters: {}", allowed.join(", ")) }),
+        ),
+        UnknownParams::NoneAllowed => ApiError::of(
+            Code::InvalidParameters,
+            &[],
+            json!({ "providedParameters": query.names(), "help": "This endpoint only accepts an ID in the path. Remove all query parameters." }),
+        ),
+    })
+}
+
+/// 400 `VALIDATION_ERROR` with one `UNKNOWN_PARAMETER` item per name.
+fn unknown_items(unknown: &[&str], allowed: &[&str]) -> ApiError {
+    let items: Vec<Item> = unknown
+        .iter()
+        .map(|name| Item {
+            field: name.to_string(),
+            value: Value::Null,
+            message: format!("Unknown parameter: {name}. Allowed parameters: {}", allowed.join(", ")),
+            code: Code::UnknownParameter,
+            valid_options: allowed.iter().map(|a| a.to_string()).collect(),
+        })
+        .collect();
+    let mut e = ApiError::validation(Code::ValidationError, &items);
+    e.status = 400;
+    e
+}
+
+/// `e` as the endpoint declares it: a 400 whose code the endpoint does not
+/// list becomes its `invalid` code (an item of a `VALIDATION_ERROR`, or the
+/// same message under the other code); the endpoint's `statusCode` rule
+/// applies.
+pub fn conform(endpoint: &Endpoint, e: ApiError) -> ApiError {
+    let mut e = if matches!(e.status, 400 | 422) && !endpoint.errors.contains(&e.code) {
+        rewrap(endpoint.invalid, e)
+    } else {
+        e
+    };
+    if endpoint.status_code {
+        e.status_code_field = true;
+    }
+    e
+}
+
+fn rewrap(code: Code, e: ApiError) -> ApiError {
+    if code != Code::ValidationError {
+        let mut e = e;
+        e.code = code;
+        return e;
+    }
+    let (field, value) = e.subject.clone().unwrap_or_else(|| ("query".into(), Value::Null));
+    let item = Item {
+        field,
+        value,
+        message: e.message,
+        code: e.code,
+        valid_options: Vec::new(),
+    };
+    let mut wrapped = ApiError::validation(Code::ValidationError, &[item]);
+    wrapped.status = 400;
+    wrapped
 }
 
 /// `/v1/company/` and `/v1/company` are the same route.

@@ -5,6 +5,7 @@
 use serde_json::{json, Map, Value};
 
 use super::accounts::Charge;
+pub use super::declare::endpoint::MetaShape;
 
 /// A JSON fragment already serialised (a stored record, or a record with
 /// per-query keys appended).
@@ -13,7 +14,12 @@ pub struct Raw(pub Vec<u8>);
 
 impl Raw {
     pub fn from_value(v: &Value) -> Raw {
-        Raw(serde_json::to_vec(v).unwrap_or_else(|_| b"null".to_vec()))
+        Raw::from_serialize(v)
+    }
+
+    /// A record serialised as it is.
+    pub fn from_serialize<T: serde::Serialize>(record: &T) -> Raw {
+        Raw(serde_json::to_vec(record).unwrap_or_else(|_| b"null".to_vec()))
     }
 
     /// A stored object record with extra keys appended before its closing brace.
@@ -90,34 +96,20 @@ impl Data {
     }
 }
 
-/// Which `meta` keys an endpoint reports (reference §11).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MetaShape {
-    /// `total_count` only (person lookups).
-    CountOnly,
-    /// `total_count, page, page_size, credits_used`, no balances (location
-    /// and industry lookups: free, one page of at most `limit`).
-    Paged,
-    /// `total_count, page, page_size, credits_used` + balances.
-    List,
-    /// `page: 0, page_size: 1, credits_used` + balances.
-    Detail,
-}
-
 /// Values for `meta`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Meta {
-    pub shape: MetaShape,
     pub total_count: u64,
     pub page: u64,
     pub page_size: u64,
 }
 
 impl Meta {
-    /// The `meta` object; balances come from the charge (absent for the api plan).
-    pub fn to_value(&self, charge: &Charge) -> Value {
+    /// The `meta` object of `shape` (the endpoint's declaration); balances
+    /// come from the charge (absent for the api plan).
+    pub fn to_value(&self, shape: MetaShape, charge: &Charge) -> Value {
         let mut m = Map::new();
-        match self.shape {
+        match shape {
             MetaShape::CountOnly => {
                 m.insert("total_count".into(), json!(self.total_count));
                 return Value::Object(m);

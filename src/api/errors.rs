@@ -1,40 +1,57 @@
-//! Every error the API returns: one constructor per documented code, each
-//! fixing the HTTP status, the message and the shape of `details`
+//! Every error the API returns: one constructor per situation, each taking
+//! its status and message template from the code table
+//! ([`crate::api::declare::codes`]) and fixing the shape of `details`
 //! (reference §1–§2 and the endpoint sections).
 
 use serde_json::{json, Value};
 
-/// The code of [`ApiError::deferred`].
-const DEFERRED: &str = "DEFERRED";
+pub use super::declare::codes::Code;
 
 /// An error response.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiError {
     pub status: u16,
-    pub code: &'static str,
+    pub code: Code,
     pub message: String,
     pub details: Value,
     /// Some documented bodies repeat the status as a top-level `statusCode`.
     pub status_code_field: bool,
-    /// `Retry-After` seconds (429).
+    /// `Retry-After` seconds (429, 503).
     pub retry_after: Option<u64>,
+    /// `Allow` (405).
+    pub allow: Option<String>,
+    /// The parameter and value the error is about, when it is about one
+    /// (kept when the error is rewrapped as a validation item).
+    pub subject: Option<(String, Value)>,
+    /// Not an answer: see [`ApiError::deferred`].
+    deferred: bool,
 }
 
 impl ApiError {
-    pub fn new(
-        status: u16,
-        code: &'static str,
-        message: impl Into<String>,
-        details: Value,
-    ) -> ApiError {
+    /// An error with `code`'s status and a message of its own.
+    pub fn new(code: Code, message: impl Into<String>, details: Value) -> ApiError {
         ApiError {
-            status,
+            status: code.status(),
             code,
             message: message.into(),
             details,
             status_code_field: false,
             retry_after: None,
+            allow: None,
+            subject: None,
+            deferred: false,
         }
+    }
+
+    /// The same error, about parameter `field` with `value`.
+    pub fn about(mut self, field: &str, value: &str) -> ApiError {
+        self.subject = Some((field.to_string(), Value::String(value.to_string())));
+        self
+    }
+
+    /// An error whose message is `code`'s template filled with `values`.
+    pub fn of(code: Code, values: &[(&str, &str)], details: Value) -> ApiError {
+        ApiError::new(code, code.message(values), details)
     }
 
     /// Adds the top-level `statusCode` some documented bodies carry.
@@ -47,7 +64,7 @@ impl ApiError {
     pub fn body(&self) -> Value {
         let mut body = json!({
             "success": false,
-            "error": { "code": self.code, "message": self.message, "details": self.details },
+            "error": { "code": self.code.as_str(), "message": self.message, "details": self.details },
         });
         if self.status_code_field {
             body["statusCode"] = json!(self.status);
@@ -56,10 +73,9 @@ impl ApiError {
     }
 
     pub fn auth_missing() -> ApiError {
-        ApiError::new(
-            401,
-            "AUTH_ERROR",
-            "API key not provided",
+        ApiError::of(
+            Code::AuthError,
+            &[],
             json!({
                 "help": "Please provide your API key in the Authorization header",
                 "format": "Bearer vg_your_api_key_here",
@@ -68,10 +84,9 @@ impl ApiError {
     }
 
     pub fn auth_malformed() -> ApiError {
-        ApiError::new(
-            401,
-            "INVALID_API_KEY",
-            "Invalid API key",
+        ApiError::of(
+            Code::InvalidApiKey,
+            &[],
             json!({
                 "help": "The API key is not valid. Check that you copied the whole key.",
                 "format": "Bearer vg_<12 hex characters>_<32 base64url characters>",
@@ -80,28 +95,25 @@ impl ApiError {
     }
 
     pub fn auth_unknown() -> ApiError {
-        ApiError::new(
-            401,
-            "INVALID_API_KEY",
-            "Invalid API key",
+        ApiError::of(
+            Code::InvalidApiKey,
+            &[],
             json!({ "help": "The API key is not valid. Check that you copied the whole key.", "format": "Bearer vg_your_api_key_here" }),
         )
     }
 
     pub fn auth_inactive() -> ApiError {
-        ApiError::new(
-            401,
-            "INACTIVE_API_KEY",
-            "API key is inactive",
+        ApiError::of(
+            Code::InactiveApiKey,
+            &[],
             json!({ "help": "This API key has been deactivated. Create a new key.", "format": "Bearer vg_your_api_key_here" }),
         )
     }
 
     pub fn rate_limited(limit: u32, retry_after: u64) -> ApiError {
-        let mut e = ApiError::new(
-            429,
-            "RATE_LIMIT_EXCEEDED",
-            format!("Rate limit exceeded. Maximum {limit} requests per minute."),
+        let mut e = ApiError::of(
+            Code::RateLimitExceeded,
+            &[("limit", &limit.to_string())],
             json!({ "limit": limit, "window": "60 seconds", "help": "Please reduce your request frequency and try again." }),
         );
         e.retry_after = Some(retry_after.max(1));
@@ -109,10 +121,9 @@ impl ApiError {
     }
 
     pub fn insufficient_credits(needed: u64, monthly: u64, purchased: u64) -> ApiError {
-        ApiError::new(
-            402,
-            "INSUFFICIENT_CREDITS",
-            "Not enough credits to complete this request. Purchase more credits or wait for your monthly allowance to reset.",
+        ApiError::of(
+            Code::InsufficientCredits,
+            &[],
             json!({
                 "credits_needed": needed,
                 "monthly_credits_remaining": monthly,
@@ -123,70 +134,70 @@ impl ApiError {
     }
 
     pub fn internal(request_id: &str) -> ApiError {
-        ApiError::new(
-            500,
-            "INTERNAL_SERVER_ERROR",
-            "An unexpected error occurred",
+        ApiError::of(
+            Code::InternalServerError,
+            &[],
             json!(format!("request id {request_id}")),
         )
     }
 
     pub fn route_not_found(path: &str) -> ApiError {
-        ApiError::new(
-            404,
-            "NOT_FOUND",
-            "Route not found",
-            json!({ "path": path, "help": "See the API reference for the available endpoints under /v1" }),
+        ApiError::of(
+            Code::NotFound,
+            &[("what", "route"), ("target", "this path")],
+            json!({ "path": path, "help": "See the API reference for the available endpoints under /v1, or GET /openapi.json" }),
         )
     }
 
     pub fn method_not_allowed(method: &str, allowed: &str) -> ApiError {
-        ApiError::new(
-            405,
-            "METHOD_NOT_ALLOWED",
-            format!("Method {method} is not allowed here"),
+        let mut e = ApiError::of(
+            Code::MethodNotAllowed,
+            &[("method", method)],
             json!({ "allowed": allowed }),
-        )
+        );
+        e.allow = Some(allowed.to_string());
+        e
     }
 
     pub fn payload_too_large(limit: usize) -> ApiError {
-        ApiError::new(
-            413,
-            "PAYLOAD_TOO_LARGE",
-            "Request body too large",
-            json!({ "max_bytes": limit }),
-        )
+        ApiError::of(Code::PayloadTooLarge, &[], json!({ "max_bytes": limit }))
     }
 
     pub fn request_timeout() -> ApiError {
-        ApiError::new(
-            408,
-            "REQUEST_TIMEOUT",
-            "The request was not received in time",
+        ApiError::of(
+            Code::RequestTimeout,
+            &[],
             json!({ "help": "Send the whole request promptly." }),
         )
     }
 
+    pub fn malformed_body() -> ApiError {
+        ApiError::of(
+            Code::BadRequest,
+            &[],
+            json!({ "help": "Send a complete request body" }),
+        )
+    }
+
     /// Not an answer: a request tried on the reactor needs the worker pool
-    /// (`app.rs`, [`crate::api::app::Effort::Quick`]). The server re-runs
-    /// it there, so this never reaches a client; were it to, it reads as
-    /// the 503 of [`ApiError::overloaded`].
+    /// (`handler.rs`, [`crate::api::handler::Effort::Quick`]). The server
+    /// re-runs it there, so this never reaches a client; were it to, it
+    /// reads as the 503 of [`ApiError::overloaded`].
     pub fn deferred() -> ApiError {
         let mut e = ApiError::overloaded();
-        e.code = DEFERRED;
+        e.deferred = true;
         e
     }
 
     /// Whether this is [`ApiError::deferred`].
     pub fn is_deferred(&self) -> bool {
-        self.code == DEFERRED
+        self.deferred
     }
 
     pub fn overloaded() -> ApiError {
-        let mut e = ApiError::new(
-            503,
-            "SERVICE_UNAVAILABLE",
-            "The server is busy",
+        let mut e = ApiError::of(
+            Code::ServiceUnavailable,
+            &[],
             json!({ "help": "Retry shortly." }),
         );
         e.retry_after = Some(1);
@@ -194,66 +205,66 @@ impl ApiError {
     }
 
     pub fn timeout() -> ApiError {
-        ApiError::new(
-            504,
-            "TIMEOUT",
-            "The request took too long",
+        ApiError::of(
+            Code::Timeout,
+            &[("operation", "The request")],
             json!({ "help": "Try a narrower request." }),
         )
     }
 
-    /// A 400 with `details.help` (the identifier and search-parameter codes).
-    pub fn bad_request(
-        code: &'static str,
-        message: impl Into<String>,
-        help: impl Into<String>,
-    ) -> ApiError {
-        ApiError::new(400, code, message, json!({ "help": help.into() }))
-    }
-
-    /// 400 `INVALID_JSON`: a request body that does not parse; `position`
-    /// is the parser's 1-based line and column.
-    pub fn invalid_json(position: Option<(usize, usize)>) -> ApiError {
-        let mut details = json!({ "help": "Send a JSON object, for example {\"page_size\": 10}" });
-        if let Some((line, column)) = position {
-            details["position"] = json!({ "line": line, "column": column });
-        }
-        ApiError::new(
-            400,
-            "INVALID_JSON",
-            "Request body is not valid JSON",
-            details,
-        )
+    /// A 400-class error with `details.help`.
+    pub fn with_help(code: Code, values: &[(&str, &str)], help: impl Into<String>) -> ApiError {
+        ApiError::of(code, values, json!({ "help": help.into() }))
     }
 
     /// The ValidationError body (reference §1.6): every problem as
-    /// `{field, value, message, code, validOptions}` in `details.errors`.
-    pub fn validation(status: u16, code: &'static str, errors: Vec<Value>) -> ApiError {
-        ApiError::new(
-            status,
+    /// `{field, value, message, code, validOptions}` in `details.errors`,
+    /// under `code` (`VALIDATION_ERROR` or `UNKNOWN_PARAMETER`); 422 when
+    /// any item's code is a 422 one, else 400.
+    pub fn validation(code: Code, items: &[Item]) -> ApiError {
+        let mut e = ApiError::of(
             code,
-            "Invalid request parameters",
-            json!({ "errors": errors, "help": "Please check your request parameters and ensure they meet the required format and constraints." }),
-        )
+            &[],
+            json!({ "errors": items.iter().map(Item::to_json).collect::<Vec<_>>(), "help": "Please check your request parameters and ensure they meet the required format and constraints." }),
+        );
+        e.message = Code::ValidationError.template().to_string();
+        e.status = items.iter().map(|i| i.code.status()).max().unwrap_or(400).max(400);
+        e
     }
 
     /// 422 `UNKNOWN_PARAMETER` in the POST `/people` form (UnknownParamError).
     pub fn unknown_parameters(unknown: Vec<String>, allowed: Vec<String>) -> ApiError {
-        ApiError::new(
-            422,
-            "UNKNOWN_PARAMETER",
-            format!("Unknown parameter(s): {}", unknown.join(", ")),
+        ApiError::of(
+            Code::UnknownParameter,
+            &[("names", &unknown.join(", "))],
             json!({ "unknownParameters": unknown, "allowedParameters": allowed }),
         )
     }
+}
 
-    /// A 404 with `details.help`.
-    pub fn not_found(
-        code: &'static str,
-        message: impl Into<String>,
-        help: impl Into<String>,
-    ) -> ApiError {
-        ApiError::new(404, code, message, json!({ "help": help.into() }))
+/// One entry of a ValidationError's `details.errors`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    /// Dotted path (`deal.financing_types`), or the query parameter.
+    pub field: String,
+    /// The offending value, if any.
+    pub value: Value,
+    pub message: String,
+    pub code: Code,
+    /// Allowed spellings (enums) or names (unknown parameters); else empty.
+    pub valid_options: Vec<String>,
+}
+
+impl Item {
+    /// The documented item: `value` is the offending value as a string
+    /// (JSON-encoded when it is not one), or null when there is none.
+    pub fn to_json(&self) -> Value {
+        let value = match &self.value {
+            Value::Null => Value::Null,
+            Value::String(s) => Value::String(s.clone()),
+            other => Value::String(other.to_string()),
+        };
+        json!({ "field": self.field, "value": value, "message": self.message, "code": self.code.as_str(), "validOptions": self.valid_options })
     }
 }
 
@@ -275,8 +286,7 @@ mod tests {
             json!({"limit": 200, "window": "60 seconds", "help": "Please reduce your request frequency and try again."})
         );
         assert_eq!(r.retry_after, Some(60));
-        let b = ApiError::bad_request("INVALID_DEAL_ID", "Deal ID must be a valid UUID", "x")
-            .with_status_code();
+        let b = ApiError::with_help(Code::InvalidDealId, &[], "x").with_status_code();
         assert_eq!(b.body()["statusCode"], 400);
         assert!(ApiError::internal("abc").body()["error"]["details"].is_string());
     }

@@ -1,15 +1,13 @@
 //! Query-string parameters of the GET endpoints: percent-decoding, repeated
-//! and unknown names, and the shared `page` / `page_size` rules
-//! (`page` ≥ 0, `page_size` 1..500, default 10).
+//! and unknown names, and the shared `page` / `page_size` rules declared in
+//! [`crate::api::declare::paging`].
 
-use serde_json::json;
+use serde_json::Value;
 
-use super::errors::ApiError;
+use super::declare::paging::{MAX_PAGE, MAX_PAGE_SIZE};
+use super::errors::{ApiError, Code, Item};
 
-pub const MAX_PAGE_SIZE: u64 = 500;
 pub const DEFAULT_PAGE_SIZE: u64 = 10;
-/// Pages beyond this are refused (no result set is that deep).
-pub const MAX_PAGE: u64 = 10_000_000;
 
 /// Decoded `name=value` pairs in request order.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -64,19 +62,6 @@ impl Query {
             .collect()
     }
 
-    /// Rejects parameters outside `allowed` with 400 `INVALID_PARAMETER`.
-    pub fn only(&self, allowed: &[&str]) -> Result<(), ApiError> {
-        let unknown = self.unknown(allowed);
-        if unknown.is_empty() {
-            return Ok(());
-        }
-        Err(ApiError::new(
-            400,
-            "INVALID_PARAMETER",
-            format!("Unknown parameter(s): {}", unknown.join(", ")),
-            json!({ "unknownParameters": unknown, "allowedParameters": allowed, "help": format!("Allowed parameters: {}", allowed.join(", ")) }),
-        ))
-    }
 
     /// `page` and `page_size` with their documented bounds.
     pub fn paging(&self) -> Result<Paging, ApiError> {
@@ -88,11 +73,12 @@ impl Query {
                 .ok()
                 .filter(|p| *p <= MAX_PAGE)
                 .ok_or_else(|| {
-                    ApiError::bad_request(
-                        "INVALID_PAGE",
-                        format!("Invalid page '{v}'"),
-                        "page must be an integer >= 0",
+                    ApiError::with_help(
+                        Code::InvalidPage,
+                        &[("value", v)],
+                        format!("page must be an integer from 0 to {MAX_PAGE}"),
                     )
+                    .about("page", v)
                 })?,
         };
         let page_size = match self.get("page_size") {
@@ -103,11 +89,12 @@ impl Query {
                 .ok()
                 .filter(|s| (1..=MAX_PAGE_SIZE).contains(s))
                 .ok_or_else(|| {
-                    ApiError::bad_request(
-                        "INVALID_PAGE_SIZE",
-                        format!("Invalid page_size '{v}'"),
+                    ApiError::with_help(
+                        Code::InvalidPageSize,
+                        &[("value", v)],
                         format!("page_size must be an integer from 1 to {MAX_PAGE_SIZE}"),
                     )
+                    .about("page_size", v)
                 })?,
         };
         Ok(Paging { page, page_size })
@@ -155,11 +142,14 @@ fn decode(text: &str) -> Result<String, ApiError> {
 }
 
 fn bad_encoding() -> ApiError {
-    ApiError::bad_request(
-        "INVALID_PARAMETER",
-        "Malformed query string",
-        "Percent-encode parameters as UTF-8",
-    )
+    let item = Item {
+        field: "query".into(),
+        value: Value::Null,
+        message: "Malformed query string: percent-encode parameters as UTF-8".into(),
+        code: Code::InvalidParameter,
+        valid_options: Vec::new(),
+    };
+    ApiError::validation(Code::ValidationError, &[item])
 }
 
 #[cfg(test)]
@@ -229,13 +219,5 @@ mod tests {
             .range(3),
             3..3
         );
-    }
-
-    #[test]
-    fn unknown_parameters_are_listed() {
-        let q = Query::parse(Some("id=1&domian=x")).unwrap();
-        let e = q.only(&["id", "domain"]).unwrap_err();
-        assert_eq!(e.status, 400);
-        assert_eq!(e.details["unknownParameters"], json!(["domian"]));
     }
 }

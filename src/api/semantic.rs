@@ -16,7 +16,7 @@ use crate::index::Index;
 use crate::query::request::Semantic;
 use crate::query::semantic::{embed_query, SemanticError};
 
-use super::errors::ApiError;
+use super::errors::{ApiError, Code};
 
 /// Query texts kept by the embedding cache.
 pub const QUERY_CACHE: usize = 1_024;
@@ -79,10 +79,9 @@ impl SemanticService {
 /// used up (reference §2; no `Retry-After`: the ceiling resets with the
 /// calendar month).
 pub fn usage_limit(block: &'static str, used: u64, limit: u64) -> ApiError {
-    ApiError::new(
-        429,
-        "USAGE_LIMIT_EXCEEDED",
-        "Search limit exceeded",
+    ApiError::of(
+        Code::UsageLimitExceeded,
+        &[],
         json!({
             "failed_block": block,
             "currentUsage": used,
@@ -95,19 +94,17 @@ pub fn usage_limit(block: &'static str, used: u64, limit: u64) -> ApiError {
 /// The API error of a semantic block that could not be answered.
 pub fn semantic_error(block: &'static str, e: &SemanticError) -> ApiError {
     match e {
-        SemanticError::Timeout => ApiError::new(
-            504,
-            "TIMEOUT",
-            format!("Semantic search ({block}.search_query) timed out"),
+        SemanticError::Timeout => ApiError::of(
+            Code::Timeout,
+            &[("operation", &format!("Semantic search ({block}.search_query)"))],
             json!({
                 "failed_block": block,
                 "help": "Narrow the request with other filters, or retry."
             }),
         ),
-        SemanticError::ModelMismatch { index, server } => ApiError::new(
-            501,
-            "SEMANTIC_SEARCH_UNAVAILABLE",
-            format!("Semantic search ({block}.search_query) is not available: {e}"),
+        SemanticError::ModelMismatch { index, server } => ApiError::of(
+            Code::SemanticSearchUnavailable,
+            &[("block", block), ("reason", &e.to_string())],
             json!({
                 "failed_block": block,
                 "index_model": index,
@@ -115,10 +112,9 @@ pub fn semantic_error(block: &'static str, e: &SemanticError) -> ApiError {
                 "help": format!("Start the server with --semantic-model {index}, or rebuild the index with the server's model.")
             }),
         ),
-        SemanticError::Unavailable(_) => ApiError::new(
-            501,
-            "SEMANTIC_SEARCH_UNAVAILABLE",
-            format!("Semantic search ({block}.search_query) is not available on this server: {e}"),
+        SemanticError::Unavailable(_) => ApiError::of(
+            Code::SemanticSearchUnavailable,
+            &[("block", block), ("reason", &format!("not on this server: {e}"))],
             json!({
                 "failed_block": block,
                 "help": "Remove search_query and min_relevance and describe the companies with locations, industries or super_categories (see /industry/search)."
@@ -126,7 +122,7 @@ pub fn semantic_error(block: &'static str, e: &SemanticError) -> ApiError {
         ),
         SemanticError::Embed(_) => {
             eprintln!("semantic search: {e}");
-            ApiError::new(500, "INTERNAL_SERVER_ERROR", "An unexpected error occurred", serde_json::Value::Null)
+            ApiError::of(Code::InternalServerError, &[], serde_json::Value::Null)
         }
     }
 }

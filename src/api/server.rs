@@ -37,7 +37,8 @@ use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-use super::app::{App, Effort, Quick, Request, Response};
+use super::app::{App, Quick, Request, Response};
+use super::handler::Effort;
 use super::errors::ApiError;
 use super::routes::{self, RunsOn};
 
@@ -198,12 +199,7 @@ async fn read_body(
         {
             Err(ApiError::payload_too_large(config.max_body_bytes))
         }
-        Ok(Err(_)) => Err(ApiError::new(
-            400,
-            "BAD_REQUEST",
-            "Malformed request body",
-            serde_json::json!({ "help": "Send a complete request body" }),
-        )),
+        Ok(Err(_)) => Err(ApiError::malformed_body()),
         Ok(Ok(body)) => Ok((parts, body.to_bytes())),
     }
 }
@@ -278,6 +274,9 @@ fn to_hyper(response: Response, id: &str) -> hyper::Response<Full<Bytes>> {
         .status(response.status)
         .header(hyper::header::CONTENT_TYPE, "application/json")
         .header("x-request-id", id);
+    if let Some(allow) = &response.allow {
+        builder = builder.header(hyper::header::ALLOW, allow.as_str());
+    }
     if let Some(secs) = response.retry_after {
         builder = builder.header(hyper::header::RETRY_AFTER, secs.to_string());
     }

@@ -92,6 +92,7 @@
 use uuid::Uuid;
 
 use crate::schema::{Date, Headcount, IpoStatus, PersonRole, RoundKey};
+use crate::schema::enums::wire_enum;
 
 /// Inclusive bounds; `None` is open.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -234,17 +235,20 @@ pub struct PersonIdentifiers {
 
 // ---------------------------------------------------------------- /deals
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum DealSort {
-    /// Doc id order.
-    #[default]
-    MostRecentDeal,
-    /// `date` ascending.
-    OldestDeal,
-    /// `size` descending.
-    LargestRaise,
-    /// `size` ascending.
-    SmallestRaise,
+wire_enum!(
+    /// `sort_by` of `/deals`: doc id order; `date` ascending; `size` descending; `size` ascending.
+    DealSort {
+        MostRecentDeal => "most_recent_deal",
+        OldestDeal => "oldest_deal",
+        LargestRaise => "largest_raise",
+        SmallestRaise => "smallest_raise",
+    }
+);
+
+impl Default for DealSort {
+    fn default() -> DealSort {
+        DealSort::MostRecentDeal
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -261,29 +265,26 @@ pub struct DealsQuery {
 
 // ---------------------------------------------------------------- /companies
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum CompanySort {
-    /// Doc id order (latest deal newest first).
-    #[default]
-    MostRecentRaise,
-    /// `latest_deal_date` ascending.
-    OldestRaise,
-    /// `founded_on` descending.
-    MostRecentFounded,
-    /// `founded_on` ascending.
-    OldestFounded,
-    /// `latest_valuation` descending.
-    LargestValuation,
-    /// `latest_valuation` ascending.
-    SmallestValuation,
-    /// `total_raised` descending.
-    LargestTotalRaise,
-    /// `total_raised` ascending.
-    SmallestTotalRaise,
-    /// `num_funding_rounds` descending.
-    MostFundingRounds,
-    /// `num_investors` descending.
-    MostInvestors,
+wire_enum!(
+    /// `sort_by` of `/companies` (the first, the default, is doc id order: latest deal newest first).
+    CompanySort {
+        MostRecentRaise => "most_recent_raise",
+        OldestRaise => "oldest_raise",
+        MostRecentFounded => "most_recent_founded",
+        OldestFounded => "oldest_founded",
+        LargestValuation => "largest_valuation",
+        SmallestValuation => "smallest_valuation",
+        LargestTotalRaise => "largest_total_raise",
+        SmallestTotalRaise => "smallest_total_raise",
+        MostFundingRounds => "most_funding_rounds",
+        MostInvestors => "most_investors",
+    }
+);
+
+impl Default for CompanySort {
+    fn default() -> CompanySort {
+        CompanySort::MostRecentRaise
+    }
 }
 
 /// `latest_deal` of `/companies` and of `/people` `company`.
@@ -315,19 +316,21 @@ pub struct CompaniesQuery {
 
 // ---------------------------------------------------------------- /investors
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum InvestorSort {
-    /// Doc id order (most recent deal first).
-    #[default]
-    MostRecentDeal,
-    /// `deal_count_last_12_months` descending.
-    RecentDeals,
-    /// `lead_deal_count_last_12_months` descending.
-    DealsLedLtm,
-    /// `total_deal_count` descending.
-    TotalDeals,
-    /// `filtered_deal_count` descending (null without portfolio filters).
-    MatchingDeals,
+wire_enum!(
+    /// `sort_by` of `/investors` (the first, the default, is doc id order; `matching_deals` is null-last without portfolio filters).
+    InvestorSort {
+        MostRecentDeal => "most_recent_deal",
+        RecentDeals => "recent_deals",
+        DealsLedLtm => "deals_led_ltm",
+        TotalDeals => "total_deals",
+        MatchingDeals => "matching_deals",
+    }
+);
+
+impl Default for InvestorSort {
+    fn default() -> InvestorSort {
+        InvestorSort::MostRecentDeal
+    }
 }
 
 /// `company_investments` of `/investors`.
@@ -357,35 +360,55 @@ pub struct InvestorsQuery {
 
 // ---------------------------------------------------------------- /people
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PersonType {
-    #[default]
-    Any,
-    Company,
-    Investor,
+wire_enum!(
+    /// `person_type` of `/people`.
+    PersonType {
+        Any => "any",
+        Company => "company",
+        Investor => "investor",
+    }
+);
+
+impl Default for PersonType {
+    fn default() -> PersonType {
+        PersonType::Any
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PersonSort {
-    /// Doc id order.
-    #[default]
-    MostRecentDealDate,
-    TotalRaised,
-    LatestDealSize,
-    Name,
-    TotalDealCount,
-    DealCountLast12Months,
-    LeadDealCount,
-    LeadDealCountLast12Months,
-    FilteredDealCount,
+wire_enum!(
+    /// `sort_by` of `/people` (the first, the default, is doc id order).
+    PersonSort {
+        MostRecentDealDate => "most_recent_deal_date",
+        TotalRaised => "total_raised",
+        LatestDealSize => "latest_deal_size",
+        Name => "name",
+        TotalDealCount => "total_deal_count",
+        DealCountLast12Months => "deal_count_last_12_months",
+        LeadDealCount => "lead_deal_count",
+        LeadDealCountLast12Months => "lead_deal_count_last_12_months",
+        FilteredDealCount => "filtered_deal_count",
+    }
+);
+
+impl Default for PersonSort {
+    fn default() -> PersonSort {
+        PersonSort::MostRecentDealDate
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum InvestmentType {
-    #[default]
-    All,
-    Angel,
-    Institutional,
+wire_enum!(
+    /// `investor.deals.investment_type` of `/people`.
+    InvestmentType {
+        All => "all",
+        Angel => "angel",
+        Institutional => "institutional",
+    }
+);
+
+impl Default for InvestmentType {
+    fn default() -> InvestmentType {
+        InvestmentType::All
+    }
 }
 
 /// `person` block of `/people`.

@@ -4,8 +4,6 @@
 //! (`parse`); nothing here is lenient, so a typo in a dump or a request is
 //! always reported instead of silently matching nothing.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 /// Declares a closed string enum with its exact wire spellings.
 macro_rules! wire_enum {
     ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
@@ -16,6 +14,9 @@ macro_rules! wire_enum {
         impl $name {
             /// Every value, in declaration order.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// Every wire spelling, in declaration order.
+            pub const SPELLINGS: &'static [&'static str] = &[$($text),+];
 
             /// The exact wire spelling.
             pub fn as_str(self) -> &'static str {
@@ -33,15 +34,15 @@ macro_rules! wire_enum {
             }
         }
 
-        impl Serialize for $name {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 s.serialize_str(self.as_str())
             }
         }
 
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let text = <std::borrow::Cow<'de, str> as ::serde::Deserialize>::deserialize(d)?;
                 $name::parse(&text).ok_or_else(|| {
                     serde::de::Error::custom(format!(
                         "unknown {} '{}' (expected one of: {})",
@@ -52,6 +53,8 @@ macro_rules! wire_enum {
         }
     };
 }
+
+pub(crate) use wire_enum;
 
 wire_enum!(
     /// Round (financing) type, spec §2.8.

@@ -8,12 +8,27 @@
 //! `description`).
 
 use serde::{Deserialize, Serialize, Serializer};
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
 use uuid::Uuid;
 
 /// A USD amount: whole numbers render without a fraction (`25000000`).
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
 #[serde(transparent)]
 pub struct Money(pub f64);
+
+/// In the OpenAPI document: a JSON number (USD).
+impl PartialSchema for Money {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::Number)
+            .description(Some("Amount in USD"))
+            .into()
+    }
+}
+
+impl ToSchema for Money {}
 
 impl Serialize for Money {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -26,13 +41,13 @@ impl Serialize for Money {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Descriptions {
     pub short_description: Option<String>,
     pub long_description: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct FinancingRecord {
     pub id: Uuid,
     #[serde(rename = "type")]
@@ -42,7 +57,7 @@ pub struct FinancingRecord {
     pub currency: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ValuationRecord {
     pub valuation_currency: Option<String>,
     pub valuation_usd: Option<Money>,
@@ -51,7 +66,7 @@ pub struct ValuationRecord {
     pub valuation_type: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ArticleRecord {
     pub is_primary: bool,
     pub link: Option<String>,
@@ -59,7 +74,7 @@ pub struct ArticleRecord {
 }
 
 /// `data.deals[]` and `data.deal`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct DealRecord {
     pub id: Uuid,
     pub round_type: String,
@@ -79,7 +94,7 @@ pub struct DealRecord {
 }
 
 /// A company's `latest_deal`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct LatestDealRecord {
     pub id: Uuid,
     #[serde(rename = "type")]
@@ -116,14 +131,14 @@ impl From<DealRecord> for LatestDealRecord {
 }
 
 /// `{name, permalink}` of one level.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct NamedRef {
     pub name: String,
     pub permalink: String,
 }
 
 /// `{region, country, state, city}`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, ToSchema)]
 pub struct LocationRecord {
     pub region: Option<NamedRef>,
     pub country: Option<NamedRef>,
@@ -132,7 +147,7 @@ pub struct LocationRecord {
 }
 
 /// `data.company` and `data.companies[]` (without the per-query `similarity`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct CompanyRecord {
     pub id: Uuid,
     pub name: String,
@@ -161,14 +176,14 @@ pub struct CompanyRecord {
     pub all_investor_ids: Vec<Uuid>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct TopIndustry {
     pub name: String,
     pub permalink: String,
     pub count: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct TopLocation {
     pub name: String,
     pub full_name: String,
@@ -178,7 +193,7 @@ pub struct TopLocation {
     pub count: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct TopRoundType {
     #[serde(rename = "type")]
     pub round_type: String,
@@ -186,7 +201,7 @@ pub struct TopRoundType {
 }
 
 /// `data.investor` and `data.investors[]` (without the per-query `filtered_*`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct InvestorRecord {
     pub id: Uuid,
     pub name: String,
@@ -213,7 +228,7 @@ pub struct InvestorRecord {
     pub top_round_types: Vec<TopRoundType>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct CurrentCompany {
     pub id: Uuid,
     pub name: String,
@@ -221,7 +236,7 @@ pub struct CurrentCompany {
     pub domain: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct EmploymentRecord {
     pub title: Option<String>,
     pub company_name: Option<String>,
@@ -234,7 +249,7 @@ pub struct EmploymentRecord {
     pub is_current: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct EducationRecord {
     pub school_name: Option<String>,
     pub school_id: Option<String>,
@@ -246,7 +261,7 @@ pub struct EducationRecord {
     pub description: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct InvestmentFirmRecord {
     pub id: Uuid,
     pub name: String,
@@ -256,7 +271,7 @@ pub struct InvestmentFirmRecord {
     pub last_deal_date: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct InvestorHighlights {
     pub total_deal_count: u32,
     pub lead_deal_count: u32,
@@ -269,7 +284,7 @@ pub struct InvestorHighlights {
 }
 
 /// `data.person` and `data.people[]` (without the per-query `filtered_*`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct PersonRecord {
     pub id: Uuid,
     pub name: String,
@@ -293,7 +308,7 @@ pub struct PersonRecord {
 }
 
 /// `/company/search` item (without the per-query `relevance_score`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct CompanyCard {
     pub id: Uuid,
     pub guru_permalink: String,
@@ -305,7 +320,7 @@ pub struct CompanyCard {
 }
 
 /// `/investor/search` item and the firm part of a deal lineup.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct FirmCard {
     pub id: Uuid,
     pub guru_permalink: String,
@@ -319,7 +334,7 @@ pub struct FirmCard {
 }
 
 /// `/person/search` item and the person part of a deal lineup.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct PersonCard {
     pub id: Uuid,
     pub name: String,
@@ -331,7 +346,7 @@ pub struct PersonCard {
 }
 
 /// `/location/search` item.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct LocationCard {
     pub permalink: String,
     pub name: String,
@@ -339,11 +354,48 @@ pub struct LocationCard {
 }
 
 /// `/industry/search` item.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct IndustryCard {
     pub permalink: String,
     pub name: String,
     pub industry_type: String,
+}
+
+/// A person of a deal lineup (`/deals/{id}/investors`): a partner of a
+/// firm, or (with `financing_type`) an angel.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct LineupPerson {
+    pub id: Uuid,
+    pub name: String,
+    pub linkedin: Option<String>,
+    pub crunchbase: Option<String>,
+    pub twitter: Option<String>,
+}
+
+/// `data.investors[]` of `/deals/{id}/investors`: a firm of the round,
+/// lead first, with the partners who worked on it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct DealInvestor {
+    pub id: Uuid,
+    pub name: String,
+    pub lead_investor: bool,
+    pub personnel: Vec<LineupPerson>,
+    /// The round type the firm took part in, when recorded.
+    pub financing_type: Option<String>,
+    pub domain: Option<String>,
+    pub linkedin: Option<String>,
+    pub crunchbase: Option<String>,
+}
+
+/// `data.angel_investors[]` of `/deals/{id}/investors`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct AngelInvestor {
+    pub id: Uuid,
+    pub name: String,
+    pub linkedin: Option<String>,
+    pub crunchbase: Option<String>,
+    pub twitter: Option<String>,
+    pub financing_type: Option<String>,
 }
 
 #[cfg(test)]

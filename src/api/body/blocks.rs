@@ -3,25 +3,17 @@
 //! differ per endpoint (`deal_size_min` on `/investors`, `portfolio_locations`
 //! on `/people`…), so each reader takes the names it reads.
 
-use crate::api::params::MAX_PAGE;
 use crate::query::request::{CompanyFilter, DealFilter, InvestorsFilter, PageRequest, Semantic};
 use crate::schema::{Headcount, IpoStatus};
 
 use super::reader::{spellings, Obj};
 
-/// Largest `page_size` (reference §1.5).
-pub const MAX_PAGE_SIZE: u64 = 500;
-
-/// `page` (0..=`MAX_PAGE`, default 0) and `page_size` (1..=500, default 10).
+/// `page` and `page_size`, within their declared bounds.
 pub fn paging(obj: &Obj) -> PageRequest {
     let default = PageRequest::default();
     PageRequest {
-        page: obj
-            .int_between("page", 0, MAX_PAGE)
-            .map_or(default.page, |p| p as usize),
-        page_size: obj
-            .int_between("page_size", 1, MAX_PAGE_SIZE)
-            .map_or(default.page_size, |p| p as usize),
+        page: obj.int("page").map_or(default.page, |p| p as usize),
+        page_size: obj.int("page_size").map_or(default.page_size, |p| p as usize),
     }
 }
 

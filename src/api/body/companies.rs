@@ -13,60 +13,19 @@ use super::blocks::{
 };
 use super::identifiers::org_identifiers;
 use super::problems::ErrorForm;
-use super::reader::{parse_object, Obj};
+use super::reader::{parse_object, spellings, Obj};
+use crate::api::declare::bodies::COMPANIES;
 
-const TOP: &[&str] = &[
-    "identifiers",
-    "company",
-    "latest_deal",
-    "investors",
-    "page",
-    "page_size",
-    "sort_by",
-];
-const IDENTIFIERS: &[&str] = &["ids", "domains", "linkedin_urls", "crunchbase_urls"];
-const COMPANY: &[&str] = &[
-    "search_query",
-    "min_relevance",
-    "locations",
-    "industries",
-    "super_categories",
-    "employee_count",
-    "ipo_status",
-    "total_raised_min",
-    "total_raised_max",
-];
-const LATEST_DEAL: &[&str] = &[
-    "financing_types",
-    "size_min",
-    "size_max",
-    "date_start",
-    "date_end",
-    "created_start",
-    "created_end",
-    "investor_ids",
-];
-const INVESTORS: &[&str] = &["investor_ids", "people_ids"];
-
-const SORTS: &[(&str, CompanySort)] = &[
-    ("most_recent_raise", CompanySort::MostRecentRaise),
-    ("oldest_raise", CompanySort::OldestRaise),
-    ("most_recent_founded", CompanySort::MostRecentFounded),
-    ("oldest_founded", CompanySort::OldestFounded),
-    ("largest_valuation", CompanySort::LargestValuation),
-    ("smallest_valuation", CompanySort::SmallestValuation),
-    ("largest_total_raise", CompanySort::LargestTotalRaise),
-    ("smallest_total_raise", CompanySort::SmallestTotalRaise),
-    ("most_funding_rounds", CompanySort::MostFundingRounds),
-    ("most_investors", CompanySort::MostInvestors),
-];
+fn sorts() -> Vec<(&'static str, CompanySort)> {
+    spellings(CompanySort::ALL, CompanySort::as_str)
+}
 
 pub fn parse_companies(body: &[u8]) -> Result<CompaniesQuery, ApiError> {
-    parse_object(body, TOP, ErrorForm::Validation, |top| {
-        let company = top.object("company", COMPANY);
+    parse_object(body, COMPANIES, ErrorForm::Validation, |top| {
+        let company = top.object("company");
         CompaniesQuery {
             identifiers: top
-                .object("identifiers", IDENTIFIERS)
+                .object("identifiers")
                 .and_then(|o| org_identifiers(&o, false)),
             company: company
                 .as_ref()
@@ -74,14 +33,14 @@ pub fn parse_companies(body: &[u8]) -> Result<CompaniesQuery, ApiError> {
                 .unwrap_or_default(),
             semantic: company.as_ref().and_then(semantic),
             latest_deal: top
-                .object("latest_deal", LATEST_DEAL)
+                .object("latest_deal")
                 .map(|o| latest_deal(&o))
                 .unwrap_or_default(),
             investors: top
-                .object("investors", INVESTORS)
+                .object("investors")
                 .map(|o| investors_filter(&o))
                 .unwrap_or_default(),
-            sort: top.choice("sort_by", SORTS).unwrap_or_default(),
+            sort: top.choice("sort_by", &sorts()).unwrap_or_default(),
             page: paging(top),
         }
     })
@@ -242,7 +201,7 @@ mod tests {
             (400, Some("TOO_MANY_ITEMS"))
         );
         let e = parse(json!({"identifiers": {"permalinks": ["stripe"]}})).unwrap_err();
-        assert_eq!((e.status, e.code), (422, "UNKNOWN_PARAMETER"));
+        assert_eq!((e.status, e.code.as_str()), (422, "UNKNOWN_PARAMETER"));
     }
 
     #[test]
@@ -281,8 +240,8 @@ mod tests {
         assert_eq!(q.latest_deal.deal.date.max, Date::parse("2024-02-01"));
         assert_eq!(q.latest_deal.deal.created.max, Date::parse("2024-03-01"));
         assert_eq!(q.sort, CompanySort::MostInvestors);
-        for (text, sort) in SORTS {
-            assert_eq!(parse(json!({"sort_by": text})).unwrap().sort, *sort);
+        for (text, sort) in sorts() {
+            assert_eq!(parse(json!({"sort_by": text})).unwrap().sort, sort);
         }
         let e = parse(json!({"latest_deal": {"investor_locations": ["x"]}})).unwrap_err();
         assert_eq!(

@@ -11,64 +11,28 @@ use super::blocks::{
     company_filter, deal_filter, investors_filter, paging, CompanyKeys, DEAL_KEYS,
 };
 use super::problems::ErrorForm;
-use super::reader::parse_object;
+use super::reader::{parse_object, spellings};
+use crate::api::declare::bodies::DEALS;
 
-const TOP: &[&str] = &[
-    "identifiers",
-    "deal",
-    "company",
-    "investors",
-    "page",
-    "page_size",
-    "sort_by",
-];
-const IDENTIFIERS: &[&str] = &["deal_ids"];
-const DEAL: &[&str] = &[
-    "financing_types",
-    "size_min",
-    "size_max",
-    "date_start",
-    "date_end",
-    "created_start",
-    "created_end",
-];
-const COMPANY: &[&str] = &[
-    "company_ids",
-    "locations",
-    "industries",
-    "super_categories",
-    "employee_count",
-    "ipo_status",
-    "total_raised_min",
-    "total_raised_max",
-];
-const INVESTORS: &[&str] = &["investor_ids", "people_ids"];
-
-const SORTS: &[(&str, DealSort)] = &[
-    ("most_recent_deal", DealSort::MostRecentDeal),
-    ("oldest_deal", DealSort::OldestDeal),
-    ("largest_raise", DealSort::LargestRaise),
-    ("smallest_raise", DealSort::SmallestRaise),
-];
 
 pub fn parse_deals(body: &[u8]) -> Result<DealsQuery, ApiError> {
-    parse_object(body, TOP, ErrorForm::Validation, |top| DealsQuery {
+    parse_object(body, DEALS, ErrorForm::Validation, |top| DealsQuery {
         deal_ids: top
-            .object("identifiers", IDENTIFIERS)
+            .object("identifiers")
             .and_then(|o| o.uuids("deal_ids")),
         deal: top
-            .object("deal", DEAL)
+            .object("deal")
             .map(|o| deal_filter(&o, &DEAL_KEYS))
             .unwrap_or_default(),
         company: top
-            .object("company", COMPANY)
+            .object("company")
             .map(|o| company_filter(&o, &CompanyKeys::plain(Some("company_ids"))))
             .unwrap_or_default(),
         investors: top
-            .object("investors", INVESTORS)
+            .object("investors")
             .map(|o| investors_filter(&o))
             .unwrap_or_default(),
-        sort: top.choice("sort_by", SORTS).unwrap_or_default(),
+        sort: top.choice("sort_by", &spellings(DealSort::ALL, DealSort::as_str)).unwrap_or_default(),
         page: paging(top),
     })
 }
@@ -99,7 +63,7 @@ mod tests {
         assert_eq!(parse_deals(b"  \n").unwrap(), DealsQuery::default());
         assert_eq!(parse_deals(b"{}").unwrap(), DealsQuery::default());
         assert_eq!(
-            parse_deals(b"{\"page\": 1,").unwrap_err().code,
+            parse_deals(b"{\"page\": 1,").unwrap_err().details["errors"][0]["code"],
             "INVALID_JSON"
         );
     }
@@ -232,7 +196,7 @@ mod tests {
             json!({"identifiers": {"investor_ids": [U1]}}),
         ] {
             let e = parse(body.clone()).unwrap_err();
-            assert_eq!((e.status, e.code), (422, "UNKNOWN_PARAMETER"), "{body}");
+            assert_eq!((e.status, e.code.as_str()), (422, "UNKNOWN_PARAMETER"), "{body}");
         }
         let e = parse(json!({"deal": {"deal_ids": [U1]}})).unwrap_err();
         let item = &e.details["errors"][0];
@@ -247,7 +211,7 @@ mod tests {
     fn invalid_financing_type_is_422_on_the_array() {
         let e = parse(json!({"deal": {"financing_types": ["series-a"]}})).unwrap_err();
         assert_eq!(
-            (e.status, e.code, e.message.as_str()),
+            (e.status, e.code.as_str(), e.message.as_str()),
             (422, "VALIDATION_ERROR", "Invalid request parameters")
         );
         let item = &e.details["errors"][0];
@@ -270,7 +234,7 @@ mod tests {
         let body = r#"{"page_size": 0, "page": "2", "deal": {"size_min": 10, "size_max": 1, "date_end": "31/12/2024"},
                        "company": {"company_ids": "x"}, "sort_by": null}"#;
         let e = parse_deals(body.as_bytes()).unwrap_err();
-        assert_eq!((e.status, e.code), (400, "VALIDATION_ERROR"));
+        assert_eq!((e.status, e.code.as_str()), (400, "VALIDATION_ERROR"));
         let fields = error_fields(&e);
         assert_eq!(
             fields,

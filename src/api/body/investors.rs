@@ -14,43 +14,9 @@ use super::blocks::{
 };
 use super::identifiers::org_identifiers;
 use super::problems::ErrorForm;
-use super::reader::{parse_object, Obj};
+use super::reader::{parse_object, spellings, Obj};
+use crate::api::declare::bodies::INVESTORS;
 
-const TOP: &[&str] = &[
-    "identifiers",
-    "investor",
-    "company_investments",
-    "page",
-    "page_size",
-    "sort_by",
-];
-const IDENTIFIERS: &[&str] = &[
-    "ids",
-    "domains",
-    "linkedin_urls",
-    "crunchbase_urls",
-    "permalinks",
-];
-const INVESTOR: &[&str] = &["locations", "employee_count"];
-const COMPANY_INVESTMENTS: &[&str] = &[
-    "company_ids",
-    "search_query",
-    "min_relevance",
-    "locations",
-    "industries",
-    "super_categories",
-    "employee_count",
-    "ipo_status",
-    "total_raised_min",
-    "total_raised_max",
-    "financing_types",
-    "deal_size_min",
-    "deal_size_max",
-    "deal_start_date",
-    "deal_end_date",
-    "only_lead_deals",
-    "min_matching_deals",
-];
 
 const PORTFOLIO_DEAL_KEYS: DealKeys = DealKeys {
     size: ("deal_size_min", "deal_size_max"),
@@ -58,29 +24,22 @@ const PORTFOLIO_DEAL_KEYS: DealKeys = DealKeys {
     created: None,
 };
 
-const SORTS: &[(&str, InvestorSort)] = &[
-    ("most_recent_deal", InvestorSort::MostRecentDeal),
-    ("recent_deals", InvestorSort::RecentDeals),
-    ("deals_led_ltm", InvestorSort::DealsLedLtm),
-    ("total_deals", InvestorSort::TotalDeals),
-    ("matching_deals", InvestorSort::MatchingDeals),
-];
 
 pub fn parse_investors(body: &[u8]) -> Result<InvestorsQuery, ApiError> {
-    parse_object(body, TOP, ErrorForm::Validation, |top| {
-        let investor = top.object("investor", INVESTOR);
+    parse_object(body, INVESTORS, ErrorForm::Validation, |top| {
+        let investor = top.object("investor");
         InvestorsQuery {
             identifiers: top
-                .object("identifiers", IDENTIFIERS)
+                .object("identifiers")
                 .and_then(|o| org_identifiers(&o, true)),
             locations: investor.as_ref().and_then(|o| o.strings("locations")),
             employee_count: investor
                 .as_ref()
                 .and_then(|o| headcounts(o, "employee_count")),
             portfolio: top
-                .object("company_investments", COMPANY_INVESTMENTS)
+                .object("company_investments")
                 .and_then(|o| portfolio(&o)),
-            sort: top.choice("sort_by", SORTS).unwrap_or_default(),
+            sort: top.choice("sort_by", &spellings(InvestorSort::ALL, InvestorSort::as_str)).unwrap_or_default(),
             page: paging(top),
         }
     })
@@ -92,7 +51,7 @@ fn portfolio(obj: &Obj) -> Option<PortfolioFilter> {
         deal: deal_filter(obj, &PORTFOLIO_DEAL_KEYS),
         semantic: semantic(obj),
         only_lead_deals: obj.bool("only_lead_deals").unwrap_or(false),
-        min_matching_deals: obj.int_at_least("min_matching_deals", 1),
+        min_matching_deals: obj.int("min_matching_deals").map(|n| n as u32),
     };
     obj.has_keys().then_some(filter)
 }
@@ -253,7 +212,7 @@ mod tests {
             json!({"portfolio_company_ids": [U1]}),
         ] {
             let e = parse(body.clone()).unwrap_err();
-            assert_eq!((e.status, e.code), (422, "UNKNOWN_PARAMETER"), "{body}");
+            assert_eq!((e.status, e.code.as_str()), (422, "UNKNOWN_PARAMETER"), "{body}");
         }
         let e = parse(json!({"company_investments": {"date_start": "2024-01-01"}})).unwrap_err();
         assert_eq!(
@@ -265,7 +224,7 @@ mod tests {
                 .as_array()
                 .unwrap()
                 .len(),
-            COMPANY_INVESTMENTS.len()
+            crate::api::declare::field::find(INVESTORS, "company_investments").unwrap().keys().len()
         );
     }
 

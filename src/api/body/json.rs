@@ -11,7 +11,7 @@ use std::fmt;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-use crate::api::errors::ApiError;
+use crate::api::errors::{ApiError, Code, Item};
 
 /// A parsed JSON value; objects are entry lists in document order.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,10 +29,25 @@ pub fn parse_body(body: &[u8]) -> Result<Json, ApiError> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Json::Object(Vec::new()));
     }
-    serde_json::from_slice::<Json>(body).map_err(|e| {
-        let position = (e.line() > 0).then(|| (e.line(), e.column()));
-        ApiError::invalid_json(position)
-    })
+    serde_json::from_slice::<Json>(body).map_err(|e| invalid_json(e.line(), e.column()))
+}
+
+/// 400 `VALIDATION_ERROR` with one `INVALID_JSON` item on `body`, saying
+/// where the parser stopped (1-based line and column).
+fn invalid_json(line: usize, column: usize) -> ApiError {
+    let at = if line > 0 {
+        format!(" (line {line}, column {column})")
+    } else {
+        String::new()
+    };
+    let item = Item {
+        field: "body".into(),
+        value: Value::Null,
+        message: format!("{}{at}. Send a JSON object, for example {{\"page_size\": 10}}", Code::InvalidJson.message(&[])),
+        code: Code::InvalidJson,
+        valid_options: Vec::new(),
+    };
+    ApiError::validation(Code::ValidationError, &[item])
 }
 
 impl Json {
@@ -160,12 +175,13 @@ mod tests {
     #[test]
     fn malformed_json_is_invalid_json_with_a_position() {
         let e = parse_body(b"{\n  \"page\": 1,\n}").unwrap_err();
-        assert_eq!((e.status, e.code), (400, "INVALID_JSON"));
-        assert_eq!(e.message, "Request body is not valid JSON");
-        assert_eq!(e.details["position"], json!({"line": 3, "column": 1}));
+        assert_eq!((e.status, e.code.as_str()), (400, "VALIDATION_ERROR"));
+        let item = &e.details["errors"][0];
+        assert_eq!((item["field"].as_str(), item["code"].as_str()), (Some("body"), Some("INVALID_JSON")));
+        assert!(item["message"].as_str().unwrap().starts_with("Request body is not valid JSON (line 3, column 1)"));
         assert!(e.details["help"].is_string());
         for bad in [&b"{"[..], b"[1,]", b"{} {}", b"\xff", b"nul"] {
-            assert_eq!(parse_body(bad).unwrap_err().code, "INVALID_JSON");
+            assert_eq!(parse_body(bad).unwrap_err().details["errors"][0]["code"], "INVALID_JSON");
         }
     }
 
@@ -173,7 +189,7 @@ mod tests {
     fn deep_nesting_is_refused_not_overflowed() {
         let deep = "[".repeat(100_000);
         assert_eq!(
-            parse_body(deep.as_bytes()).unwrap_err().code,
+            parse_body(deep.as_bytes()).unwrap_err().details["errors"][0]["code"],
             "INVALID_JSON"
         );
     }

@@ -25,77 +25,8 @@ use super::blocks::{
 use super::identifiers::{org_identifiers, person_identifiers};
 use super::problems::ErrorForm;
 use super::reader::{parse_object, spellings, Obj};
+use crate::api::declare::bodies::PEOPLE;
 
-const TOP: &[&str] = &[
-    "person_type",
-    "identifiers",
-    "person",
-    "company",
-    "investor",
-    "page",
-    "page_size",
-    "sort_by",
-];
-const IDENTIFIERS: &[&str] = &["ids", "linkedin_urls", "crunchbase_urls", "twitter_urls"];
-const PERSON: &[&str] = &[
-    "roles",
-    "contact_types",
-    "job_titles",
-    "education_schools",
-    "linkedin_companies",
-];
-const COMPANY: &[&str] = &[
-    "search_query",
-    "min_relevance",
-    "ids",
-    "locations",
-    "industries",
-    "super_categories",
-    "employee_count",
-    "ipo_status",
-    "total_raised_min",
-    "total_raised_max",
-    "investor_people_ids",
-    "latest_deal",
-];
-const LATEST_DEAL: &[&str] = &[
-    "financing_types",
-    "size_min",
-    "size_max",
-    "date_start",
-    "date_end",
-    "investor_ids",
-    "investor_locations",
-];
-const INVESTOR: &[&str] = &[
-    "ids",
-    "domains",
-    "linkedin_urls",
-    "crunchbase_urls",
-    "permalinks",
-    "locations",
-    "employee_count",
-    "deals",
-];
-const DEALS: &[&str] = &[
-    "search_query",
-    "min_relevance",
-    "investment_type",
-    "only_lead_deals",
-    "min_matching_deals",
-    "financing_types",
-    "size_min",
-    "size_max",
-    "date_start",
-    "date_end",
-    "industries",
-    "super_categories",
-    "portfolio_locations",
-    "portfolio_employee_count",
-    "ipo_status",
-    "total_raised_min",
-    "total_raised_max",
-];
 
 const EMPLOYER_KEYS: CompanyKeys = CompanyKeys {
     ipo: IpoChoices::All,
@@ -108,47 +39,20 @@ const PORTFOLIO_KEYS: CompanyKeys = CompanyKeys {
     ipo: IpoChoices::Listed,
 };
 
-const PERSON_TYPES: &[(&str, PersonType)] = &[
-    ("any", PersonType::Any),
-    ("company", PersonType::Company),
-    ("investor", PersonType::Investor),
-];
-const INVESTMENT_TYPES: &[(&str, InvestmentType)] = &[
-    ("all", InvestmentType::All),
-    ("angel", InvestmentType::Angel),
-    ("institutional", InvestmentType::Institutional),
-];
-const SORTS: &[(&str, PersonSort)] = &[
-    ("most_recent_deal_date", PersonSort::MostRecentDealDate),
-    ("total_raised", PersonSort::TotalRaised),
-    ("latest_deal_size", PersonSort::LatestDealSize),
-    ("name", PersonSort::Name),
-    ("total_deal_count", PersonSort::TotalDealCount),
-    (
-        "deal_count_last_12_months",
-        PersonSort::DealCountLast12Months,
-    ),
-    ("lead_deal_count", PersonSort::LeadDealCount),
-    (
-        "lead_deal_count_last_12_months",
-        PersonSort::LeadDealCountLast12Months,
-    ),
-    ("filtered_deal_count", PersonSort::FilteredDealCount),
-];
 
 pub fn parse_people(body: &[u8]) -> Result<PeopleQuery, ApiError> {
-    parse_object(body, TOP, ErrorForm::People, |top| PeopleQuery {
-        person_type: top.choice("person_type", PERSON_TYPES).unwrap_or_default(),
+    parse_object(body, PEOPLE, ErrorForm::People, |top| PeopleQuery {
+        person_type: top.choice("person_type", &spellings(PersonType::ALL, PersonType::as_str)).unwrap_or_default(),
         identifiers: top
-            .object("identifiers", IDENTIFIERS)
+            .object("identifiers")
             .and_then(|o| person_identifiers(&o)),
         person: top
-            .object("person", PERSON)
+            .object("person")
             .map(|o| person(&o))
             .unwrap_or_default(),
-        company: top.object("company", COMPANY).and_then(|o| employer(&o)),
-        investor: top.object("investor", INVESTOR).and_then(|o| investor(&o)),
-        sort: top.choice("sort_by", SORTS).unwrap_or_default(),
+        company: top.object("company").and_then(|o| employer(&o)),
+        investor: top.object("investor").and_then(|o| investor(&o)),
+        sort: top.choice("sort_by", &spellings(PersonSort::ALL, PersonSort::as_str)).unwrap_or_default(),
         page: paging(top),
     })
 }
@@ -174,7 +78,7 @@ fn employer(obj: &Obj) -> Option<EmployerFilter> {
         semantic: semantic(obj),
         investor_people_ids: obj.uuids("investor_people_ids"),
         latest_deal: obj
-            .object("latest_deal", LATEST_DEAL)
+            .object("latest_deal")
             .map(|o| latest_deal(&o))
             .unwrap_or_default(),
     };
@@ -194,7 +98,7 @@ fn investor(obj: &Obj) -> Option<InvestorPersonFilter> {
         firms: org_identifiers(obj, true),
         locations: obj.strings("locations"),
         employee_count: headcounts(obj, "employee_count"),
-        deals: obj.object("deals", DEALS).map(|o| deals(&o)),
+        deals: obj.object("deals").map(|o| deals(&o)),
     };
     obj.has_keys().then_some(filter)
 }
@@ -203,10 +107,10 @@ fn deals(obj: &Obj) -> PersonDealsFilter {
     PersonDealsFilter {
         semantic: semantic(obj),
         investment_type: obj
-            .choice("investment_type", INVESTMENT_TYPES)
+            .choice("investment_type", &spellings(InvestmentType::ALL, InvestmentType::as_str))
             .unwrap_or_default(),
         only_lead_deals: obj.bool("only_lead_deals").unwrap_or(false),
-        min_matching_deals: obj.int_at_least("min_matching_deals", 1),
+        min_matching_deals: obj.int("min_matching_deals").map(|n| n as u32),
         deal: deal_filter(obj, &DEAL_KEYS_NO_CREATED),
         portfolio: company_filter(obj, &PORTFOLIO_KEYS),
     }
@@ -446,7 +350,7 @@ mod tests {
     fn unknown_parameters_answer_alone_in_the_people_form() {
         let body = r#"{"page_size": 0, "person": {"roles": ["founder"], "bogus": 1}, "investor": {"deals": {"created_start": "2024-01-01"}}}"#;
         let e = parse_people(body.as_bytes()).unwrap_err();
-        assert_eq!((e.status, e.code), (422, "UNKNOWN_PARAMETER"));
+        assert_eq!((e.status, e.code.as_str()), (422, "UNKNOWN_PARAMETER"));
         assert_eq!(
             e.message,
             "Unknown parameter(s): person.bogus, investor.deals.created_start"
@@ -474,7 +378,7 @@ mod tests {
     fn other_problems_use_the_validation_form() {
         let e = parse(json!({"person_type": "angel"})).unwrap_err();
         assert_eq!(
-            (e.status, e.code, e.details["errors"][0]["code"].as_str()),
+            (e.status, e.code.as_str(), e.details["errors"][0]["code"].as_str()),
             (422, "VALIDATION_ERROR", Some("INVALID_ENUM_VALUE"))
         );
         assert_eq!(
@@ -530,8 +434,8 @@ mod tests {
 
     #[test]
     fn sorts_and_created_keys() {
-        for (text, sort) in SORTS {
-            assert_eq!(parse(json!({"sort_by": text})).unwrap().sort, *sort);
+        for sort in PersonSort::ALL {
+            assert_eq!(parse(json!({"sort_by": sort.as_str()})).unwrap().sort, *sort);
         }
         let e = parse(json!({"company": {"latest_deal": {"created_start": "2024-01-01"}}}))
             .unwrap_err();

@@ -11,57 +11,48 @@
 
 use std::cell::RefCell;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use crate::api::errors::ApiError;
+use crate::api::errors::{ApiError, Code, Item};
 
-pub const UNKNOWN_PARAMETER: &str = "UNKNOWN_PARAMETER";
-pub const INVALID_ENUM_VALUE: &str = "INVALID_ENUM_VALUE";
-pub const INVALID_FINANCING_TYPE: &str = "INVALID_FINANCING_TYPE";
-pub const EMPTY_ARRAY_PARAMETER: &str = "EMPTY_ARRAY_PARAMETER";
+pub const UNKNOWN_PARAMETER: Code = Code::UnknownParameter;
+pub const INVALID_ENUM_VALUE: Code = Code::InvalidEnumValue;
+pub const INVALID_FINANCING_TYPE: Code = Code::InvalidFinancingType;
+pub const EMPTY_ARRAY_PARAMETER: Code = Code::EmptyArrayParameter;
 /// A JSON value of the wrong type (a string for a number, a float for an integer…).
-pub const INVALID_TYPE: &str = "INVALID_TYPE";
-pub const INVALID_DATE: &str = "INVALID_DATE";
-pub const INVALID_UUID: &str = "INVALID_UUID";
-pub const OUT_OF_RANGE: &str = "OUT_OF_RANGE";
-pub const INVALID_RANGE: &str = "INVALID_RANGE";
-pub const EMPTY_STRING: &str = "EMPTY_STRING";
-pub const TOO_MANY_ITEMS: &str = "TOO_MANY_ITEMS";
-
-/// Codes answered with 422 rather than 400.
-const UNPROCESSABLE: [&str; 4] = [
-    UNKNOWN_PARAMETER,
-    INVALID_ENUM_VALUE,
-    INVALID_FINANCING_TYPE,
-    EMPTY_ARRAY_PARAMETER,
-];
+pub const INVALID_TYPE: Code = Code::InvalidType;
+pub const INVALID_DATE: Code = Code::InvalidDate;
+pub const INVALID_UUID: Code = Code::InvalidUuid;
+pub const OUT_OF_RANGE: Code = Code::OutOfRange;
+pub const INVALID_RANGE: Code = Code::InvalidRange;
+pub const EMPTY_STRING: Code = Code::EmptyString;
+pub const TOO_MANY_ITEMS: Code = Code::TooManyItems;
 
 /// Where a value sits: the position of each key / item on its path.
 pub type Order = Vec<u32>;
 
-/// One entry of `details.errors`.
+/// One entry of `details.errors`, with its place in the document.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Problem {
     /// Dotted path (`deal.financing_types`).
     pub field: String,
     pub value: Value,
     pub message: String,
-    pub code: &'static str,
+    pub code: Code,
     /// Allowed spellings (enums) or keys (unknown parameters); else empty.
     pub valid_options: Vec<String>,
     pub order: Order,
 }
 
 impl Problem {
-    /// The documented item: `value` is the offending value as a string
-    /// (JSON-encoded when it is not one), or null when there is none.
-    fn to_json(&self) -> Value {
-        let value = match &self.value {
-            Value::Null => Value::Null,
-            Value::String(s) => Value::String(s.clone()),
-            other => Value::String(other.to_string()),
-        };
-        json!({ "field": self.field, "value": value, "message": self.message, "code": self.code, "validOptions": self.valid_options })
+    fn item(&self) -> Item {
+        Item {
+            field: self.field.clone(),
+            value: self.value.clone(),
+            message: self.message.clone(),
+            code: self.code,
+            valid_options: self.valid_options.clone(),
+        }
     }
 }
 
@@ -104,21 +95,13 @@ impl Problems {
                 unknown[0].valid_options.clone(),
             ));
         }
-        let status = if list.iter().any(|p| UNPROCESSABLE.contains(&p.code)) {
-            422
-        } else {
-            400
-        };
         let code = if unknown.is_empty() {
-            "VALIDATION_ERROR"
+            Code::ValidationError
         } else {
             UNKNOWN_PARAMETER
         };
-        Err(ApiError::validation(
-            status,
-            code,
-            list.iter().map(Problem::to_json).collect(),
-        ))
+        let items: Vec<Item> = list.iter().map(Problem::item).collect();
+        Err(ApiError::validation(code, &items))
     }
 }
 
@@ -126,8 +109,9 @@ impl Problems {
 mod tests {
     use super::*;
     use crate::api::body::test_support::error_fields;
+    use serde_json::json;
 
-    fn problem(field: &str, code: &'static str, order: Order) -> Problem {
+    fn problem(field: &str, code: Code, order: Order) -> Problem {
         Problem {
             field: field.into(),
             value: Value::Null,
@@ -151,7 +135,7 @@ mod tests {
         p.push(problem("deal.date_start", INVALID_DATE, vec![1, 2]));
         let e = p.finish(ErrorForm::Validation).unwrap_err();
         assert_eq!(
-            (e.status, e.code, e.message.as_str()),
+            (e.status, e.code.as_str(), e.message.as_str()),
             (400, "VALIDATION_ERROR", "Invalid request parameters")
         );
         let fields = error_fields(&e);
@@ -179,7 +163,7 @@ mod tests {
             p.push(problem("x", OUT_OF_RANGE, vec![0]));
             p.push(problem("y", code, vec![1]));
             let e = p.finish(ErrorForm::Validation).unwrap_err();
-            assert_eq!((e.status, e.code), (status, "VALIDATION_ERROR"), "{code}");
+            assert_eq!((e.status, e.code.as_str()), (status, "VALIDATION_ERROR"), "{code}");
         }
     }
 
@@ -189,7 +173,7 @@ mod tests {
         p.push(problem("page", INVALID_TYPE, vec![0]));
         p.push(problem("bogus", UNKNOWN_PARAMETER, vec![1]));
         let e = p.finish(ErrorForm::Validation).unwrap_err();
-        assert_eq!((e.status, e.code), (422, "UNKNOWN_PARAMETER"));
+        assert_eq!((e.status, e.code.as_str()), (422, "UNKNOWN_PARAMETER"));
         assert_eq!(e.details["errors"].as_array().unwrap().len(), 2);
     }
 
@@ -200,7 +184,7 @@ mod tests {
         p.push(problem("person.other", UNKNOWN_PARAMETER, vec![2, 1]));
         p.push(problem("person.bogus", UNKNOWN_PARAMETER, vec![2, 0]));
         let e = p.finish(ErrorForm::People).unwrap_err();
-        assert_eq!((e.status, e.code), (422, "UNKNOWN_PARAMETER"));
+        assert_eq!((e.status, e.code.as_str()), (422, "UNKNOWN_PARAMETER"));
         assert_eq!(
             e.message,
             "Unknown parameter(s): person.bogus, person.other"
@@ -216,6 +200,6 @@ mod tests {
         let p = Problems::default();
         p.push(problem("sort_by", INVALID_ENUM_VALUE, vec![0]));
         let e = p.finish(ErrorForm::People).unwrap_err();
-        assert_eq!((e.status, e.code), (422, "VALIDATION_ERROR"));
+        assert_eq!((e.status, e.code.as_str()), (422, "VALIDATION_ERROR"));
     }
 }

@@ -18,15 +18,13 @@ use uuid::Uuid;
 
 use super::json::Json;
 use super::problems::*;
+use crate::api::declare::field::{find, names, Field, Ty, FINANCING_TYPE_KEYS};
 use crate::query::request::Range;
 use crate::query::resolve::parse_uuid;
+use crate::api::errors::Code;
 use crate::schema::{Date, RoundKey, RoundType};
 
-/// Longest array accepted anywhere in a body.
-pub const MAX_ITEMS: usize = 100;
-
-/// Keys of one financing type object.
-const FINANCING_KEYS: &[&str] = &["type", "pre", "extension"];
+pub use crate::api::declare::field::MAX_ITEMS;
 
 /// `(wire spelling, value)` pairs of a closed enum.
 pub type Choices<T> = [(&'static str, T)];
@@ -46,7 +44,8 @@ pub struct Obj<'a> {
     path: String,
     order: Order,
     entries: &'a [(String, Json)],
-    allowed: &'static [&'static str],
+    /// The declared keys (`api::declare`).
+    fields: &'static [Field],
 }
 
 /// One present (non-null) value of the body, with its place.
@@ -63,7 +62,7 @@ impl<'a> Obj<'a> {
     pub fn root(
         problems: &'a Problems,
         body: &'a Json,
-        allowed: &'static [&'static str],
+        fields: &'static [Field],
     ) -> Obj<'a> {
         let entries: &[(String, Json)] = match body {
             Json::Object(entries) => entries,
@@ -81,7 +80,7 @@ impl<'a> Obj<'a> {
                 &[]
             }
         };
-        Obj::open(problems, String::new(), Vec::new(), entries, allowed)
+        Obj::open(problems, String::new(), Vec::new(), entries, fields)
     }
 
     fn open(
@@ -89,17 +88,18 @@ impl<'a> Obj<'a> {
         path: String,
         order: Order,
         entries: &'a [(String, Json)],
-        allowed: &'static [&'static str],
+        fields: &'static [Field],
     ) -> Obj<'a> {
         let obj = Obj {
             problems,
             path,
             order,
             entries,
-            allowed,
+            fields,
         };
+        let allowed = names(fields);
         for (i, (key, value)) in entries.iter().enumerate() {
-            if !allowed.contains(&key.as_str()) {
+            if find(fields, key).is_none() {
                 let field = obj.child_path(key);
                 problems.push(Problem {
                     message: format!(
@@ -139,8 +139,8 @@ impl<'a> Obj<'a> {
     /// The value of an allowed `key`, unless absent or null.
     pub fn get(&self, key: &str) -> Option<Slot<'a>> {
         debug_assert!(
-            self.allowed.contains(&key),
-            "{key} is not an allowed key of {}",
+            find(self.fields, key).is_some(),
+            "{key} is not a declared key of {}",
             self.path
         );
         let (i, (_, value)) = self
@@ -156,9 +156,21 @@ impl<'a> Obj<'a> {
         })
     }
 
-    /// A nested object with its own allowed keys.
-    pub fn object(&self, key: &str, allowed: &'static [&'static str]) -> Option<Obj<'a>> {
-        self.get(key)?.object(allowed)
+    /// A nested object, allowing the keys declared for it.
+    pub fn object(&self, key: &str) -> Option<Obj<'a>> {
+        let keys = find(self.fields, key).map_or(&[][..], Field::keys);
+        self.get(key)?.object(keys)
+    }
+
+    /// A whole number within the bounds declared for `key`.
+    pub fn int(&self, key: &str) -> Option<u64> {
+        match find(self.fields, key).map(|f| f.ty) {
+            Some(Ty::Int { min, max }) if max == u32::MAX as u64 => {
+                self.int_at_least(key, min as u32).map(u64::from)
+            }
+            Some(Ty::Int { min, max }) => self.int_between(key, min, max),
+            _ => None,
+        }
     }
 
     /// A money amount: a JSON number ≥ 0 (whole USD).
@@ -371,7 +383,7 @@ impl<'a> Obj<'a> {
             path,
             item.order.clone(),
             entries,
-            FINANCING_KEYS,
+            FINANCING_TYPE_KEYS,
         );
         let pre = obj.bool("pre").unwrap_or(false);
         let extension = obj.bool("extension").unwrap_or(false);
@@ -449,13 +461,13 @@ fn shown(value: &Json) -> String {
 
 impl<'a> Slot<'a> {
     /// Records a problem with this value; always `None`.
-    pub fn fail<T>(&self, code: &'static str, message: String) -> Option<T> {
+    pub fn fail<T>(&self, code: Code, message: String) -> Option<T> {
         self.fail_with(code, message, Vec::new())
     }
 
     pub fn fail_with<T>(
         &self,
-        code: &'static str,
+        code: Code,
         message: String,
         valid_options: Vec<String>,
     ) -> Option<T> {
@@ -470,14 +482,14 @@ impl<'a> Slot<'a> {
         None
     }
 
-    fn object(&self, allowed: &'static [&'static str]) -> Option<Obj<'a>> {
+    fn object(&self, fields: &'static [Field]) -> Option<Obj<'a>> {
         match self.value {
             Json::Object(entries) => Some(Obj::open(
                 self.problems,
                 self.path.clone(),
                 self.order.clone(),
                 entries,
-                allowed,
+                fields,
             )),
             _ => self.fail(INVALID_TYPE, format!("{} must be an object", self.path)),
         }
@@ -573,11 +585,12 @@ fn whole(n: &Number) -> Option<i128> {
     (f.fract() == 0.0).then_some(f as i128)
 }
 
-/// Parses `body` as the top-level object allowing `keys`, reads it with
-/// `read`, and fails with every problem found (in `form`) if there is any.
+/// Parses `body` as the top-level object allowing the declared `keys`,
+/// reads it with `read`, and fails with every problem found (in `form`) if
+/// there is any.
 pub fn parse_object<T>(
     body: &[u8],
-    keys: &'static [&'static str],
+    keys: &'static [Field],
     form: super::problems::ErrorForm,
     read: impl FnOnce(&Obj) -> T,
 ) -> Result<T, crate::api::errors::ApiError> {
@@ -595,7 +608,9 @@ mod tests {
     use crate::schema::Headcount;
     use serde_json::json;
 
-    const KEYS: &[&str] = &["a", "b", "inner"];
+    const A: Field = Field::new("a", Ty::Text, "");
+    const B: Field = Field::new("b", Ty::Text, "");
+    const KEYS: &[Field] = &[A, B, Field::new("inner", Ty::Object(&[A, B]), "")];
 
     /// Runs `read` on `body`; returns its value and the `details.errors` items.
     fn read<T>(body: &str, read: impl Fn(&Obj) -> T) -> (T, Vec<Value>) {
@@ -642,7 +657,7 @@ mod tests {
     #[test]
     fn unknown_keys_are_reported_with_their_dotted_path_and_the_allowed_keys() {
         let (_, errors) = read(r#"{"zz": 1, "inner": {"a": 1, "deep": {"x": 1}}}"#, |o| {
-            o.object("inner", &["a"]).is_some()
+            o.object("inner").is_some()
         });
         assert_eq!(
             codes(&errors),
@@ -657,7 +672,7 @@ mod tests {
             "Unknown parameter: zz. Allowed parameters: a, b, inner"
         );
         assert_eq!(errors[1]["value"], json!(r#"{"x":1}"#), "non-strings as JSON text");
-        assert_eq!(errors[1]["validOptions"], json!(["a"]));
+        assert_eq!(errors[1]["validOptions"], json!(["a", "b"]));
     }
 
     #[test]
@@ -670,7 +685,7 @@ mod tests {
 
     #[test]
     fn nested_values_must_be_objects() {
-        let (v, errors) = read(r#"{"inner": [1]}"#, |o| o.object("inner", &["a"]).is_some());
+        let (v, errors) = read(r#"{"inner": [1]}"#, |o| o.object("inner").is_some());
         assert!(!v);
         one(&errors, "inner", "INVALID_TYPE");
         assert_eq!(errors[0]["message"], "inner must be an object");
@@ -1009,7 +1024,7 @@ mod tests {
     fn every_problem_is_reported_in_document_order() {
         let body = r#"{"inner": {"a": "x", "b": -1}, "b": [], "zz": 0, "a": 2.5}"#;
         let (_, errors) = read(body, |o| {
-            let inner = o.object("inner", &["a", "b"]);
+            let inner = o.object("inner");
             (
                 o.int_between("a", 0, 9),
                 o.uuids("b"),

@@ -8,10 +8,10 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use crate::api::app::{Ctx, Reply};
 use crate::api::body::{parse_companies, parse_deals, parse_investors, parse_people};
-use crate::api::envelope::{Data, Meta, MetaShape, Raw};
+use crate::api::envelope::{Data, Meta, Raw};
 use crate::api::errors::ApiError;
+use crate::api::handler::{Ctx, Reply};
 use crate::api::semantic::{semantic_error, usage_limit};
 use crate::query::request::Semantic;
 use crate::index::build::render::LIST_HISTORY_LIMIT;
@@ -37,7 +37,6 @@ fn query_error(e: QueryError) -> ApiError {
 
 fn list(name: &'static str, result: &ResultPage, page: PageRequest, rows: Vec<Raw>) -> Reply {
     let meta = Meta {
-        shape: MetaShape::List,
         total_count: result.total_count,
         page: page.page as u64,
         page_size: page.page_size as u64,
@@ -86,12 +85,7 @@ fn semantic_blocks(ctx: &Ctx, blocks: [(Option<&mut Semantic>, &'static str); 2]
     Ok(n)
 }
 
-fn no_query_parameters(ctx: &Ctx) -> Result<(), ApiError> {
-    ctx.query.only(&[])
-}
-
 pub fn companies(ctx: &Ctx) -> Result<Reply, ApiError> {
-    no_query_parameters(ctx)?;
     let mut q = parse_companies(ctx.body)?;
     let index = &ctx.app.index;
     let searches = semantic_blocks(ctx, [(q.semantic.as_mut(), "company"), (None, "")])?;
@@ -104,7 +98,6 @@ pub fn companies(ctx: &Ctx) -> Result<Reply, ApiError> {
 }
 
 pub fn deals(ctx: &Ctx) -> Result<Reply, ApiError> {
-    no_query_parameters(ctx)?;
     let q = parse_deals(ctx.body)?;
     let index = &ctx.app.index;
     let result = search_deals(index, &q).map_err(query_error)?;
@@ -125,7 +118,6 @@ fn filtered(result: &ResultPage, i: usize) -> Option<FilteredCounts> {
 }
 
 pub fn investors(ctx: &Ctx) -> Result<Reply, ApiError> {
-    no_query_parameters(ctx)?;
     let mut q = parse_investors(ctx.body)?;
     let index = &ctx.app.index;
     let portfolio = q.portfolio.as_mut().and_then(|p| p.semantic.as_mut());
@@ -162,7 +154,6 @@ fn person_row(stored: &[u8], f: Option<FilteredCounts>) -> Result<Raw, ApiError>
 }
 
 pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
-    no_query_parameters(ctx)?;
     let mut q = parse_people(ctx.body)?;
     let index = &ctx.app.index;
     let employer = q.company.as_mut().and_then(|c| c.semantic.as_mut());

@@ -7,17 +7,18 @@
 
 use serde_json::{json, Value};
 
-use crate::api::app::{Ctx, Reply};
-use crate::api::envelope::{Data, Meta, MetaShape, Raw};
-use crate::api::errors::ApiError;
+use crate::api::envelope::{Data, Meta, Raw};
+use crate::api::errors::{ApiError, Code};
+use crate::api::handler::{Ctx, Reply};
 use crate::index::open::Kind;
 use crate::index::payload::FIRM_LED;
 use crate::query::resolve::{
     org_identifier, parse_uuid, person_identifier, resolve, IdentifierKind,
 };
+use crate::schema::record::{AngelInvestor, DealInvestor, FirmCard, LineupPerson, PersonCard};
 use crate::schema::RoundType;
 
-use super::support::{internal, one_of, pick, stored, stored_value, Picked};
+use super::support::{internal, one_of, pick, stored, stored_record, Picked};
 
 pub const ORG_KINDS: [IdentifierKind; 4] = [
     IdentifierKind::Id,
@@ -41,7 +42,6 @@ fn detail_of(data: Data) -> Reply {
     Reply {
         data,
         meta: Meta {
-            shape: MetaShape::Detail,
             total_count: 1,
             page: 0,
             page_size: 1,
@@ -52,44 +52,37 @@ fn detail_of(data: Data) -> Reply {
     }
 }
 
-fn param_names(kinds: &[IdentifierKind]) -> Vec<&'static str> {
-    kinds.iter().map(|k| k.param()).collect()
-}
-
 fn multiple(given: &[&str], kinds: &[IdentifierKind]) -> ApiError {
-    ApiError::bad_request(
-        "MULTIPLE_IDENTIFIERS",
-        "Only one identifier parameter is allowed",
+    ApiError::with_help(
+        Code::MultipleIdentifiers,
+        &[],
         format!(
             "You provided: {}. Please use only one of: {}",
             given.join(", "),
             one_of(kinds)
         ),
     )
+    .about(given.first().copied().unwrap_or("query"), &given.join(", "))
 }
 
 fn invalid_org_value(kind: IdentifierKind, value: &str) -> ApiError {
     let (code, what) = match kind {
-        IdentifierKind::Domain => ("INVALID_DOMAIN", "a domain or website URL, e.g. stripe.com"),
+        IdentifierKind::Domain => (Code::InvalidDomain, "a domain or website URL, e.g. stripe.com"),
         IdentifierKind::Linkedin => (
-            "INVALID_LINKEDIN_URL",
+            Code::InvalidLinkedinUrl,
             "a LinkedIn company URL, e.g. https://linkedin.com/company/stripe",
         ),
         IdentifierKind::Crunchbase => (
-            "INVALID_CRUNCHBASE_URL",
+            Code::InvalidCrunchbaseUrl,
             "a Crunchbase organization URL, e.g. https://crunchbase.com/organization/stripe",
         ),
         _ => (
-            "INVALID_ID",
+            Code::InvalidId,
             "a UUID, e.g. 550e8400-e29b-41d4-a716-446655440000",
         ),
     };
-    ApiError::new(
-        400,
-        code,
-        format!("Invalid {}: '{value}'", kind.param()),
-        json!({ "help": format!("Provide {what}") }),
-    )
+    ApiError::with_help(code, &[("param", kind.param()), ("value", value)], format!("Provide {what}"))
+        .about(kind.param(), value)
 }
 
 /// Resolves the organisation identifier of a detail or history request.
@@ -110,12 +103,10 @@ pub fn org_docs(
 }
 
 pub fn company(ctx: &Ctx) -> Result<Reply, ApiError> {
-    ctx.query.only(&param_names(&ORG_KINDS))?;
     let missing = || {
-        ApiError::new(
-            400,
-            "MISSING_IDENTIFIER",
-            "Company identifier is required",
+        ApiError::of(
+            Code::MissingIdentifier,
+            &[("what", "Company")],
             json!({
                 "help": "Provide an identifier using one of the query parameters: id, domain, linkedin, or crunchbase",
                 "examples": {
@@ -130,9 +121,9 @@ pub fn company(ctx: &Ctx) -> Result<Reply, ApiError> {
     let companies = &ctx.app.index.companies;
     let (_, _, docs) = org_docs(ctx, companies, missing)?;
     let doc = *docs.first().ok_or_else(|| {
-        ApiError::not_found(
-            "COMPANY_NOT_FOUND",
-            "Company not found",
+        ApiError::with_help(
+            Code::CompanyNotFound,
+            &[],
             "Please check the company identifier (ID, domain, LinkedIn URL, or Crunchbase URL) and try again",
         )
     })?;
@@ -144,25 +135,20 @@ pub fn company(ctx: &Ctx) -> Result<Reply, ApiError> {
 }
 
 pub fn investor(ctx: &Ctx) -> Result<Reply, ApiError> {
-    ctx.query.only(&param_names(&ORG_KINDS))?;
     let missing = || {
-        ApiError::new(
-            400,
-            "VALIDATION_ERROR",
-            "Invalid request parameters",
-            json!({
-                "errors": [{ "field": "id", "value": Value::Null, "message": "Provide one of: id, domain, linkedin, or crunchbase",
-                             "code": "MISSING_IDENTIFIER", "validOptions": param_names(&ORG_KINDS) }],
-                "help": "Please check your request parameters and ensure they meet the required format and constraints.",
-            }),
+        ApiError::with_help(
+            Code::MissingIdentifier,
+            &[("what", "Investor")],
+            format!("Provide one of: {}", one_of(&ORG_KINDS)),
         )
+        .about("id", "")
     };
     let firms = &ctx.app.index.firms;
     let (_, _, docs) = org_docs(ctx, firms, missing)?;
     let doc = *docs.first().ok_or_else(|| {
-        ApiError::not_found(
-            "INVESTOR_NOT_FOUND",
-            "Investor not found",
+        ApiError::with_help(
+            Code::InvestorNotFound,
+            &[],
             "Please check the investor identifier (ID, domain, LinkedIn URL, or Crunchbase URL) and try again",
         )
     })?;
@@ -186,22 +172,19 @@ pub fn person_docs(
 }
 
 pub fn person_not_found() -> ApiError {
-    ApiError::not_found(
-        "PERSON_NOT_FOUND",
-        "Person not found",
+    ApiError::with_help(
+        Code::PersonNotFound,
+        &[],
         "Please check the person identifier and try again",
     )
 }
 
 pub fn person(ctx: &Ctx) -> Result<Reply, ApiError> {
-    ctx.query.only(&param_names(&PERSON_KINDS))?;
-    let invalid_identifier = |message: String| {
-        ApiError::bad_request("INVALID_IDENTIFIER", message, "Provide exactly one of: id (UUID), linkedin (URL or slug), crunchbase (URL or slug), or twitter (URL or handle)")
-    };
+    let help = "Provide exactly one of: id (UUID), linkedin (URL or slug), crunchbase (URL or slug), or twitter (URL or handle)";
     let docs = person_docs(
         ctx,
-        || invalid_identifier("A person identifier is required".into()),
-        |k, v| invalid_identifier(format!("Invalid {}: '{v}'", k.param())),
+        || ApiError::with_help(Code::MissingIdentifier, &[("what", "Person")], help),
+        |k, v| ApiError::with_help(Code::InvalidIdentifier, &[("param", k.param()), ("value", v)], help),
     )?;
     let doc = *docs.first().ok_or_else(person_not_found)?;
     let people = &ctx.app.index.people;
@@ -219,50 +202,25 @@ fn deal_doc(ctx: &Ctx, invalid: impl Fn() -> ApiError) -> Result<u32, ApiError> 
     let raw = ctx.params.first().copied().unwrap_or("");
     let id = parse_uuid(raw).ok_or_else(invalid)?;
     ctx.app.index.deals.ids.docid(&id).ok_or_else(|| {
-        ApiError::not_found(
-            "DEAL_NOT_FOUND",
-            "Deal not found",
-            "Please check the deal ID and try again",
-        )
-        .with_status_code()
+        ApiError::with_help(Code::DealNotFound, &[], "Please check the deal ID and try again")
     })
 }
 
 pub fn deal(ctx: &Ctx) -> Result<Reply, ApiError> {
-    let given = ctx.query.names();
-    if !given.is_empty() {
-        return Err(ApiError::new(
-            400,
-            "INVALID_PARAMETERS",
-            "Query parameters are not supported for this endpoint",
-            json!({ "providedParameters": given, "help": "This endpoint only accepts a deal ID in the path. Remove all query parameters." }),
-        )
-        .with_status_code());
-    }
     let doc = deal_doc(ctx, || {
-        ApiError::bad_request(
-            "INVALID_DEAL_ID",
-            "Deal ID must be a valid UUID",
+        ApiError::with_help(
+            Code::InvalidDealId,
+            &[],
             "Please provide a valid UUID format for the deal ID",
         )
-        .with_status_code()
     })?;
     Ok(detail("deal", stored(&ctx.app.index.deals, "full", doc)?))
 }
 
 pub fn deal_investors(ctx: &Ctx) -> Result<Reply, ApiError> {
-    ctx.query.only(&[])?;
     let doc = deal_doc(ctx, || {
         let value = ctx.params.first().copied().unwrap_or("");
-        ApiError::new(
-            400,
-            "VALIDATION_ERROR",
-            "Invalid request parameters",
-            json!({
-                "errors": [{ "field": "id", "value": value, "message": "Deal ID must be a valid UUID", "code": "INVALID_UUID", "validOptions": [] }],
-                "help": "Please check your request parameters and ensure they meet the required format and constraints.",
-            }),
-        )
+        ApiError::of(Code::InvalidUuid, &[("field", "id")], Value::Null).about("id", value)
     })?;
     let (investors, angels) = lineup(ctx, doc)?;
     Ok(detail_of(
@@ -270,56 +228,63 @@ pub fn deal_investors(ctx: &Ctx) -> Result<Reply, ApiError> {
     ))
 }
 
-fn financing_name(code: u8) -> Value {
+fn financing_name(code: u8) -> Option<String> {
     let t = (code as usize)
         .checked_sub(1)
         .and_then(|i| RoundType::ALL.get(i));
-    t.map_or(Value::Null, |t| json!(t.as_str()))
+    t.map(|t| t.as_str().to_string())
+}
+
+fn lineup_person(ctx: &Ctx, doc: u32) -> Result<LineupPerson, ApiError> {
+    let c: PersonCard = stored_record(&ctx.app.index.people, "card", doc)?;
+    Ok(LineupPerson {
+        id: c.id,
+        name: c.name,
+        linkedin: c.linkedin_url,
+        crunchbase: c.crunchbase_url,
+        twitter: c.twitter_url,
+    })
 }
 
 /// The firms (lead first) with their partners on the deal, and the angels.
 fn lineup(ctx: &Ctx, deal: u32) -> Result<(Vec<Raw>, Vec<Raw>), ApiError> {
-    let index = &ctx.app.index;
-    let deals = &index.deals;
+    let deals = &ctx.app.index.deals;
     let firms = deals.relation("firms").map_err(internal)?;
     let partners = deals.relation("partners").map_err(internal)?;
     let angels = deals.relation("angels").map_err(internal)?;
-    let person = |doc: u32| -> Result<Value, ApiError> {
-        let card = stored_value(&index.people, "card", doc)?;
-        Ok(
-            json!({ "id": card["id"], "name": card["name"], "linkedin": card["linkedin_url"], "crunchbase": card["crunchbase_url"], "twitter": card["twitter_url"] }),
-        )
-    };
-    let mut rows: Vec<(bool, u32, Value)> = Vec::new();
-    for (slot, (&firm, &payload)) in firms
-        .targets(deal)
-        .iter()
-        .zip(firms.payload(deal))
-        .enumerate()
-    {
-        let card = stored_value(&index.firms, "card", firm)?;
+    let mut rows: Vec<(u32, DealInvestor)> = Vec::new();
+    for (slot, (&firm, &payload)) in firms.targets(deal).iter().zip(firms.payload(deal)).enumerate() {
+        let c: FirmCard = stored_record(&ctx.app.index.firms, "card", firm)?;
         let mut personnel = Vec::new();
         for (&p, &s) in partners.targets(deal).iter().zip(partners.payload(deal)) {
             if s as usize == slot {
-                personnel.push(person(p)?);
+                personnel.push(lineup_person(ctx, p)?);
             }
         }
-        let lead = payload & FIRM_LED != 0;
-        rows.push((lead, firm, json!({
-            "id": card["id"], "name": card["name"], "lead_investor": lead, "personnel": personnel,
-            "financing_type": financing_name(payload & !FIRM_LED), "domain": card["domain"],
-            "linkedin": card["linkedin"], "crunchbase": card["crunchbase"],
-        })));
+        let investor = DealInvestor {
+            id: c.id,
+            name: c.name,
+            lead_investor: payload & FIRM_LED != 0,
+            personnel,
+            financing_type: financing_name(payload & !FIRM_LED),
+            domain: c.domain,
+            linkedin: c.linkedin,
+            crunchbase: c.crunchbase,
+        };
+        rows.push((firm, investor));
     }
-    rows.sort_by_key(|(lead, firm, _)| (!lead, *firm));
+    rows.sort_by_key(|(firm, i)| (!i.lead_investor, *firm));
     let mut angel_rows = Vec::new();
     for (&p, &code) in angels.targets(deal).iter().zip(angels.payload(deal)) {
-        let mut a = person(p)?;
-        a["financing_type"] = financing_name(code);
-        angel_rows.push(Raw::from_value(&a));
+        let person = lineup_person(ctx, p)?;
+        angel_rows.push(Raw::from_serialize(&AngelInvestor {
+            id: person.id,
+            name: person.name,
+            linkedin: person.linkedin,
+            crunchbase: person.crunchbase,
+            twitter: person.twitter,
+            financing_type: financing_name(code),
+        }));
     }
-    Ok((
-        rows.iter().map(|(_, _, v)| Raw::from_value(v)).collect(),
-        angel_rows,
-    ))
+    Ok((rows.iter().map(|(_, i)| Raw::from_serialize(i)).collect(), angel_rows))
 }

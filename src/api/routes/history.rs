@@ -5,21 +5,13 @@
 
 use serde_json::json;
 
-use crate::api::app::{Ctx, Reply};
-use crate::api::envelope::{Data, Meta, MetaShape, Raw};
-use crate::api::errors::ApiError;
+use crate::api::envelope::{Data, Meta, Raw};
+use crate::api::errors::{ApiError, Code};
+use crate::api::handler::{Ctx, Reply};
 use crate::index::open::Kind;
 
 use super::detail::{org_docs, person_docs, person_not_found, ORG_KINDS, PERSON_KINDS};
 use super::support::{internal, one_of};
-
-fn allowed(kinds: &[crate::query::resolve::IdentifierKind]) -> Vec<&'static str> {
-    kinds
-        .iter()
-        .map(|k| k.param())
-        .chain(["page", "page_size"])
-        .collect()
-}
 
 /// A page of `deals` (ascending doc ids) as a reply.
 fn page_of(ctx: &Ctx, deals: Vec<u32>) -> Result<Reply, ApiError> {
@@ -31,7 +23,6 @@ fn page_of(ctx: &Ctx, deals: Vec<u32>) -> Result<Reply, ApiError> {
         .map(|&d| Raw(store.get(d).to_vec()))
         .collect();
     let meta = Meta {
-        shape: MetaShape::List,
         total_count: deals.len() as u64,
         page: paging.page,
         page_size: paging.page_size,
@@ -59,23 +50,21 @@ fn union_targets(kind: &Kind, relations: &[&str], sources: &[u32]) -> Result<Vec
     Ok(all)
 }
 
-fn missing_identifier(accepted: &str) -> ApiError {
-    ApiError::bad_request(
-        "MISSING_IDENTIFIER",
-        "An identifier parameter is required",
+fn missing_identifier(what: &str, accepted: &str) -> ApiError {
+    ApiError::with_help(
+        Code::MissingIdentifier,
+        &[("what", what)],
         format!("Provide one of: {accepted}. Example: ?domain=stripe.com"),
     )
 }
 
-fn org_history(ctx: &Ctx, kind: &Kind, what: &str) -> Result<Reply, ApiError> {
-    ctx.query.only(&allowed(&ORG_KINDS))?;
+fn org_history(ctx: &Ctx, kind: &Kind, what: &str, subject: &str) -> Result<Reply, ApiError> {
     ctx.query.paging()?;
-    let (k, value, docs) = org_docs(ctx, kind, || missing_identifier(&one_of(&ORG_KINDS)))?;
+    let (k, value, docs) = org_docs(ctx, kind, || missing_identifier(subject, &one_of(&ORG_KINDS)))?;
     if docs.is_empty() {
-        return Err(ApiError::new(
-            404,
-            "NOT_FOUND",
-            format!("No {what} found matching the provided identifier"),
+        return Err(ApiError::of(
+            Code::NotFound,
+            &[("what", what), ("target", "the provided identifier")],
             json!({ "identifier_type": k.param(), "identifier_value": value }),
         ));
     }
@@ -83,31 +72,25 @@ fn org_history(ctx: &Ctx, kind: &Kind, what: &str) -> Result<Reply, ApiError> {
 }
 
 pub fn company_deals(ctx: &Ctx) -> Result<Reply, ApiError> {
-    org_history(ctx, &ctx.app.index.companies, "company")
+    org_history(ctx, &ctx.app.index.companies, "company", "A company")
 }
 
 pub fn investor_deals(ctx: &Ctx) -> Result<Reply, ApiError> {
-    org_history(ctx, &ctx.app.index.firms, "investor")
+    org_history(ctx, &ctx.app.index.firms, "investor", "An investor")
 }
 
 pub fn person_deals(ctx: &Ctx) -> Result<Reply, ApiError> {
-    ctx.query.only(&allowed(&PERSON_KINDS))?;
     ctx.query.paging()?;
     let docs = person_docs(
         ctx,
-        || {
-            ApiError::bad_request(
-                "MISSING_IDENTIFIER",
-                "Person identifier is required",
-                "Provide id, linkedin, crunchbase, or twitter.",
-            )
-        },
+        || missing_identifier("A person", &one_of(&PERSON_KINDS)),
         |k, v| {
-            ApiError::bad_request(
-                "INVALID_ID",
-                format!("Invalid {}: '{v}'", k.param()),
+            ApiError::with_help(
+                Code::InvalidId,
+                &[("param", k.param()), ("value", v)],
                 "Provide a UUID, a LinkedIn or Crunchbase URL or slug, or a Twitter URL or handle.",
             )
+            .about(k.param(), v)
         },
     )?;
     if docs.is_empty() {

@@ -8,9 +8,9 @@
 
 use serde_json::{json, Value};
 
-use crate::api::app::{Ctx, Effort, Reply};
-use crate::api::envelope::{Data, Meta, MetaShape, Raw};
-use crate::api::errors::ApiError;
+use crate::api::envelope::{Data, Meta, Raw};
+use crate::api::errors::{ApiError, Code};
+use crate::api::handler::{Ctx, Effort, Reply};
 use crate::index::open::Kind;
 use crate::index::text::{NameHit, NameIndex, Stages};
 use crate::query::lookup::{PersonPool, MAX_NAME_RESULTS};
@@ -33,12 +33,11 @@ const ORG_SEARCH: [&str; 4] = ["name", "domain", "linkedin", "crunchbase"];
 const PERSON_SEARCH: [&str; 5] = ["name", "id", "linkedin", "crunchbase", "twitter"];
 const MAX_CATALOG_LIMIT: usize = 50;
 
-fn reply(name: &'static str, rows: Vec<Raw>, shape: MetaShape) -> Reply {
+fn reply(name: &'static str, rows: Vec<Raw>) -> Reply {
     let n = rows.len() as u64;
     Reply {
         data: Data::list(name, rows),
         meta: Meta {
-            shape,
             total_count: n,
             page: 0,
             page_size: n,
@@ -79,12 +78,12 @@ fn catalog_limit(ctx: &Ctx) -> Result<usize, ApiError> {
             .ok()
             .filter(|l| (1..=MAX_CATALOG_LIMIT).contains(l))
             .ok_or_else(|| {
-                ApiError::bad_request(
-                    "INVALID_PARAMETER",
-                    format!("Invalid limit '{v}'"),
-                    format!("limit must be an integer from 1 to {MAX_CATALOG_LIMIT}"),
+                ApiError::of(
+                    Code::OutOfRange,
+                    &[("field", "limit"), ("bounds", &format!("an integer from 1 to {MAX_CATALOG_LIMIT}"))],
+                    Value::Null,
                 )
-                .with_status_code()
+                .about("limit", v)
             }),
     }
 }
@@ -93,27 +92,25 @@ fn catalog_limit(ctx: &Ctx) -> Result<usize, ApiError> {
 fn type_param<'q>(
     ctx: &'q Ctx,
     alias: &str,
-    multiple_code: &'static str,
+    multiple_code: Code,
 ) -> Result<Option<&'q str>, ApiError> {
     match (ctx.query.non_empty("type"), ctx.query.non_empty(alias)) {
-        (Some(_), Some(_)) => Err(ApiError::bad_request(
+        (Some(_), Some(_)) => Err(ApiError::with_help(
             multiple_code,
-            format!("Cannot specify both type and {alias} parameters"),
+            &[],
             format!("Use either type or {alias} parameter, not both"),
-        )
-        .with_status_code()),
+        )),
         (t, a) => Ok(t.or(a)),
     }
 }
 
 fn required_name<'q>(ctx: &'q Ctx, example: &str) -> Result<&'q str, ApiError> {
     ctx.query.non_empty("name").ok_or_else(|| {
-        ApiError::bad_request(
-            "MISSING_SEARCH_PARAMS",
-            "The \"name\" search parameter is required",
+        ApiError::with_help(
+            Code::MissingSearchParams,
+            &[("names", "name")],
             format!("Provide a name parameter. Example: ?name={example}"),
         )
-        .with_status_code()
     })
 }
 
@@ -130,11 +127,10 @@ struct CatalogLookup<'a> {
     array: &'static str,
     /// The alias of `type`, and the code for giving both.
     alias: &'static str,
-    multiple_code: &'static str,
-    invalid_code: &'static str,
+    multiple_code: Code,
+    invalid_code: Code,
     /// `CITY, STATE, REGION, COUNTRY`
     valid: String,
-    what: &'static str,
     example: &'static str,
     /// The type's category in the name index, if the value is a type.
     category: fn(&str) -> Option<u8>,
@@ -143,25 +139,21 @@ struct CatalogLookup<'a> {
 }
 
 fn catalog_lookup(ctx: &Ctx, c: CatalogLookup) -> Result<Reply, ApiError> {
-    ctx.query
-        .only(&["name", "type", c.alias, "limit"])
-        .map_err(ApiError::with_status_code)?;
     let kind = type_param(ctx, c.alias, c.multiple_code)?;
     let name = required_name(ctx, c.example)?;
     let category = match kind {
         None => None,
         Some(t) => Some((c.category)(t).ok_or_else(|| {
-            ApiError::bad_request(
+            ApiError::with_help(
                 c.invalid_code,
-                format!("Invalid {} type. Must be one of: {}", c.what, c.valid),
+                &[("options", &c.valid)],
                 format!("Provided type: '{t}'. Valid types are: {}", c.valid),
             )
-            .with_status_code()
         })?),
     };
     let limit = catalog_limit(ctx)?;
     let hits = name_hits(ctx, c.names, name, limit, category)?;
-    let mut reply = reply(c.array, catalog_rows(c.cards, &hits), MetaShape::Paged);
+    let mut reply = reply(c.array, catalog_rows(c.cards, &hits));
     reply.meta.page_size = limit as u64;
     Ok(reply)
 }
@@ -173,10 +165,9 @@ pub fn locations(ctx: &Ctx) -> Result<Reply, ApiError> {
         CatalogLookup {
             array: "locations",
             alias: "location_type",
-            multiple_code: "MULTIPLE_LOCATION_TYPE_PARAMS",
-            invalid_code: "INVALID_LOCATION_TYPE",
+            multiple_code: Code::MultipleLocationTypeParams,
+            invalid_code: Code::InvalidLocationType,
             valid: LocationType::options().join(", "),
-            what: "location",
             example: "san+francisco",
             category: |t| LocationType::parse(t).map(location_category),
             names: &index.location_names,
@@ -192,10 +183,9 @@ pub fn industries(ctx: &Ctx) -> Result<Reply, ApiError> {
         CatalogLookup {
             array: "industries",
             alias: "industry_type",
-            multiple_code: "MULTIPLE_INDUSTRY_TYPE_PARAMS",
-            invalid_code: "INVALID_INDUSTRY_TYPE",
+            multiple_code: Code::MultipleIndustryTypeParams,
+            invalid_code: Code::InvalidIndustryType,
             valid: IndustryType::options().join(", "),
-            what: "industry",
             example: "artificial+intelligence",
             category: |t| IndustryType::parse(t).map(industry_category),
             names: &index.industry_names,
@@ -217,10 +207,9 @@ fn one_search_param<'q>(
         .collect();
     let listing = allowed.join(", ");
     match present.as_slice() {
-        [] => Err(ApiError::new(
-            400,
-            "MISSING_SEARCH_PARAMS",
-            "At least one search parameter is required",
+        [] => Err(ApiError::of(
+            Code::MissingSearchParams,
+            &[("names", &listing)],
             json!({
                 "help": format!("Provide one of: {listing}. Example: {example}"),
                 "provided": Value::Null,
@@ -229,17 +218,18 @@ fn one_search_param<'q>(
         )),
         [one] => {
             let value = ctx.query.non_empty(one).ok_or_else(|| {
-                ApiError::bad_request(
-                    "EMPTY_SEARCH_TERM",
-                    format!("The {one} parameter is empty"),
+                ApiError::with_help(
+                    Code::EmptySearchTerm,
+                    &[("param", one)],
                     format!("Provide a value for {one}"),
                 )
+                .about(one, "")
             })?;
             Ok((one, value))
         }
-        many => Err(ApiError::bad_request(
-            "MULTIPLE_SEARCH_PARAMS",
-            "Only one search parameter is allowed at a time",
+        many => Err(ApiError::with_help(
+            Code::MultipleSearchParams,
+            &[],
             format!(
                 "You provided: {}. Please use only one of: {listing}",
                 many.join(", ")
@@ -250,27 +240,27 @@ fn one_search_param<'q>(
 
 fn invalid_identifier(param: &str, value: &str) -> ApiError {
     let (code, what) = match param {
-        "domain" => ("INVALID_DOMAIN", "a domain or website URL, e.g. stripe.com"),
+        "domain" => (Code::InvalidDomain, "a domain or website URL, e.g. stripe.com"),
         "linkedin" => (
-            "INVALID_LINKEDIN_URL",
+            Code::InvalidLinkedinUrl,
             "a LinkedIn URL, e.g. https://linkedin.com/company/stripe",
         ),
         "crunchbase" => (
-            "INVALID_CRUNCHBASE_URL",
+            Code::InvalidCrunchbaseUrl,
             "a Crunchbase URL, e.g. https://crunchbase.com/organization/stripe",
         ),
-        "twitter" => ("INVALID_TWITTER_URL", "a Twitter/X URL or @handle"),
+        "twitter" => (Code::InvalidId, "a Twitter/X URL or @handle"),
         _ => (
-            "INVALID_ID",
+            Code::InvalidId,
             "a UUID, e.g. 550e8400-e29b-41d4-a716-446655440000",
         ),
     };
-    ApiError::new(
-        400,
+    ApiError::of(
         code,
-        format!("Invalid {param}: '{value}'"),
+        &[("param", param), ("value", value)],
         json!({ "help": format!("Provide {what}"), "provided": value }),
     )
+    .about(param, value)
 }
 
 /// Organisation lookup: name or identifier → cards with `relevance_score`.
@@ -281,7 +271,6 @@ fn org_search(
     array: &'static str,
     example: &str,
 ) -> Result<Reply, ApiError> {
-    ctx.query.only(&ORG_SEARCH)?;
     let (param, value) = one_search_param(ctx, &ORG_SEARCH, example)?;
     let scored: Vec<(u32, f32)> = if param == "name" {
         name_hits(ctx, names, value, MAX_NAME_RESULTS, None)?
@@ -308,7 +297,7 @@ fn org_search(
         .zip(&scored)
         .map(|(record, &(_, s))| Raw::with_keys(record, &[("relevance_score", score_json(s))]))
         .collect();
-    Ok(reply(array, rows, MetaShape::List))
+    Ok(reply(array, rows))
 }
 
 fn score_json(score: f32) -> Value {
@@ -338,17 +327,15 @@ pub fn investors(ctx: &Ctx) -> Result<Reply, ApiError> {
 }
 
 pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
-    let mut allowed = PERSON_SEARCH.to_vec();
-    allowed.push("person_type");
-    ctx.query.only(&allowed)?;
     let pool = match ctx.query.non_empty("person_type") {
         None => None,
         Some(t) => Some(PersonPool::parse(t).ok_or_else(|| {
-            ApiError::bad_request(
-                "INVALID_PERSON_TYPE",
-                format!("Invalid person_type '{t}'"),
-                "person_type must be investor or company",
+            ApiError::of(
+                Code::InvalidEnumValue,
+                &[("field", "person_type"), ("options", "investor, company")],
+                Value::Null,
             )
+            .about("person_type", t)
         })?),
     };
     let (param, value) = one_search_param(
@@ -405,5 +392,5 @@ pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
         .into_iter()
         .map(|record| Raw(record.to_vec()))
         .collect();
-    Ok(reply("people", rows, MetaShape::CountOnly))
+    Ok(reply("people", rows))
 }

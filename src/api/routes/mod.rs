@@ -1,6 +1,7 @@
-//! The route table: every endpoint with its method, path pattern, price and
-//! handler. The dispatcher (`api::app`) applies auth, rate limit and
-//! charging uniformly; handlers only answer.
+//! The route table: every declared endpoint (`api::declare::endpoints`)
+//! paired with its handler and where it runs. The dispatcher (`api::app`)
+//! applies auth, rate limit, parameter checks and charging uniformly;
+//! handlers only answer.
 
 pub mod collections;
 pub mod detail;
@@ -8,20 +9,11 @@ pub mod history;
 pub mod lookup;
 mod support;
 
-use super::app::{Ctx, Reply};
+use super::declare::endpoint::Endpoint;
+use super::declare::endpoints as e;
 use super::errors::ApiError;
+use super::handler::Handler;
 use super::params::Query;
-
-/// How a route is priced (reference §1.11).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cost {
-    Free,
-    PerCall(u64),
-    /// One credit per row returned.
-    PerRow,
-}
-
-pub type Handler = fn(&Ctx) -> Result<Reply, ApiError>;
 
 /// How much work a route's handler does, for the HTTP layer: light
 /// handlers (in-memory lookups of a few microseconds, no disk write) run on
@@ -37,135 +29,38 @@ pub enum Weight {
 }
 
 pub struct Route {
-    pub method: &'static str,
-    /// Segments; `{}` matches one path segment, handed to the handler.
-    pub path: &'static str,
-    pub cost: Cost,
+    pub endpoint: &'static Endpoint,
     pub weight: Weight,
     pub handler: Handler,
 }
 
+const fn route(endpoint: &'static Endpoint, weight: Weight, handler: Handler) -> Route {
+    Route {
+        endpoint,
+        weight,
+        handler,
+    }
+}
+
 /// Every endpoint served under `/v1`.
 pub static ROUTES: &[Route] = &[
-    Route {
-        method: "GET",
-        path: "/v1/location/search",
-        cost: Cost::Free,
-        weight: Weight::Light,
-        handler: lookup::locations,
-    },
-    Route {
-        method: "GET",
-        path: "/v1/industry/search",
-        cost: Cost::Free,
-        weight: Weight::Light,
-        handler: lookup::industries,
-    },
-    Route {
-        method: "GET",
-        path: "/v1/company/search",
-        cost: Cost::Free,
-        weight: Weight::HeavyByName,
-        handler: lookup::companies,
-    },
-    Route {
-        method: "GET",
-        path: "/v1/investor/search",
-        cost: Cost::Free,
-        weight: Weight::HeavyByName,
-        handler: lookup::investors,
-    },
-    Route {
-        method: "GET",
-        path: "/v1/person/search",
-        cost: Cost::Free,
-        weight: Weight::HeavyByName,
-        handler: lookup::people,
-    },
-    Route {
-        method: "GET",
-        path: "/v1/company",
-        cost: Cost::PerCall(1),
-        weight: Weight::Heavy,
-        handler: detail::company,
-    },
-    Route {
-        method: "GET",
-        path: "/v1/investor",
-        cost: Cost::PerCall(1),
-        weight: Weight::Heavy,
-        handler: detail::investor,
-    },
-    Route {
-        method: "GET",
-        path: "/v1/person",
-        cost: Cost::PerCall(1),
-        weight: Weight::Heavy,
-        handler: detail::person,
-    },
-    Route {
-        method: "GET",
-        path: "/v1/deals/{}",
-        cost: Cost::PerCall(1),
-        weight: Weight::Heavy,
-        handler: detail::deal,
-    },
-    Route {
-        method: "GET",
-        path: "/v1/deals/{}/investors",
-        cost: Cost::PerCall(1),
-        weight: Weight::Heavy,
-        handler: detail::deal_investors,
-    },
-    Route {
-        method: "GET",
-        path: "/v1/company/deals",
-        cost: Cost::PerRow,
-        weight: Weight::Heavy,
-        handler: history::company_deals,
-    },
-    Route {
-        method: "GET",
-        path: "/v1/investor/deals",
-        cost: Cost::PerRow,
-        weight: Weight::Heavy,
-        handler: history::investor_deals,
-    },
-    Route {
-        method: "GET",
-        path: "/v1/person/deals",
-        cost: Cost::PerRow,
-        weight: Weight::Heavy,
-        handler: history::person_deals,
-    },
-    Route {
-        method: "POST",
-        path: "/v1/companies",
-        cost: Cost::PerRow,
-        weight: Weight::Heavy,
-        handler: collections::companies,
-    },
-    Route {
-        method: "POST",
-        path: "/v1/deals",
-        cost: Cost::PerRow,
-        weight: Weight::Heavy,
-        handler: collections::deals,
-    },
-    Route {
-        method: "POST",
-        path: "/v1/investors",
-        cost: Cost::PerRow,
-        weight: Weight::Heavy,
-        handler: collections::investors,
-    },
-    Route {
-        method: "POST",
-        path: "/v1/people",
-        cost: Cost::PerRow,
-        weight: Weight::Heavy,
-        handler: collections::people,
-    },
+    route(&e::LOCATION_SEARCH, Weight::Light, lookup::locations),
+    route(&e::INDUSTRY_SEARCH, Weight::Light, lookup::industries),
+    route(&e::COMPANY_SEARCH, Weight::HeavyByName, lookup::companies),
+    route(&e::INVESTOR_SEARCH, Weight::HeavyByName, lookup::investors),
+    route(&e::PERSON_SEARCH, Weight::HeavyByName, lookup::people),
+    route(&e::COMPANY, Weight::Heavy, detail::company),
+    route(&e::INVESTOR, Weight::Heavy, detail::investor),
+    route(&e::PERSON, Weight::Heavy, detail::person),
+    route(&e::DEAL, Weight::Heavy, detail::deal),
+    route(&e::DEAL_INVESTORS, Weight::Heavy, detail::deal_investors),
+    route(&e::COMPANY_DEALS, Weight::Heavy, history::company_deals),
+    route(&e::INVESTOR_DEALS, Weight::Heavy, history::investor_deals),
+    route(&e::PERSON_DEALS, Weight::Heavy, history::person_deals),
+    route(&e::COMPANIES, Weight::Heavy, collections::companies),
+    route(&e::DEALS, Weight::Heavy, collections::deals),
+    route(&e::INVESTORS, Weight::Heavy, collections::investors),
+    route(&e::PEOPLE, Weight::Heavy, collections::people),
 ];
 
 /// Where a request runs (see [`Weight`]).
@@ -206,11 +101,15 @@ pub struct RouteMatch<'p> {
 pub fn match_route<'p>(method: &str, path: &'p str) -> Result<RouteMatch<'p>, ApiError> {
     let mut allowed: Vec<&str> = Vec::new();
     for route in ROUTES {
-        if let Some(params) = match_path(route.path, path) {
-            if route.method == method || (method == "HEAD" && route.method == "GET") {
+        let endpoint = route.endpoint;
+        if let Some(params) = match_path(endpoint.path, path) {
+            if endpoint.method == method || (method == "HEAD" && endpoint.method == "GET") {
                 return Ok(RouteMatch { route, params });
             }
-            allowed.push(route.method);
+            allowed.push(endpoint.method);
+            if endpoint.method == "GET" {
+                allowed.push("HEAD");
+            }
         }
     }
     if allowed.is_empty() {
@@ -226,7 +125,7 @@ fn match_path<'p>(pattern: &str, path: &'p str) -> Option<Vec<&'p str>> {
     loop {
         match (pat.next(), got.next()) {
             (None, None) => return Some(params),
-            (Some("{}"), Some(seg)) if !seg.is_empty() => params.push(seg),
+            (Some(p), Some(seg)) if p.starts_with('{') && !seg.is_empty() => params.push(seg),
             (Some(p), Some(seg)) if p == seg => {}
             _ => return None,
         }
@@ -240,11 +139,11 @@ mod tests {
     #[test]
     fn patterns_capture_segments_and_distinguish_methods() {
         let m = match_route("GET", "/v1/deals/abc/investors").unwrap();
-        assert_eq!(m.route.path, "/v1/deals/{}/investors");
+        assert_eq!(m.route.endpoint.path, "/v1/deals/{id}/investors");
         assert_eq!(m.params, vec!["abc"]);
         assert_eq!(
-            match_route("GET", "/v1/deals/abc").unwrap().route.path,
-            "/v1/deals/{}"
+            match_route("GET", "/v1/deals/abc").unwrap().route.endpoint.path,
+            "/v1/deals/{id}"
         );
         assert_eq!(match_route("GET", "/v1/nope").err().unwrap().status, 404);
         assert_eq!(
@@ -294,13 +193,24 @@ mod tests {
     fn every_route_is_unique() {
         for (i, a) in ROUTES.iter().enumerate() {
             for b in &ROUTES[i + 1..] {
-                assert!(
-                    !(a.method == b.method && a.path == b.path),
-                    "{} {}",
-                    a.method,
-                    a.path
-                );
+                let (a, b) = (a.endpoint, b.endpoint);
+                assert!(!(a.method == b.method && a.path == b.path), "{} {}", a.method, a.path);
+                assert_ne!(a.id, b.id);
             }
         }
+    }
+
+    /// The route table and the declarations are the same set: a route
+    /// without a declaration, or a declaration without a route, fails here.
+    #[test]
+    fn every_declared_endpoint_has_exactly_one_route_and_back() {
+        for endpoint in e::ALL {
+            let routes = ROUTES.iter().filter(|r| std::ptr::eq(r.endpoint, *endpoint) || r.endpoint == *endpoint);
+            assert_eq!(routes.count(), 1, "{} {}", endpoint.method, endpoint.path);
+        }
+        for route in ROUTES {
+            assert!(e::ALL.iter().any(|d| *d == route.endpoint), "{}", route.endpoint.path);
+        }
+        assert_eq!(ROUTES.len(), e::ALL.len());
     }
 }

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::api::envelope::Raw;
-use crate::api::errors::ApiError;
+use crate::api::errors::{ApiError, Code};
 use crate::api::params::Query;
 use crate::index::open::Kind;
 use crate::index::IndexError;
@@ -45,12 +45,7 @@ pub fn one_of(kinds: &[IdentifierKind]) -> String {
 /// answered as a 500.
 pub fn internal(e: impl std::fmt::Display) -> ApiError {
     eprintln!("index error: {e}");
-    ApiError::new(
-        500,
-        "INTERNAL_SERVER_ERROR",
-        "An unexpected error occurred",
-        Value::Null,
-    )
+    ApiError::of(Code::InternalServerError, &[], Value::Null)
 }
 
 /// The stored record `variant` of `doc`.
@@ -59,8 +54,12 @@ pub fn stored(kind: &Kind, variant: &str, doc: u32) -> Result<Raw, ApiError> {
     Ok(Raw(store.get(doc).to_vec()))
 }
 
-/// A stored record parsed as JSON (for the few responses assembled from parts).
-pub fn stored_value(kind: &Kind, variant: &str, doc: u32) -> Result<Value, ApiError> {
+/// A stored record as its record type (for the few responses assembled from parts).
+pub fn stored_record<T: serde::de::DeserializeOwned>(
+    kind: &Kind,
+    variant: &str,
+    doc: u32,
+) -> Result<T, ApiError> {
     let store = kind.records(variant).map_err(internal)?;
     serde_json::from_slice(store.get(doc))
         .map_err(|e| internal(IndexError::corrupt("store", e.to_string())))

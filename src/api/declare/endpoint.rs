@@ -1,0 +1,174 @@
+//! What an endpoint is, as data: method and path, documentation, price,
+//! plan gating, inputs (query parameters or a JSON body), the shape of its
+//! answer and the error codes it may answer with. The route table
+//! (`api::routes`) pairs each declaration with its handler; the dispatcher
+//! checks query parameters, prices the call and shapes `meta` from it; the
+//! OpenAPI document is generated from it.
+
+use super::codes::Code;
+use super::field::Field;
+
+/// How a route is priced (reference §1.11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cost {
+    Free,
+    PerCall(u64),
+    /// One credit per row returned.
+    PerRow,
+}
+
+/// The keys of `meta`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetaShape {
+    /// `total_count` only (person lookups).
+    CountOnly,
+    /// `total_count, page, page_size, credits_used`, no balances (location
+    /// and industry lookups: free, one page of at most `limit`).
+    Paged,
+    /// `total_count, page, page_size, credits_used` + balances.
+    List,
+    /// `page: 0, page_size: 1, credits_used` + balances.
+    Detail,
+}
+
+/// How a GET endpoint refuses query parameters it does not declare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnknownParams {
+    /// 400 `VALIDATION_ERROR`, one `UNKNOWN_PARAMETER` item per name.
+    Validation,
+    /// 400 `INVALID_PARAMETER` with `unknownParameters` (the history endpoints).
+    InvalidParameter,
+    /// 400 `INVALID_PARAMETERS` for any parameter at all (`/deals/{id}`).
+    NoneAllowed,
+}
+
+/// What a request carries besides its path.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Input {
+    Query(&'static [Field], UnknownParams),
+    /// A JSON object body (a blank body is `{}`).
+    Body(&'static [Field]),
+}
+
+/// A response record type (`schema::record`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Record {
+    Deal,
+    Company,
+    Investor,
+    Person,
+    CompanyCard,
+    FirmCard,
+    PersonCard,
+    LocationCard,
+    IndustryCard,
+}
+
+/// A key the server appends to a stored record for this endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Extra {
+    /// A number, or null.
+    Number(&'static str, &'static str),
+    /// A whole number, or null.
+    Count(&'static str, &'static str),
+    /// A date-time string, or null.
+    DateTime(&'static str, &'static str),
+}
+
+/// What `data` holds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Output {
+    /// `data.{name}`: one record.
+    One(&'static str, Record, &'static [Extra]),
+    /// `data.{name}`: a page of records.
+    List(&'static str, Record, &'static [Extra]),
+    /// `data.investors` (firms with their partners) and
+    /// `data.angel_investors` of a deal.
+    Lineup,
+}
+
+/// Which plans may call an endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gating {
+    /// Every plan.
+    Open,
+}
+
+/// One endpoint.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Endpoint {
+    /// `operationId`.
+    pub id: &'static str,
+    pub method: &'static str,
+    /// `/v1/...`; a `{name}` segment is a path parameter.
+    pub path: &'static str,
+    pub tag: &'static str,
+    pub summary: &'static str,
+    pub description: &'static str,
+    pub cost: Cost,
+    pub gating: Gating,
+    pub path_params: &'static [Field],
+    pub input: Input,
+    pub output: Output,
+    pub meta: MetaShape,
+    /// The code a 400 the endpoint does not document is answered with
+    /// (`VALIDATION_ERROR` wraps it as an item; any other code replaces
+    /// it): so every answer keeps to the declared list.
+    pub invalid: Code,
+    /// Codes the endpoint itself answers with (authentication, rate
+    /// limits, credits and internal errors apply to every endpoint and are
+    /// added by [`Endpoint::all_errors`]).
+    pub errors: &'static [Code],
+    /// Whether its errors repeat the status as a top-level `statusCode`.
+    pub status_code: bool,
+    /// Not in the hosted API's documents: a documented extension.
+    pub extension: bool,
+}
+
+/// Codes every authenticated endpoint may answer with.
+pub const COMMON_ERRORS: &[Code] = &[
+    Code::AuthError,
+    Code::InvalidApiKey,
+    Code::InactiveApiKey,
+    Code::RateLimitExceeded,
+    Code::InternalServerError,
+    Code::ServiceUnavailable,
+    Code::Timeout,
+];
+
+impl Endpoint {
+    /// The query parameters (empty for a body endpoint).
+    pub fn query(&self) -> &'static [Field] {
+        match self.input {
+            Input::Query(fields, _) => fields,
+            Input::Body(_) => &[],
+        }
+    }
+
+    /// Every code the endpoint may answer with, including the common ones
+    /// and `INSUFFICIENT_CREDITS` where the call is charged.
+    pub fn all_errors(&self) -> Vec<Code> {
+        let mut all: Vec<Code> = COMMON_ERRORS.to_vec();
+        if self.cost != Cost::Free {
+            all.push(Code::InsufficientCredits);
+        }
+        if let Input::Body(_) = self.input {
+            all.extend([Code::PayloadTooLarge, Code::RequestTimeout, Code::BadRequest]);
+        }
+        for code in self.errors {
+            if !all.contains(code) {
+                all.push(*code);
+            }
+        }
+        all
+    }
+
+    /// The credit cost in words, for the document.
+    pub fn cost_text(&self) -> String {
+        match self.cost {
+            Cost::Free => "Free (0 credits).".into(),
+            Cost::PerCall(n) => format!("{n} credit(s) per call."),
+            Cost::PerRow => "1 credit per row returned (0 for an empty page).".into(),
+        }
+    }
+}
