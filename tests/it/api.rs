@@ -51,6 +51,13 @@ fn error(r: &Reply, status: u16, code: &str) {
     assert!(r.body["error"]["message"].is_string());
 }
 
+/// A 400 `VALIDATION_ERROR` whose first item has `item_code` on `field`.
+fn invalid(r: &Reply, field: &str, item_code: &str) {
+    error(r, 400, "VALIDATION_ERROR");
+    let item = &r.body["error"]["details"]["errors"][0];
+    assert_eq!((item["field"].as_str(), item["code"].as_str()), (Some(field), Some(item_code)), "{}", r.body);
+}
+
 #[test]
 fn health_needs_no_key() {
     let s = server("health");
@@ -198,8 +205,12 @@ fn lookup_errors() {
     assert_eq!(r.body["statusCode"], 400);
     assert_eq!(
         r.body["error"]["message"],
-        "The \"name\" search parameter is required"
+        "At least one search parameter is required: name"
     );
+    let limit = s.get("/v1/location/search?name=x&limit=51", k);
+    invalid(&limit, "limit", "OUT_OF_RANGE");
+    assert_eq!(limit.body["statusCode"], 400);
+    invalid(&s.get("/v1/industry/search?name=x&page=1", k), "page", "UNKNOWN_PARAMETER");
     error(
         &s.get("/v1/location/search?name=x&type=INVALID", k),
         400,
@@ -256,16 +267,14 @@ fn lookup_errors() {
         "INVALID_CRUNCHBASE_URL",
     );
     error(&s.get("/v1/person/search?id=123", k), 400, "INVALID_ID");
-    error(
+    error(&s.get("/v1/person/search?twitter=%40", k), 400, "INVALID_ID");
+    invalid(&s.get("/v1/person/search?name=", k), "name", "EMPTY_SEARCH_TERM");
+    invalid(
         &s.get("/v1/person/search?name=x&person_type=robot", k),
-        400,
-        "INVALID_PERSON_TYPE",
+        "person_type",
+        "INVALID_ENUM_VALUE",
     );
-    error(
-        &s.get("/v1/company/search?nmae=stripe", k),
-        400,
-        "INVALID_PARAMETER",
-    );
+    invalid(&s.get("/v1/company/search?nmae=stripe", k), "nmae", "UNKNOWN_PARAMETER");
 }
 
 #[test]
@@ -342,20 +351,18 @@ fn detail_errors() {
         404,
         "COMPANY_NOT_FOUND",
     );
-    error(
-        &s.get("/v1/company?id=x&domain=a.com", k),
-        400,
-        "MULTIPLE_IDENTIFIERS",
-    );
-    error(&s.get("/v1/company?id=not-a-uuid", k), 400, "INVALID_ID");
-    error(&s.get("/v1/investor", k), 400, "VALIDATION_ERROR");
+    invalid(&s.get("/v1/company?id=x&domain=a.com", k), "id", "MULTIPLE_IDENTIFIERS");
+    invalid(&s.get("/v1/company?id=not-a-uuid", k), "id", "INVALID_ID");
+    invalid(&s.get("/v1/company?id=x&bogus=1", k), "bogus", "UNKNOWN_PARAMETER");
+    invalid(&s.get("/v1/investor", k), "id", "MISSING_IDENTIFIER");
     error(
         &s.get("/v1/investor?domain=nonexistent.com", k),
         404,
         "INVESTOR_NOT_FOUND",
     );
-    error(&s.get("/v1/person", k), 400, "INVALID_IDENTIFIER");
+    error(&s.get("/v1/person", k), 400, "MISSING_IDENTIFIER");
     error(&s.get("/v1/person?id=bad", k), 400, "INVALID_IDENTIFIER");
+    error(&s.get("/v1/person?id=bad&twitter=x", k), 400, "INVALID_IDENTIFIER");
     let nf = s.get("/v1/person?linkedin=nobody-here", k);
     error(&nf, 404, "PERSON_NOT_FOUND");
     assert_eq!(nf.body["error"]["message"], "Person not found");
@@ -377,11 +384,8 @@ fn detail_errors() {
     let missing = s.get("/v1/deals/00000000-0000-0000-0000-000000000000", k);
     error(&missing, 404, "DEAL_NOT_FOUND");
     assert_eq!(missing.body["statusCode"], 404);
-    error(
-        &s.get("/v1/deals/xyz/investors", k),
-        400,
-        "VALIDATION_ERROR",
-    );
+    invalid(&s.get("/v1/deals/xyz/investors", k), "id", "INVALID_UUID");
+    invalid(&s.get("/v1/deals/xyz/investors?page=1", k), "page", "UNKNOWN_PARAMETER");
     error(
         &s.get(
             "/v1/deals/00000000-0000-0000-0000-000000000000/investors",
@@ -422,8 +426,15 @@ fn detail_errors() {
         400,
         "INVALID_LINKEDIN_URL",
     );
+    error(&s.get("/v1/company/deals?id=nope", k), 400, "INVALID_PARAMETER");
+    let unknown = s.get("/v1/investor/deals?domain=a.com&sort=x", k);
+    error(&unknown, 400, "INVALID_PARAMETER");
+    assert_eq!(unknown.body["error"]["details"]["unknownParameters"], json!(["sort"]));
     error(&s.get("/v1/person/deals", k), 400, "MISSING_IDENTIFIER");
     error(&s.get("/v1/person/deals?id=nope", k), 400, "INVALID_ID");
+    invalid(&s.get("/v1/person/deals?id=x&twitter=y", k), "id", "MULTIPLE_IDENTIFIERS");
+    invalid(&s.get("/v1/person/deals?twitter=y&page_size=0", k), "page_size", "INVALID_PAGE_SIZE");
+    invalid(&s.get("/v1/person/deals?twitter=y&domain=a.com", k), "domain", "UNKNOWN_PARAMETER");
     error(
         &s.get(
             "/v1/person/deals?id=00000000-0000-0000-0000-000000000000",
@@ -438,6 +449,23 @@ fn detail_errors() {
         405,
         "METHOD_NOT_ALLOWED",
     );
+    let post = s.request("POST", "/health", None, b"");
+    error(&post, 405, "METHOD_NOT_ALLOWED");
+    assert_eq!(post.header("allow"), Some("GET, HEAD"));
+    let delete = s.request("DELETE", "/v1/company?id=x", k, b"");
+    assert_eq!(delete.header("allow"), Some("GET, HEAD"));
+}
+
+#[test]
+fn the_openapi_document_is_served_without_a_key() {
+    let s = server("openapi");
+    let root = s.get("/openapi.json", None);
+    let v1 = s.get("/v1/openapi.json", None);
+    assert_eq!((root.status, v1.status), (200, 200));
+    assert_eq!(root.body, v1.body);
+    assert!(root.body["openapi"].as_str().unwrap().starts_with("3.1"));
+    assert!(root.body["paths"]["/v1/companies"]["post"]["requestBody"].is_object());
+    error(&s.request("PUT", "/openapi.json", None, b"{}"), 405, "METHOD_NOT_ALLOWED");
 }
 
 #[test]
@@ -560,16 +588,9 @@ fn credits_are_metered_and_402_charges_nothing() {
 fn hostile_input_gets_clean_errors() {
     let s = server("hostile");
     let key = s.key("h", Plan::Pro);
-    error(
-        &s.get("/v1/company/search?name=%zz", Some(&key)),
-        400,
-        "INVALID_PARAMETER",
-    );
-    error(
-        &s.get("/v1/company/search?name=%C3%28", Some(&key)),
-        400,
-        "INVALID_PARAMETER",
-    );
+    invalid(&s.get("/v1/company/search?name=%zz", Some(&key)), "query", "INVALID_PARAMETER");
+    invalid(&s.get("/v1/company/search?name=%C3%28", Some(&key)), "query", "INVALID_PARAMETER");
+    error(&s.get("/v1/company/deals?domain=%zz", Some(&key)), 400, "INVALID_PARAMETER");
     let weird = s.get(
         "/v1/company/search?name=%F0%9F%98%80%E2%80%8B%00!!",
         Some(&key),

@@ -280,6 +280,14 @@ fn validation(r: &Reply, status: u16, code: &str) -> Vec<Value> {
 #[test]
 fn validation_errors_list_every_problem_with_dotted_paths() {
     let (s, key) = server("search-validation");
+    for path in ["/v1/deals", "/v1/companies", "/v1/investors", "/v1/people"] {
+        let r = s.request("POST", path, Some(&key), b"{\"page\": ");
+        let errors = validation(&r, 400, "VALIDATION_ERROR");
+        assert_eq!((errors[0]["field"].as_str(), errors[0]["code"].as_str()), (Some("body"), Some("INVALID_JSON")), "{path}");
+        let r = s.request("POST", &format!("{path}?page=2"), Some(&key), b"{}");
+        let errors = validation(&r, 400, "VALIDATION_ERROR");
+        assert_eq!(errors[0]["code"], "UNKNOWN_PARAMETER", "{path}");
+    }
     let r = post(
         &s,
         &key,
