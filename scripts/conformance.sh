@@ -4,21 +4,22 @@
 # body, headers) that the document does not describe.
 #
 #   bash scripts/conformance.sh            # after `cargo build` (debug binaries)
+#   bash scripts/conformance.sh --install  # only the pinned Python tools
 #   SERVER_BIN=target/release/server INDEXER_BIN=target/release/indexer bash scripts/conformance.sh
 #
 # Environment (all optional):
 #   SERVER_BIN, INDEXER_BIN      binaries to use (default target/debug/*); this
 #                                script never runs cargo, the caller builds
 #   CONFORMANCE_MAX_EXAMPLES     random test cases per operation in the fuzzing
-#                                phase (default 30); the coverage phase adds its
+#                                phase (default 100); the coverage phase adds its
 #                                own boundary and invalid-value cases
 #   CONFORMANCE_SEED             hypothesis seed (default 7)
 #   CONFORMANCE_WORKERS          concurrent schemathesis workers (default 2)
 #   CONFORMANCE_TIMEOUT          hard limit on the schemathesis run, s (default 600)
 #   CONFORMANCE_PHASES           default examples,coverage,fuzzing (no stateful)
-#   CONFORMANCE_CHECKS           schemathesis checks (default: no 5xx, and status
-#                                code, content type, body schema and headers
-#                                as documented)
+#   CONFORMANCE_CHECKS           schemathesis checks (default: all of them)
+#   CONFORMANCE_EXCLUDE_CHECKS   checks skipped (default positive_data_acceptance,
+#                                see step 6)
 #   CONFORMANCE_SCHEMA           load the schema from this file instead of
 #                                http://HOST/openapi.json (for trying the script
 #                                on a hand-written document)
@@ -38,7 +39,7 @@ VALIDATOR_VERSION=0.9.0
 
 server_bin="$(realpath -m "${SERVER_BIN:-target/debug/server}")"
 indexer_bin="$(realpath -m "${INDEXER_BIN:-target/debug/indexer}")"
-max_examples="${CONFORMANCE_MAX_EXAMPLES:-30}"
+max_examples="${CONFORMANCE_MAX_EXAMPLES:-100}"
 seed="${CONFORMANCE_SEED:-7}"
 workers="${CONFORMANCE_WORKERS:-2}"
 st_timeout="${CONFORMANCE_TIMEOUT:-600}"
@@ -54,7 +55,11 @@ venv="$work/venv"
 say() { echo "conformance: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-for bin in "$server_bin" "$indexer_bin"; do
+# `--install`: only set up the pinned tools (CI does this first, so that a
+# registry failure shows as such).
+install_only=false
+[ "${1:-}" = --install ] && install_only=true
+$install_only || for bin in "$server_bin" "$indexer_bin"; do
   [ -x "$bin" ] || die "$bin is missing: build it first (cargo build --bins)"
 done
 command -v curl >/dev/null || die "curl is needed"
@@ -74,6 +79,10 @@ if ! pins_ok; then
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
     "schemathesis==$SCHEMATHESIS_VERSION" "openapi-spec-validator==$VALIDATOR_VERSION"
   pins_ok || die "the venv does not have the pinned versions after pip install"
+fi
+if $install_only; then
+  say "schemathesis $SCHEMATHESIS_VERSION and openapi-spec-validator $VALIDATOR_VERSION ready in $venv"
+  exit 0
 fi
 
 # --- 2. data: model files, a small synthetic dump and its index --------------
@@ -148,7 +157,13 @@ fi
 # A fixed --seed and no example database: the same cases every run (no
 # replay of earlier failures, nothing written); --no-shrink bounds the time.
 rm -rf "$work/report"
-checks="${CONFORMANCE_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance}"
+# Every check but one: positive_data_acceptance (a schema-valid request must
+# succeed) cannot hold for rules OpenAPI 3.1 has no words for: "exactly one
+# of id, domain, linkedin, crunchbase", "type or location_type, not both",
+# "size_min <= size_max". Those requests get their documented 400s; the
+# document says so in each operation's description.
+checks="${CONFORMANCE_CHECKS:-all}"
+exclude="${CONFORMANCE_EXCLUDE_CHECKS-positive_data_acceptance}"
 # Output goes to schemathesis.log and is followed live on stdout; `timeout`
 # passes a TERM from cleanup on to schemathesis.
 ( cd "$work" && exec timeout --kill-after=10 "$st_timeout" \
@@ -156,6 +171,7 @@ checks="${CONFORMANCE_CHECKS:-not_a_server_error,status_code_conformance,content
     --url "$base" \
     --header "Authorization: Bearer $key" \
     --checks "$checks" \
+    ${exclude:+--exclude-checks "$exclude"} \
     --phases "$phases" \
     --mode all \
     --max-examples "$max_examples" \

@@ -4,6 +4,7 @@
 mod api;
 mod cli;
 mod common;
+mod conformance;
 mod index_cycle;
 mod oracle;
 mod real_data;

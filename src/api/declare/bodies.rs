@@ -12,8 +12,8 @@ use crate::schema::{ContactType, Headcount, IpoStatus, PersonRole};
 
 const UUIDS: Ty = Ty::Array(&Ty::Uuid);
 const IDENTIFIERS: Ty = Ty::Array(&Ty::Identifier);
-const PERMALINKS: Ty = Ty::Array(&Ty::Identifier);
-const TEXTS: Ty = Ty::Array(&Ty::Text);
+const PERMALINKS: Ty = Ty::Array(&Ty::Str);
+const TEXTS: Ty = Ty::Array(&Ty::Str);
 const HEADCOUNTS: Ty = Ty::Array(&Ty::Enum(Headcount::SPELLINGS));
 /// `ipo_status` everywhere but `/people` `company`.
 const LISTED: Ty = Ty::Array(&Ty::Enum(&["public", "private"]));

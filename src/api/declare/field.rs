@@ -20,6 +20,10 @@ pub enum Ty {
     Uuid,
     /// A string that is not blank.
     Text,
+    /// A string kept as given: a permalink or a free-text filter value (one
+    /// that matches nothing, blank included, is simply no match, as an
+    /// unknown permalink is, reference §1.8).
+    Str,
     /// An identifier string: a domain, URL, slug or permalink (normalised
     /// by the endpoint; one that does not normalise matches nothing).
     Identifier,

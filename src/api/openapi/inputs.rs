@@ -5,7 +5,8 @@ use serde_json::Value;
 use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
 use utoipa::openapi::request_body::{RequestBody, RequestBodyBuilder};
 use utoipa::openapi::schema::{
-    AdditionalProperties, ArrayBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type,
+    AdditionalProperties, ArrayBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat,
+    SchemaType, Type,
 };
 use utoipa::openapi::{Content, RefOr, Required};
 
@@ -32,6 +33,7 @@ pub fn schema_of(ty: &Ty) -> RefOr<Schema> {
         }
         Ty::Uuid => string().format(Some(SchemaFormat::KnownFormat(KnownFormat::Uuid))),
         Ty::Text | Ty::Identifier => string().min_length(Some(1)).pattern(Some(NOT_BLANK)),
+        Ty::Str => string(),
         Ty::Date => string().format(Some(SchemaFormat::KnownFormat(KnownFormat::Date))),
         Ty::Money => ObjectBuilder::new().schema_type(Type::Number).minimum(Some(0.0)),
         Ty::Fraction => ObjectBuilder::new()
@@ -48,20 +50,52 @@ pub fn schema_of(ty: &Ty) -> RefOr<Schema> {
     builder.into()
 }
 
+/// Where a field is read from: `null` is the same as absent in a body,
+/// an empty value the same as absent in a query string.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Body,
+    Query,
+}
+
 /// The schema of one field: its type with its description and default.
-fn field_schema(field: &Field) -> RefOr<Schema> {
+fn field_schema(field: &Field, place: Place) -> RefOr<Schema> {
     let default = field.default.and_then(|d| serde_json::from_str::<Value>(d).ok());
+    let absent = match place {
+        Place::Body => Value::Null,
+        Place::Query => Value::String(String::new()),
+    };
     match schema_of(&field.ty) {
         RefOr::T(Schema::Object(mut o)) => {
             o.description = Some(field.doc.to_string());
             o.default = default;
+            if !field.required {
+                if place == Place::Body {
+                    o.schema_type = with_null(&o.schema_type);
+                }
+                if let Some(values) = o.enum_values.as_mut() {
+                    values.push(absent);
+                }
+            }
             RefOr::T(Schema::Object(o))
         }
         RefOr::T(Schema::Array(mut a)) => {
             a.description = Some(field.doc.to_string());
+            if place == Place::Body && !field.required {
+                a.schema_type = with_null(&a.schema_type);
+            }
             RefOr::T(Schema::Array(a))
         }
         other => other,
+    }
+}
+
+/// `ty` or null.
+fn with_null(ty: &SchemaType) -> SchemaType {
+    match ty {
+        SchemaType::Type(t) => [t.clone(), Type::Null].into_iter().collect(),
+        SchemaType::Array(types) => types.iter().cloned().chain([Type::Null]).collect(),
+        SchemaType::AnyValue => SchemaType::AnyValue,
     }
 }
 
@@ -71,7 +105,7 @@ pub fn object_of(fields: &[Field]) -> RefOr<Schema> {
         .schema_type(Type::Object)
         .additional_properties(Some(AdditionalProperties::<Schema>::FreeForm(false)));
     for field in fields {
-        builder = builder.property(field.name, field_schema(field));
+        builder = builder.property(field.name, field_schema(field, Place::Body));
         if field.required {
             builder = builder.required(field.name);
         }
@@ -87,7 +121,7 @@ pub fn parameter(field: &Field, place: ParameterIn) -> Parameter {
         .parameter_in(place)
         .required(if required { Required::True } else { Required::False })
         .description(Some(field.doc))
-        .schema(Some(field_schema(field)))
+        .schema(Some(field_schema(field, Place::Query)))
         .build()
 }
 
