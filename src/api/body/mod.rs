@@ -24,6 +24,8 @@
 
 mod blocks;
 mod companies;
+#[cfg(test)]
+mod contract_tests;
 mod deals;
 mod identifiers;
 mod investors;

@@ -11,24 +11,18 @@ use serde_json::{json, Value};
 use crate::api::envelope::{Data, Meta, Raw};
 use crate::api::errors::{ApiError, Code};
 use crate::api::handler::{Ctx, Effort, Reply};
+use crate::index::build::text::{industry_category, location_category};
 use crate::index::open::Kind;
-use crate::index::text::{NameHit, NameIndex, Stages};
-use crate::query::lookup::{PersonPool, MAX_NAME_RESULTS};
-use crate::query::resolve::{
-    org_identifier, person_identifier, resolve, Identifier, IdentifierKind,
+use crate::index::store::Store;
+use crate::index::text::{NameIndex, Stages};
+use crate::query::lookup::{
+    lookup_names, lookup_orgs, lookup_people, LookupBy, LookupError, PersonPool, MAX_NAME_RESULTS,
 };
+use crate::query::resolve::IdentifierKind;
 use crate::schema::{IndustryType, LocationType};
 
 use super::support::internal;
-use crate::index::build::text::{industry_category, location_category};
-use crate::index::store::Store;
 
-const ORG_KINDS: [IdentifierKind; 4] = [
-    IdentifierKind::Id,
-    IdentifierKind::Domain,
-    IdentifierKind::Linkedin,
-    IdentifierKind::Crunchbase,
-];
 const ORG_SEARCH: [&str; 4] = ["name", "domain", "linkedin", "crunchbase"];
 const PERSON_SEARCH: [&str; 5] = ["name", "id", "linkedin", "crunchbase", "twitter"];
 const MAX_CATALOG_LIMIT: usize = 50;
@@ -48,24 +42,49 @@ fn reply(name: &'static str, rows: Vec<Raw>) -> Reply {
     }
 }
 
-/// The hits of a name search, through the stages `ctx.effort` allows; a
-/// quick attempt the exact stages cannot answer defers the request.
-fn name_hits(
-    ctx: &Ctx,
-    index: &NameIndex,
-    name: &str,
-    limit: usize,
-    category: Option<u8>,
-) -> Result<Vec<NameHit>, ApiError> {
-    let stages = match ctx.effort {
+/// The name-search stages `ctx.effort` allows.
+fn stages(ctx: &Ctx) -> Stages {
+    match ctx.effort {
         Effort::Full => Stages::All,
         Effort::Quick => Stages::Exact,
         Effort::Deferred => Stages::Main,
-    };
-    let hits = index
-        .search_in(name, limit, category, stages)
-        .map_err(internal)?;
-    hits.ok_or_else(ApiError::deferred)
+    }
+}
+
+/// A lookup's answer: a quick attempt its stages cannot answer defers the
+/// request; an identifier that does not parse is `invalid`.
+fn answer<T>(
+    found: Result<Option<T>, LookupError>,
+    invalid: impl FnOnce() -> ApiError,
+) -> Result<T, ApiError> {
+    match found {
+        Ok(Some(found)) => Ok(found),
+        Ok(None) => Err(ApiError::deferred()),
+        Err(LookupError::InvalidIdentifier) => Err(invalid()),
+        Err(e) => Err(internal(e)),
+    }
+}
+
+/// The kind of identifier parameter `param` (`domain`, `linkedin`, …).
+fn identifier_kind(param: &str) -> IdentifierKind {
+    [
+        IdentifierKind::Id,
+        IdentifierKind::Domain,
+        IdentifierKind::Linkedin,
+        IdentifierKind::Crunchbase,
+        IdentifierKind::Twitter,
+    ]
+    .into_iter()
+    .find(|k| k.param() == param)
+    .unwrap_or(IdentifierKind::Id)
+}
+
+/// What `param=value` searches by.
+fn lookup_by<'q>(param: &str, value: &'q str) -> LookupBy<'q> {
+    match param {
+        "name" => LookupBy::Name(value),
+        other => LookupBy::Identifier(identifier_kind(other), value),
+    }
 }
 
 /// `limit` of the catalog lookups.
@@ -114,9 +133,9 @@ fn required_name<'q>(ctx: &'q Ctx, example: &str) -> Result<&'q str, ApiError> {
     })
 }
 
-fn catalog_rows(store: &Store, hits: &[NameHit]) -> Vec<Raw> {
+fn catalog_rows(store: &Store, hits: &[(u32, f32)]) -> Vec<Raw> {
     store
-        .get_many(hits.iter().map(|h| h.docid))
+        .get_many(hits.iter().map(|&(d, _)| d))
         .into_iter()
         .map(|record| Raw(record.to_vec()))
         .collect()
@@ -152,7 +171,9 @@ fn catalog_lookup(ctx: &Ctx, c: CatalogLookup) -> Result<Reply, ApiError> {
         })?),
     };
     let limit = catalog_limit(ctx)?;
-    let hits = name_hits(ctx, c.names, name, limit, category)?;
+    let hits = lookup_names(c.names, name, limit, category, stages(ctx))
+        .map_err(internal)?
+        .ok_or_else(ApiError::deferred)?;
     let mut reply = reply(c.array, catalog_rows(c.cards, &hits));
     reply.meta.page_size = limit as u64;
     Ok(reply)
@@ -272,24 +293,8 @@ fn org_search(
     example: &str,
 ) -> Result<Reply, ApiError> {
     let (param, value) = one_search_param(ctx, &ORG_SEARCH, example)?;
-    let scored: Vec<(u32, f32)> = if param == "name" {
-        name_hits(ctx, names, value, MAX_NAME_RESULTS, None)?
-            .into_iter()
-            .map(|h| (h.docid, h.score))
-            .collect()
-    } else {
-        let k = ORG_KINDS
-            .iter()
-            .copied()
-            .find(|k| k.param() == param)
-            .unwrap_or(IdentifierKind::Domain);
-        let id = org_identifier(k, value).map_err(|_| invalid_identifier(param, value))?;
-        resolve(kind, &id)
-            .into_iter()
-            .take(MAX_NAME_RESULTS)
-            .map(|d| (d, 1.0))
-            .collect()
-    };
+    let found = lookup_orgs(kind, names, lookup_by(param, value), stages(ctx));
+    let scored = answer(found, || invalid_identifier(param, value))?;
     let store = kind.records("card").map_err(internal)?;
     let records = store.get_many(scored.iter().map(|&(d, _)| d));
     let rows = records
@@ -344,48 +349,8 @@ pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
         "?name=jane+angel or ?linkedin=https://linkedin.com/in/janeangel",
     )?;
     let index = &ctx.app.index;
-    let docs: Vec<u32> = if param == "name" {
-        name_hits(
-            ctx,
-            &index.person_names,
-            value,
-            MAX_NAME_RESULTS,
-            pool.map(PersonPool::category),
-        )?
-        .into_iter()
-        .map(|h| h.docid)
-        .collect()
-    } else {
-        let kinds = [
-            IdentifierKind::Id,
-            IdentifierKind::Linkedin,
-            IdentifierKind::Crunchbase,
-            IdentifierKind::Twitter,
-        ];
-        let k = kinds
-            .iter()
-            .copied()
-            .find(|k| k.param() == param)
-            .unwrap_or(IdentifierKind::Id);
-        let id: Identifier =
-            person_identifier(k, value).map_err(|_| invalid_identifier(param, value))?;
-        let pool_facet = index.people.facet("person_type").map_err(internal)?;
-        let keep = match pool {
-            None => None,
-            Some(p) => pool_facet
-                .docids(if p == PersonPool::Investor {
-                    "investor"
-                } else {
-                    "company"
-                })
-                .map_err(internal)?,
-        };
-        resolve(&index.people, &id)
-            .into_iter()
-            .filter(|d| pool.is_none() || keep.as_ref().is_some_and(|b| b.contains(*d)))
-            .take(MAX_NAME_RESULTS)
-            .collect()
-    };
+    let found = lookup_people(index, lookup_by(param, value), pool, stages(ctx));
+    let docs = answer(found, || invalid_identifier(param, value))?;
     let store = index.people.records("card").map_err(internal)?;
     let rows = store
         .get_many(docs.iter().copied())
