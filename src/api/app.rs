@@ -242,7 +242,7 @@ fn unknown_items(unknown: &[&str], allowed: &[&str]) -> ApiError {
         .map(|name| Item {
             field: name.to_string(),
             value: Value::Null,
-            message: format!("Unknown parameter: {name}. Allowed parameters: {}", allowed.join(", ")),
+            message: Code::UnknownParameter.message(&[("names", name), ("allowed", &allowed.join(", "))]),
             code: Code::UnknownParameter,
             valid_options: allowed.iter().map(|a| a.to_string()).collect(),
         })

@@ -29,7 +29,7 @@ pub struct ApiError {
 
 impl ApiError {
     /// An error with `code`'s status and a message of its own.
-    pub fn new(code: Code, message: impl Into<String>, details: Value) -> ApiError {
+    fn new(code: Code, message: impl Into<String>, details: Value) -> ApiError {
         ApiError {
             status: code.status(),
             code,
@@ -236,7 +236,7 @@ impl ApiError {
     pub fn unknown_parameters(unknown: Vec<String>, allowed: Vec<String>) -> ApiError {
         ApiError::of(
             Code::UnknownParameter,
-            &[("names", &unknown.join(", "))],
+            &[("names", &unknown.join(", ")), ("allowed", &allowed.join(", "))],
             json!({ "unknownParameters": unknown, "allowedParameters": allowed }),
         )
     }

@@ -145,7 +145,7 @@ fn bad_encoding() -> ApiError {
     let item = Item {
         field: "query".into(),
         value: Value::Null,
-        message: "Malformed query string: percent-encode parameters as UTF-8".into(),
+        message: Code::InvalidParameter.message(&[("names", "the query string (percent-encode parameters as UTF-8)")]),
         code: Code::InvalidParameter,
         valid_options: Vec::new(),
     };

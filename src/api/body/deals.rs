@@ -203,7 +203,7 @@ mod tests {
         assert_eq!(item["field"], "deal.deal_ids");
         assert_eq!(
             item["message"],
-            "Unknown parameter: deal.deal_ids. Allowed parameters: financing_types, size_min, size_max, date_start, date_end, created_start, created_end"
+            "Unknown parameter(s): deal.deal_ids. Allowed parameters: financing_types, size_min, size_max, date_start, date_end, created_start, created_end"
         );
     }
 

@@ -353,7 +353,7 @@ mod tests {
         assert_eq!((e.status, e.code.as_str()), (422, "UNKNOWN_PARAMETER"));
         assert_eq!(
             e.message,
-            "Unknown parameter(s): person.bogus, investor.deals.created_start"
+            "Unknown parameter(s): person.bogus, investor.deals.created_start. Allowed parameters: roles, contact_types, job_titles, education_schools, linkedin_companies"
         );
         assert_eq!(
             e.details,

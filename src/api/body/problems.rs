@@ -187,7 +187,7 @@ mod tests {
         assert_eq!((e.status, e.code.as_str()), (422, "UNKNOWN_PARAMETER"));
         assert_eq!(
             e.message,
-            "Unknown parameter(s): person.bogus, person.other"
+            "Unknown parameter(s): person.bogus, person.other. Allowed parameters: a"
         );
         assert_eq!(
             e.details,

@@ -73,10 +73,7 @@ impl<'a> Obj<'a> {
                     order: Vec::new(),
                     value: body,
                 };
-                slot.fail::<()>(
-                    INVALID_TYPE,
-                    "The request body must be a JSON object".into(),
-                );
+                slot.fail::<()>(INVALID_TYPE, &[("expected", "a JSON object")]);
                 &[]
             }
         };
@@ -102,10 +99,8 @@ impl<'a> Obj<'a> {
             if find(fields, key).is_none() {
                 let field = obj.child_path(key);
                 problems.push(Problem {
-                    message: format!(
-                        "Unknown parameter: {field}. Allowed parameters: {}",
-                        allowed.join(", ")
-                    ),
+                    message: UNKNOWN_PARAMETER
+                        .message(&[("names", &field), ("allowed", &allowed.join(", "))]),
                     field,
                     value: value.to_value(),
                     code: UNKNOWN_PARAMETER,
@@ -176,10 +171,10 @@ impl<'a> Obj<'a> {
     /// A money amount: a JSON number ≥ 0 (whole USD).
     pub fn money(&self, key: &str) -> Option<f64> {
         let slot = self.get(key)?;
-        let message = format!("{} must be a number >= 0", slot.path);
+        let bounds = [("expected", "a number >= 0"), ("bounds", "a number >= 0")];
         match slot.number() {
-            None => slot.fail(INVALID_TYPE, message),
-            Some(n) if n < 0.0 || !n.is_finite() => slot.fail(OUT_OF_RANGE, message),
+            None => slot.fail(INVALID_TYPE, &bounds),
+            Some(n) if n < 0.0 || !n.is_finite() => slot.fail(OUT_OF_RANGE, &bounds),
             Some(n) => Some(n),
         }
     }
@@ -196,10 +191,9 @@ impl<'a> Obj<'a> {
     /// A day, `YYYY-MM-DD`.
     pub fn date(&self, key: &str) -> Option<Date> {
         let slot = self.get(key)?;
-        let message = format!("{} must be a date in YYYY-MM-DD format", slot.path);
         match slot.value {
-            Json::String(text) => Date::parse(text).or_else(|| slot.fail(INVALID_DATE, message)),
-            _ => slot.fail(INVALID_TYPE, message),
+            Json::String(text) => Date::parse(text).or_else(|| slot.fail(INVALID_DATE, &[])),
+            _ => slot.fail(INVALID_TYPE, &[("expected", "a date in YYYY-MM-DD format")]),
         }
     }
 
@@ -222,12 +216,8 @@ impl<'a> Obj<'a> {
         let crossed = matches!((range.min, range.max), (Some(min), Some(max)) if min > max);
         match self.get(min_key).filter(|_| crossed) {
             Some(slot) => {
-                let message = format!(
-                    "{} must not be greater than {}",
-                    slot.path,
-                    self.child_path(max_key)
-                );
-                slot.fail(INVALID_RANGE, message).unwrap_or_default()
+                let max = self.child_path(max_key);
+                slot.fail(INVALID_RANGE, &[("max", &max)]).unwrap_or_default()
             }
             None => range,
         }
@@ -239,16 +229,10 @@ impl<'a> Obj<'a> {
         let parsed: Vec<Option<Uuid>> = items
             .iter()
             .map(|item| match item.value {
-                Json::String(text) => parse_uuid(text).or_else(|| {
-                    item.fail(
-                        INVALID_UUID,
-                        format!("{} contains an invalid UUID: '{text}'", item.path),
-                    )
-                }),
-                _ => item.fail(
-                    INVALID_TYPE,
-                    format!("{} must contain only UUID strings", item.path),
-                ),
+                Json::String(text) => {
+                    parse_uuid(text).or_else(|| item.fail(INVALID_UUID, &[("value", text)]))
+                }
+                _ => item.fail(INVALID_TYPE, &[("expected", "an array of UUID strings")]),
             })
             .collect();
         parsed.into_iter().collect()
@@ -277,10 +261,7 @@ impl<'a> Obj<'a> {
             .map(|item| {
                 let text = item.item_string()?;
                 if text.trim().is_empty() {
-                    return item.fail(
-                        EMPTY_STRING,
-                        format!("{} must not contain blank strings", item.path),
-                    );
+                    return item.fail(EMPTY_STRING, &[]);
                 }
                 Some(normalise(text))
             })
@@ -299,10 +280,7 @@ impl<'a> Obj<'a> {
             .map(|item| {
                 let text = item.item_string()?;
                 let found = choices.iter().find(|(s, _)| *s == text).map(|(_, v)| *v);
-                found.or_else(|| {
-                    let message = format!("{} contains an invalid value: '{text}'", item.path);
-                    item.fail_with(INVALID_ENUM_VALUE, message, options(choices))
-                })
+                found.or_else(|| item.invalid_choice(text, choices))
             })
             .collect();
         parsed.into_iter().collect()
@@ -312,21 +290,10 @@ impl<'a> Obj<'a> {
     pub fn choice<T: Copy>(&self, key: &str, choices: &Choices<T>) -> Option<T> {
         let slot = self.get(key)?;
         let Json::String(text) = slot.value else {
-            return slot.fail_with(
-                INVALID_TYPE,
-                format!("{} must be a string", slot.path),
-                options(choices),
-            );
+            return slot.fail_with(INVALID_TYPE, &[("expected", "a string")], options(choices));
         };
         let found = choices.iter().find(|(s, _)| s == text).map(|(_, v)| *v);
-        found.or_else(|| {
-            let message = format!(
-                "Invalid {}: '{text}'. Valid options are: {}",
-                slot.path,
-                options(choices).join(", ")
-            );
-            slot.fail_with(INVALID_ENUM_VALUE, message, options(choices))
-        })
+        found.or_else(|| slot.invalid_choice(text, choices))
     }
 
     /// An array of financing type objects `{type, pre?, extension?}`.
@@ -352,11 +319,8 @@ impl<'a> Obj<'a> {
             .map(|t| t.as_str().to_string())
             .collect();
         let shown: Vec<&str> = bad.iter().map(|(_, s)| s.as_str()).collect();
-        let message = format!(
-            "Invalid financing type(s): {}. Valid options are: {}",
-            shown.join(", "),
-            all.join(", ")
-        );
+        let message = INVALID_FINANCING_TYPE
+            .message(&[("given", &shown.join(", ")), ("options", &all.join(", "))]);
         let value = match bad.as_slice() {
             [(one, _)] => one.to_value(),
             many => Value::Array(many.iter().map(|(v, _)| v.to_value()).collect()),
@@ -402,21 +366,13 @@ impl<'a> Obj<'a> {
     /// An integer in `min..=max`.
     pub fn int_between(&self, key: &str, min: u64, max: u64) -> Option<u64> {
         let slot = self.get(key)?;
-        slot.integer(
-            min,
-            max,
-            format!("{} must be an integer between {min} and {max}", slot.path),
-        )
+        slot.integer(min, max, &format!("an integer between {min} and {max}"))
     }
 
     /// An integer ≥ `min` (and within `u32`).
     pub fn int_at_least(&self, key: &str, min: u32) -> Option<u32> {
         let slot = self.get(key)?;
-        let n = slot.integer(
-            min as u64,
-            u32::MAX as u64,
-            format!("{} must be an integer >= {min}", slot.path),
-        )?;
+        let n = slot.integer(min as u64, u32::MAX as u64, &format!("an integer >= {min}"))?;
         Some(n as u32)
     }
 
@@ -425,7 +381,7 @@ impl<'a> Obj<'a> {
         let slot = self.get(key)?;
         match slot.value {
             Json::Bool(b) => Some(*b),
-            _ => slot.fail(INVALID_TYPE, format!("{} must be a boolean", slot.path)),
+            _ => slot.fail(INVALID_TYPE, &[("expected", "a boolean")]),
         }
     }
 
@@ -434,7 +390,7 @@ impl<'a> Obj<'a> {
         let slot = self.get(key)?;
         let text = slot.string()?;
         if text.trim().is_empty() {
-            return slot.fail(EMPTY_STRING, format!("{} must not be blank", slot.path));
+            return slot.fail(EMPTY_STRING, &[]);
         }
         Some(text.trim().to_string())
     }
@@ -442,10 +398,10 @@ impl<'a> Obj<'a> {
     /// A number in `0..=1`.
     pub fn fraction(&self, key: &str) -> Option<f64> {
         let slot = self.get(key)?;
-        let message = format!("{} must be a number between 0 and 1", slot.path);
+        let bounds = [("expected", "a number between 0 and 1"), ("bounds", "a number between 0 and 1")];
         match slot.number() {
-            None => slot.fail(INVALID_TYPE, message),
-            Some(n) if !(0.0..=1.0).contains(&n) => slot.fail(OUT_OF_RANGE, message),
+            None => slot.fail(INVALID_TYPE, &bounds),
+            Some(n) if !(0.0..=1.0).contains(&n) => slot.fail(OUT_OF_RANGE, &bounds),
             Some(n) => Some(n),
         }
     }
@@ -460,21 +416,24 @@ fn shown(value: &Json) -> String {
 }
 
 impl<'a> Slot<'a> {
-    /// Records a problem with this value; always `None`.
-    pub fn fail<T>(&self, code: Code, message: String) -> Option<T> {
-        self.fail_with(code, message, Vec::new())
+    /// Records a problem with this value, its message `code`'s template
+    /// filled with `values` and this value's path as `field`; always `None`.
+    pub fn fail<T>(&self, code: Code, values: &[(&str, &str)]) -> Option<T> {
+        self.fail_with(code, values, Vec::new())
     }
 
     pub fn fail_with<T>(
         &self,
         code: Code,
-        message: String,
+        values: &[(&str, &str)],
         valid_options: Vec<String>,
     ) -> Option<T> {
+        let mut all = vec![("field", self.path.as_str())];
+        all.extend_from_slice(values);
         self.problems.push(Problem {
             field: self.path.clone(),
             value: self.value.to_value(),
-            message,
+            message: code.message(&all),
             code,
             valid_options,
             order: self.order.clone(),
@@ -491,33 +450,28 @@ impl<'a> Slot<'a> {
                 entries,
                 fields,
             )),
-            _ => self.fail(INVALID_TYPE, format!("{} must be an object", self.path)),
+            _ => self.fail(INVALID_TYPE, &[("expected", "an object")]),
         }
+    }
+
+    /// `text` is not one of `choices`.
+    fn invalid_choice<T>(&self, text: &str, choices: &Choices<impl Copy>) -> Option<T> {
+        let valid = options(choices);
+        let values = [("value", text), ("options", &valid.join(", "))];
+        self.fail_with(INVALID_ENUM_VALUE, &values, valid.clone())
     }
 
     /// The items of an array that follows the array rules; items share the array's path.
     fn array(&self) -> Option<Vec<Slot<'a>>> {
         let Json::Array(items) = self.value else {
-            return self.fail(INVALID_TYPE, format!("{} must be an array", self.path));
+            return self.fail(INVALID_TYPE, &[("expected", "an array")]);
         };
         if items.is_empty() {
-            return self.fail(
-                EMPTY_ARRAY_PARAMETER,
-                format!(
-                    "{} must not be an empty array; omit the key instead",
-                    self.path
-                ),
-            );
+            return self.fail(EMPTY_ARRAY_PARAMETER, &[]);
         }
         if items.len() > MAX_ITEMS {
-            return self.fail(
-                TOO_MANY_ITEMS,
-                format!(
-                    "{} must have at most {MAX_ITEMS} items (got {})",
-                    self.path,
-                    items.len()
-                ),
-            );
+            let (max, count) = (MAX_ITEMS.to_string(), items.len().to_string());
+            return self.fail(TOO_MANY_ITEMS, &[("max", &max), ("count", &count)]);
         }
         let slot = |(i, value)| {
             let mut order = self.order.clone();
@@ -536,7 +490,7 @@ impl<'a> Slot<'a> {
     fn string(&self) -> Option<&'a str> {
         match self.value {
             Json::String(text) => Some(text),
-            _ => self.fail(INVALID_TYPE, format!("{} must be a string", self.path)),
+            _ => self.fail(INVALID_TYPE, &[("expected", "a string")]),
         }
     }
 
@@ -544,10 +498,7 @@ impl<'a> Slot<'a> {
     fn item_string(&self) -> Option<&'a str> {
         match self.value {
             Json::String(text) => Some(text),
-            _ => self.fail(
-                INVALID_TYPE,
-                format!("{} must contain only strings", self.path),
-            ),
+            _ => self.fail(INVALID_TYPE, &[("expected", "an array of strings")]),
         }
     }
 
@@ -561,14 +512,15 @@ impl<'a> Slot<'a> {
 
     /// A whole JSON number (`2.0` counts) in `min..=max`; a fraction or a
     /// non-number is `INVALID_TYPE`, an integer out of bounds `OUT_OF_RANGE`.
-    fn integer(&self, min: u64, max: u64, message: String) -> Option<u64> {
+    fn integer(&self, min: u64, max: u64, what: &str) -> Option<u64> {
+        let values = [("expected", what), ("bounds", what)];
         match self.value {
             Json::Number(n) => match whole(n) {
                 Some(v) if v >= min as i128 && v <= max as i128 => Some(v as u64),
-                Some(_) => self.fail(OUT_OF_RANGE, message),
-                None => self.fail(INVALID_TYPE, message),
+                Some(_) => self.fail(OUT_OF_RANGE, &values),
+                None => self.fail(INVALID_TYPE, &values),
             },
-            _ => self.fail(INVALID_TYPE, message),
+            _ => self.fail(INVALID_TYPE, &values),
         }
     }
 }
@@ -669,7 +621,7 @@ mod tests {
         assert_eq!(errors[0]["validOptions"], json!(["a", "b", "inner"]));
         assert_eq!(
             errors[0]["message"],
-            "Unknown parameter: zz. Allowed parameters: a, b, inner"
+            "Unknown parameter(s): zz. Allowed parameters: a, b, inner"
         );
         assert_eq!(errors[1]["value"], json!(r#"{"x":1}"#), "non-strings as JSON text");
         assert_eq!(errors[1]["validOptions"], json!(["a", "b"]));
@@ -800,7 +752,7 @@ mod tests {
         one(&errors, "a", "INVALID_TYPE");
         assert_eq!(
             (errors[0]["value"].clone(), errors[0]["message"].clone()),
-            (json!("1"), json!("a must contain only strings"))
+            (json!("1"), json!("a must be an array of strings"))
         );
     }
 
@@ -836,7 +788,7 @@ mod tests {
         });
         assert_eq!(errors.len(), 2);
         one(&errors[..1], "a", "INVALID_ENUM_VALUE");
-        assert_eq!(errors[0]["message"], "a contains an invalid value: '5-10'");
+        assert_eq!(errors[0]["message"], "a has an invalid value: '5-10'. Valid options are: 1-10, 11-50, 51-100, 101-250, 251-500, 501-1000, 1001-5000, 5001-10000, 10001+");
         assert_eq!(errors[0]["value"], "5-10");
         assert_eq!(errors[0]["validOptions"].as_array().unwrap().len(), 9);
     }
@@ -853,7 +805,7 @@ mod tests {
         assert_eq!(errors[0]["validOptions"], json!(["x", "y"]));
         assert_eq!(
             errors[0]["message"],
-            "Invalid a: 'Y'. Valid options are: x, y"
+            "a has an invalid value: 'Y'. Valid options are: x, y"
         );
         one(
             &read(r#"{"a": ["x"]}"#, |o| o.choice("a", choices)).1,

@@ -57,21 +57,21 @@ codes! {
     Timeout = 504, "TIMEOUT", "{operation} timed out";
     // Validation (bodies and query strings): the envelope codes.
     ValidationError = 400, "VALIDATION_ERROR", "Invalid request parameters";
-    UnknownParameter = 422, "UNKNOWN_PARAMETER", "Unknown parameter(s): {names}";
+    UnknownParameter = 422, "UNKNOWN_PARAMETER", "Unknown parameter(s): {names}. Allowed parameters: {allowed}";
     InvalidParameter = 400, "INVALID_PARAMETER", "Invalid parameter(s): {names}";
     InvalidParameters = 400, "INVALID_PARAMETERS", "Query parameters are not supported for this endpoint";
     // Validation items (`details.errors[].code`).
-    InvalidEnumValue = 422, "INVALID_ENUM_VALUE", "{field} must be one of: {options}";
+    InvalidEnumValue = 422, "INVALID_ENUM_VALUE", "{field} has an invalid value: '{value}'. Valid options are: {options}";
     InvalidFinancingType = 422, "INVALID_FINANCING_TYPE", "Invalid financing type(s): {given}. Valid options are: {options}";
     EmptyArrayParameter = 422, "EMPTY_ARRAY_PARAMETER", "{field} must not be an empty array; omit the key instead";
     InvalidType = 400, "INVALID_TYPE", "{field} must be {expected}";
     InvalidJson = 400, "INVALID_JSON", "Request body is not valid JSON";
-    InvalidDate = 400, "INVALID_DATE", "{field} must be a date (YYYY-MM-DD)";
-    InvalidUuid = 400, "INVALID_UUID", "{field} must be a valid UUID";
+    InvalidDate = 400, "INVALID_DATE", "{field} must be a date in YYYY-MM-DD format";
+    InvalidUuid = 400, "INVALID_UUID", "{field} contains an invalid UUID: '{value}'";
     OutOfRange = 400, "OUT_OF_RANGE", "{field} must be {bounds}";
-    InvalidRange = 400, "INVALID_RANGE", "{min} must not be greater than {max}";
+    InvalidRange = 400, "INVALID_RANGE", "{field} must not be greater than {max}";
     EmptyString = 400, "EMPTY_STRING", "{field} must not be blank";
-    TooManyItems = 400, "TOO_MANY_ITEMS", "{field} has more than {max} items";
+    TooManyItems = 400, "TOO_MANY_ITEMS", "{field} must have at most {max} items (got {count})";
     // Identifiers of the GET endpoints.
     MissingIdentifier = 400, "MISSING_IDENTIFIER", "{what} identifier is required";
     MultipleIdentifiers = 400, "MULTIPLE_IDENTIFIERS", "Only one identifier parameter is allowed";

@@ -220,7 +220,7 @@ pub fn deal(ctx: &Ctx) -> Result<Reply, ApiError> {
 pub fn deal_investors(ctx: &Ctx) -> Result<Reply, ApiError> {
     let doc = deal_doc(ctx, || {
         let value = ctx.params.first().copied().unwrap_or("");
-        ApiError::of(Code::InvalidUuid, &[("field", "id")], Value::Null).about("id", value)
+        ApiError::of(Code::InvalidUuid, &[("field", "id"), ("value", value)], Value::Null).about("id", value)
     })?;
     let (investors, angels) = lineup(ctx, doc)?;
     Ok(detail_of(

@@ -337,7 +337,7 @@ pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
         Some(t) => Some(PersonPool::parse(t).ok_or_else(|| {
             ApiError::of(
                 Code::InvalidEnumValue,
-                &[("field", "person_type"), ("options", "investor, company")],
+                &[("field", "person_type"), ("value", t), ("options", "investor, company")],
                 Value::Null,
             )
             .about("person_type", t)
