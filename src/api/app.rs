@@ -63,7 +63,7 @@ impl Response {
             status: e.status,
             body: serde_json::to_vec(&e.body()).unwrap_or_default(),
             retry_after: e.retry_after,
-            allow: e.allow.clone(),
+            allow: e.allow.as_deref().map(str::to_string),
             credits: 0,
         }
     }
@@ -274,7 +274,7 @@ fn rewrap(code: Code, e: ApiError) -> ApiError {
         e.code = code;
         return e;
     }
-    let (field, value) = e.subject.clone().unwrap_or_else(|| ("query".into(), Value::Null));
+    let (field, value) = e.subject.as_deref().cloned().unwrap_or_else(|| ("query".into(), Value::Null));
     let item = Item {
         field,
         value,

@@ -19,10 +19,10 @@ pub struct ApiError {
     /// `Retry-After` seconds (429, 503).
     pub retry_after: Option<u64>,
     /// `Allow` (405).
-    pub allow: Option<String>,
+    pub allow: Option<Box<str>>,
     /// The parameter and value the error is about, when it is about one
     /// (kept when the error is rewrapped as a validation item).
-    pub subject: Option<(String, Value)>,
+    pub subject: Option<Box<(String, Value)>>,
     /// Not an answer: see [`ApiError::deferred`].
     deferred: bool,
 }
@@ -45,7 +45,7 @@ impl ApiError {
 
     /// The same error, about parameter `field` with `value`.
     pub fn about(mut self, field: &str, value: &str) -> ApiError {
-        self.subject = Some((field.to_string(), Value::String(value.to_string())));
+        self.subject = Some(Box::new((field.to_string(), Value::String(value.to_string()))));
         self
     }
 
@@ -155,7 +155,7 @@ impl ApiError {
             &[("method", method)],
             json!({ "allowed": allowed }),
         );
-        e.allow = Some(allowed.to_string());
+        e.allow = Some(allowed.into());
         e
     }
 

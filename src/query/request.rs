@@ -237,19 +237,15 @@ pub struct PersonIdentifiers {
 
 wire_enum!(
     /// `sort_by` of `/deals`: doc id order; `date` ascending; `size` descending; `size` ascending.
+    #[derive(Default)]
     DealSort {
+        #[default]
         MostRecentDeal => "most_recent_deal",
         OldestDeal => "oldest_deal",
         LargestRaise => "largest_raise",
         SmallestRaise => "smallest_raise",
     }
 );
-
-impl Default for DealSort {
-    fn default() -> DealSort {
-        DealSort::MostRecentDeal
-    }
-}
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DealsQuery {
@@ -267,7 +263,9 @@ pub struct DealsQuery {
 
 wire_enum!(
     /// `sort_by` of `/companies` (the first, the default, is doc id order: latest deal newest first).
+    #[derive(Default)]
     CompanySort {
+        #[default]
         MostRecentRaise => "most_recent_raise",
         OldestRaise => "oldest_raise",
         MostRecentFounded => "most_recent_founded",
@@ -280,12 +278,6 @@ wire_enum!(
         MostInvestors => "most_investors",
     }
 );
-
-impl Default for CompanySort {
-    fn default() -> CompanySort {
-        CompanySort::MostRecentRaise
-    }
-}
 
 /// `latest_deal` of `/companies` and of `/people` `company`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -318,7 +310,9 @@ pub struct CompaniesQuery {
 
 wire_enum!(
     /// `sort_by` of `/investors` (the first, the default, is doc id order; `matching_deals` is null-last without portfolio filters).
+    #[derive(Default)]
     InvestorSort {
+        #[default]
         MostRecentDeal => "most_recent_deal",
         RecentDeals => "recent_deals",
         DealsLedLtm => "deals_led_ltm",
@@ -326,12 +320,6 @@ wire_enum!(
         MatchingDeals => "matching_deals",
     }
 );
-
-impl Default for InvestorSort {
-    fn default() -> InvestorSort {
-        InvestorSort::MostRecentDeal
-    }
-}
 
 /// `company_investments` of `/investors`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -362,22 +350,20 @@ pub struct InvestorsQuery {
 
 wire_enum!(
     /// `person_type` of `/people`.
+    #[derive(Default)]
     PersonType {
+        #[default]
         Any => "any",
         Company => "company",
         Investor => "investor",
     }
 );
 
-impl Default for PersonType {
-    fn default() -> PersonType {
-        PersonType::Any
-    }
-}
-
 wire_enum!(
     /// `sort_by` of `/people` (the first, the default, is doc id order).
+    #[derive(Default)]
     PersonSort {
+        #[default]
         MostRecentDealDate => "most_recent_deal_date",
         TotalRaised => "total_raised",
         LatestDealSize => "latest_deal_size",
@@ -390,26 +376,16 @@ wire_enum!(
     }
 );
 
-impl Default for PersonSort {
-    fn default() -> PersonSort {
-        PersonSort::MostRecentDealDate
-    }
-}
-
 wire_enum!(
     /// `investor.deals.investment_type` of `/people`.
+    #[derive(Default)]
     InvestmentType {
+        #[default]
         All => "all",
         Angel => "angel",
         Institutional => "institutional",
     }
 );
-
-impl Default for InvestmentType {
-    fn default() -> InvestmentType {
-        InvestmentType::All
-    }
-}
 
 /// `person` block of `/people`.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -3,7 +3,7 @@
 //! bounds and spellings from here; the OpenAPI document's request schemas
 //! are generated from here.
 
-use super::field::{Field, Ty};
+use super::field::{f, join, Field, Ty};
 use super::paging::{PAGE, PAGE_SIZE};
 use crate::query::request::{
     CompanySort, DealSort, InvestmentType, InvestorSort, PersonSort, PersonType,
@@ -19,9 +19,6 @@ const HEADCOUNTS: Ty = Ty::Array(&Ty::Enum(Headcount::SPELLINGS));
 const LISTED: Ty = Ty::Array(&Ty::Enum(&["public", "private"]));
 const FINANCING_TYPES: Ty = Ty::Array(&Ty::FinancingType);
 
-const fn f(name: &'static str, ty: Ty, doc: &'static str) -> Field {
-    Field::new(name, ty, doc)
-}
 
 const SEARCH_QUERY: Field = f(
     "search_query",
@@ -62,6 +59,27 @@ const LINKEDIN_URLS: Field = f("linkedin_urls", IDENTIFIERS, "LinkedIn URLs.");
 const CRUNCHBASE_URLS: Field = f("crunchbase_urls", IDENTIFIERS, "Crunchbase URLs.");
 const FIRM_PERMALINKS: Field = f("permalinks", IDENTIFIERS, "Firm permalinks.");
 
+/// The company facets of `/deals` `company`, `/companies` `company` and
+/// `/investors` `company_investments`.
+const COMPANY_FACETS: [Field; 7] = [
+    LOCATIONS,
+    INDUSTRIES,
+    SUPER_CATEGORIES,
+    EMPLOYEE_COUNT,
+    IPO_LISTED,
+    TOTAL_RAISED_MIN,
+    TOTAL_RAISED_MAX,
+];
+const SEMANTIC: [Field; 2] = [SEARCH_QUERY, MIN_RELEVANCE];
+/// The round facets of every deal block.
+const ROUND: [Field; 5] = [FINANCING, SIZE_MIN, SIZE_MAX, DATE_START, DATE_END];
+const ROUND_CREATED: [Field; 7] = join(ROUND, [CREATED_START, CREATED_END]);
+const COMPANY_IDS: Field = f("company_ids", UUIDS, "Company ids.");
+
+/// An organisation `identifiers` block; firms also take permalinks.
+const ORG_IDENTIFIERS: [Field; 4] = [IDS, DOMAINS, LINKEDIN_URLS, CRUNCHBASE_URLS];
+const FIRM_IDENTIFIERS: [Field; 5] = join(ORG_IDENTIFIERS, [FIRM_PERMALINKS]);
+
 const INVESTORS_BLOCK: Field = f(
     "investors",
     Ty::Object(&[INVESTOR_IDS, PEOPLE_IDS]),
@@ -79,21 +97,12 @@ pub const DEALS: &[Field] = &[
     ),
     f(
         "deal",
-        Ty::Object(&[FINANCING, SIZE_MIN, SIZE_MAX, DATE_START, DATE_END, CREATED_START, CREATED_END]),
+        Ty::Object(&ROUND_CREATED),
         "Round facets.",
     ),
     f(
         "company",
-        Ty::Object(&[
-            f("company_ids", UUIDS, "Company ids."),
-            LOCATIONS,
-            INDUSTRIES,
-            SUPER_CATEGORIES,
-            EMPLOYEE_COUNT,
-            IPO_LISTED,
-            TOTAL_RAISED_MIN,
-            TOTAL_RAISED_MAX,
-        ]),
+        Ty::Object(&join::<1, 7, 8>([COMPANY_IDS], COMPANY_FACETS)),
         "Facets of the company that raised.",
     ),
     INVESTORS_BLOCK,
@@ -108,36 +117,17 @@ pub const DEALS: &[Field] = &[
 pub const COMPANIES: &[Field] = &[
     f(
         "identifiers",
-        Ty::Object(&[IDS, DOMAINS, LINKEDIN_URLS, CRUNCHBASE_URLS]),
+        Ty::Object(&ORG_IDENTIFIERS),
         "Fetch these companies (one union of all the lists).",
     ),
     f(
         "company",
-        Ty::Object(&[
-            SEARCH_QUERY,
-            MIN_RELEVANCE,
-            LOCATIONS,
-            INDUSTRIES,
-            SUPER_CATEGORIES,
-            EMPLOYEE_COUNT,
-            IPO_LISTED,
-            TOTAL_RAISED_MIN,
-            TOTAL_RAISED_MAX,
-        ]),
+        Ty::Object(&join::<2, 7, 9>(SEMANTIC, COMPANY_FACETS)),
         "Company facets and semantic search.",
     ),
     f(
         "latest_deal",
-        Ty::Object(&[
-            FINANCING,
-            SIZE_MIN,
-            SIZE_MAX,
-            DATE_START,
-            DATE_END,
-            CREATED_START,
-            CREATED_END,
-            INVESTOR_IDS,
-        ]),
+        Ty::Object(&join::<7, 1, 8>(ROUND_CREATED, [INVESTOR_IDS])),
         "Facets of the company's most recent round.",
     ),
     INVESTORS_BLOCK,
@@ -152,7 +142,7 @@ pub const COMPANIES: &[Field] = &[
 pub const INVESTORS: &[Field] = &[
     f(
         "identifiers",
-        Ty::Object(&[IDS, DOMAINS, LINKEDIN_URLS, CRUNCHBASE_URLS, FIRM_PERMALINKS]),
+        Ty::Object(&FIRM_IDENTIFIERS),
         "Fetch these firms (one union of all the lists).",
     ),
     f(
@@ -165,25 +155,18 @@ pub const INVESTORS: &[Field] = &[
     ),
     f(
         "company_investments",
-        Ty::Object(&[
-            f("company_ids", UUIDS, "Portfolio company ids."),
-            SEARCH_QUERY,
-            MIN_RELEVANCE,
-            LOCATIONS,
-            INDUSTRIES,
-            SUPER_CATEGORIES,
-            EMPLOYEE_COUNT,
-            IPO_LISTED,
-            TOTAL_RAISED_MIN,
-            TOTAL_RAISED_MAX,
-            FINANCING,
-            f("deal_size_min", Ty::Money, "Least round size, USD."),
-            f("deal_size_max", Ty::Money, "Most round size, USD."),
-            f("deal_start_date", Ty::Date, "Round announced on or after this day."),
-            f("deal_end_date", Ty::Date, "Round announced on or before this day."),
-            ONLY_LEAD,
-            MIN_MATCHING,
-        ]),
+        Ty::Object(&join::<10, 7, 17>(
+            join::<3, 7, 10>(join([COMPANY_IDS], SEMANTIC), COMPANY_FACETS),
+            [
+                FINANCING,
+                f("deal_size_min", Ty::Money, "Least round size, USD."),
+                f("deal_size_max", Ty::Money, "Most round size, USD."),
+                f("deal_start_date", Ty::Date, "Round announced on or after this day."),
+                f("deal_end_date", Ty::Date, "Round announced on or before this day."),
+                ONLY_LEAD,
+                MIN_MATCHING,
+            ],
+        )),
         "Firms with portfolio deals matching these filters.",
     ),
     PAGE,
@@ -233,15 +216,10 @@ pub const PEOPLE: &[Field] = &[
             f("investor_people_ids", UUIDS, "People who invested in the employer."),
             f(
                 "latest_deal",
-                Ty::Object(&[
-                    FINANCING,
-                    SIZE_MIN,
-                    SIZE_MAX,
-                    DATE_START,
-                    DATE_END,
-                    INVESTOR_IDS,
-                    f("investor_locations", PERMALINKS, "A firm of the round is located here."),
-                ]),
+                Ty::Object(&join::<5, 2, 7>(
+                    ROUND,
+                    [INVESTOR_IDS, f("investor_locations", PERMALINKS, "A firm of the round is located here.")],
+                )),
                 "The employer's most recent round.",
             ),
         ]),
@@ -249,12 +227,7 @@ pub const PEOPLE: &[Field] = &[
     ),
     f(
         "investor",
-        Ty::Object(&[
-            IDS,
-            DOMAINS,
-            LINKEDIN_URLS,
-            CRUNCHBASE_URLS,
-            FIRM_PERMALINKS,
+        Ty::Object(&join::<5, 3, 8>(FIRM_IDENTIFIERS, [
             f("locations", PERMALINKS, "Firm headquarters location permalinks."),
             f("employee_count", HEADCOUNTS, "Firm headcount buckets."),
             f(
@@ -280,7 +253,7 @@ pub const PEOPLE: &[Field] = &[
                 ]),
                 "Deals the person made.",
             ),
-        ]),
+        ])),
         "Investors: their firm and their deals.",
     ),
     PAGE,

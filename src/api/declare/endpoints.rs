@@ -5,13 +5,10 @@
 use super::bodies;
 use super::codes::Code;
 use super::endpoint::*;
-use super::field::{Field, Ty};
+use super::field::{f, Field, Ty};
 use super::paging::{PAGE, PAGE_SIZE};
 use crate::schema::{IndustryType, LocationType};
 
-const fn f(name: &'static str, ty: Ty, doc: &'static str) -> Field {
-    Field::new(name, ty, doc)
-}
 
 const ID: Field = f("id", Ty::Uuid, "The entity's id (UUID).");
 const DOMAIN: Field = f("domain", Ty::Identifier, "A domain or website URL (reduced to its domain).");
@@ -21,7 +18,14 @@ const PERSON_LINKEDIN: Field = f("linkedin", Ty::Identifier, "A LinkedIn profile
 const PERSON_CRUNCHBASE: Field = f("crunchbase", Ty::Identifier, "A Crunchbase person URL or slug.");
 const TWITTER: Field = f("twitter", Ty::Identifier, "A Twitter/X URL or handle.");
 const NAME: Field = f("name", Ty::Text, "A name, matched fuzzily (typos, prefixes, word order, accents).");
-const LIMIT: Field = f("limit", Ty::Int { min: 1, max: 50 }, "Most rows returned.").default("10");
+/// Largest `limit` of the location and industry lookups.
+pub const MAX_LOOKUP_LIMIT: u64 = 50;
+const LIMIT: Field = f(
+    "limit",
+    Ty::Int { min: 1, max: MAX_LOOKUP_LIMIT },
+    "Most rows returned (an extension of this server).",
+)
+.default("10");
 const DEAL_ID: Field = f("id", Ty::Uuid, "The deal's id (UUID).").required();
 
 const ORG_IDENTIFIER: &[Field] = &[ID, DOMAIN, ORG_LINKEDIN, ORG_CRUNCHBASE];

@@ -91,6 +91,11 @@ impl Field {
     }
 }
 
+/// [`Field::new`], short for the declaration tables.
+pub const fn f(name: &'static str, ty: Ty, doc: &'static str) -> Field {
+    Field::new(name, ty, doc)
+}
+
 /// The names of `fields`, in declaration order.
 pub fn names(fields: &[Field]) -> Vec<&'static str> {
     fields.iter().map(|f| f.name).collect()
@@ -107,3 +112,25 @@ pub const FINANCING_TYPE_KEYS: &[Field] = &[
     Field::new("pre", Ty::Bool, "A pre- round (Pre-Seed is SEED with pre).").default("false"),
     Field::new("extension", Ty::Bool, "An extension of the round.").default("false"),
 ];
+
+const BLANK: Field = Field::new("", Ty::Bool, "");
+
+/// The fields of `a`, then those of `b`: key groups several bodies share,
+/// joined in a constant (`N` must be `A + B`).
+pub const fn join<const A: usize, const B: usize, const N: usize>(
+    a: [Field; A],
+    b: [Field; B],
+) -> [Field; N] {
+    assert!(A + B == N, "join: N must be A + B");
+    let mut out = [BLANK; N];
+    let mut i = 0;
+    while i < A {
+        out[i] = a[i];
+        i += 1;
+    }
+    while i < N {
+        out[i] = b[i - A];
+        i += 1;
+    }
+    out
+}

@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 
 use crate::api::envelope::{Data, Meta, Raw};
 use crate::api::errors::{ApiError, Code};
+use crate::api::declare::endpoints::MAX_LOOKUP_LIMIT;
 use crate::api::handler::{Ctx, Effort, Reply};
 use crate::index::build::text::{industry_category, location_category};
 use crate::index::open::Kind;
@@ -25,7 +26,7 @@ use super::support::internal;
 
 const ORG_SEARCH: [&str; 4] = ["name", "domain", "linkedin", "crunchbase"];
 const PERSON_SEARCH: [&str; 5] = ["name", "id", "linkedin", "crunchbase", "twitter"];
-const MAX_CATALOG_LIMIT: usize = 50;
+const MAX_CATALOG_LIMIT: usize = MAX_LOOKUP_LIMIT as usize;
 
 fn reply(name: &'static str, rows: Vec<Raw>) -> Reply {
     let n = rows.len() as u64;

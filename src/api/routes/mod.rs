@@ -209,7 +209,7 @@ mod tests {
             assert_eq!(routes.count(), 1, "{} {}", endpoint.method, endpoint.path);
         }
         for route in ROUTES {
-            assert!(e::ALL.iter().any(|d| *d == route.endpoint), "{}", route.endpoint.path);
+            assert!(e::ALL.contains(&route.endpoint), "{}", route.endpoint.path);
         }
         assert_eq!(ROUTES.len(), e::ALL.len());
     }
