@@ -4,13 +4,15 @@
 //!
 //! `schema` (vocabulary, dump rows) → `ingest` (read, import, generate, derive)
 //! → `embed` (sentence-embedding models) → `index` (on-disk bitmaps, columns, relations, stores, text) → `query`
-//! (filter, plan, exec, sort) → `api` (HTTP routes, envelope, auth, credits).
+//! (filter, plan, exec, sort) → `accounts` (per-user state: keys, plans,
+//! credits, usage) → `api` (HTTP routes, envelope, auth, declarations).
 //! Dependencies point one way; nothing below `api` knows HTTP.
 //!
 //! The only `unsafe` code is the memory map in [`index::mmap`].
 
 #![deny(unsafe_code)]
 
+pub mod accounts;
 pub mod api;
 pub mod cli;
 pub mod embed;

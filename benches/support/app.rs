@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process;
 use std::sync::Arc;
 
-use fundsearch::api::accounts::{Accounts, Allowances, Charge, Plan, Principal};
+use fundsearch::accounts::{JournalStore, Allowances, Charge, Plan, Principal};
 use fundsearch::api::app::{App, Request, Response};
 use fundsearch::api::handler::{Ctx, Effort};
 use fundsearch::api::envelope::success_body;
@@ -34,7 +34,7 @@ impl BenchApp {
     pub fn new(index: Arc<Index>) -> Result<BenchApp, String> {
         let state = env::temp_dir().join(format!("fundsearch-bench-state-{}", process::id()));
         let _ = fs::remove_dir_all(&state);
-        let accounts = Accounts::open(&state, Allowances::default())
+        let accounts = JournalStore::open(&state, Allowances::default())
             .map_err(|e| format!("{}: {e}", state.display()))?;
         let key = accounts
             .create_key("bench", Plan::Api)

@@ -5,7 +5,7 @@
 //! it, they send the same operation to that server through a Unix socket in
 //! the state directory, `admin.sock` (mode 0600: whoever may read the state
 //! directory's owner files may administer it, nobody else). The server
-//! applies it with the same [`Accounts`] calls, durably, and answers.
+//! applies it with the same [`AccountStore`] calls, durably, and answers.
 //!
 //! Protocol: one JSON line each way per connection.
 //!
@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
 use tokio::net::UnixListener;
 
-use super::accounts::{Accounts, Plan};
+use crate::accounts::{AccountStore, Plan};
 
 /// File name of the socket inside the state directory.
 pub const SOCKET_FILE: &str = "admin.sock";
@@ -88,7 +88,7 @@ impl AdminReply {
 }
 
 /// Applies `op` to `accounts` (durably); the error is for the operator.
-pub fn execute(accounts: &Accounts, op: &AdminOp) -> Result<AdminReply, String> {
+pub fn execute(accounts: &dyn AccountStore, op: &AdminOp) -> Result<AdminReply, String> {
     match op {
         AdminOp::CreateKey { user, plan } => accounts
             .create_key(user, *plan)
@@ -161,7 +161,7 @@ pub fn bind(state_dir: &Path) -> io::Result<UnixListener> {
 
 /// Answers administrative requests on `listener` until the task is dropped;
 /// each operation runs on the blocking pool (it waits for an fsync).
-pub async fn serve(listener: UnixListener, accounts: Arc<Accounts>) {
+pub async fn serve(listener: UnixListener, accounts: Arc<dyn AccountStore>) {
     loop {
         let Ok((stream, _)) = listener.accept().await else {
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -176,7 +176,7 @@ pub async fn serve(listener: UnixListener, accounts: Arc<Accounts>) {
     }
 }
 
-async fn answer(stream: tokio::net::UnixStream, accounts: Arc<Accounts>) -> io::Result<()> {
+async fn answer(stream: tokio::net::UnixStream, accounts: Arc<dyn AccountStore>) -> io::Result<()> {
     let (read, mut write) = stream.into_split();
     let mut line = String::new();
     let mut reader = tokio::io::BufReader::new(read).take(MAX_LINE as u64);
@@ -187,7 +187,7 @@ async fn answer(stream: tokio::net::UnixStream, accounts: Arc<Accounts>) -> io::
         Err(e) => Err(format!("bad request: {e}")),
         Ok(op) => {
             let done = tokio::task::spawn_blocking(move || {
-                let result = execute(&accounts, &op);
+                let result = execute(&*accounts, &op);
                 eprintln!(
                     "admin: {} -> {}",
                     describe(&op),

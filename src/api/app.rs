@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use super::accounts::{AuthFailure, Charge, Principal};
+use crate::accounts::{AuthFailure, Charge, Principal};
 use super::declare::endpoint::{Cost, Endpoint, Input, UnknownParams};
 use super::envelope::success_body;
 use super::errors::{ApiError, Code, Item};
@@ -172,7 +172,7 @@ impl App {
         semantic: u64,
         request_id: &str,
     ) -> Result<Charge, ApiError> {
-        match self.accounts.charge_with(principal, credits, semantic, chrono::Utc::now()) {
+        match self.accounts.charge(principal, credits, semantic, chrono::Utc::now()) {
             Ok(Ok(charge)) => Ok(charge),
             Ok(Err(short)) => Err(ApiError::insufficient_credits(
                 short.credits_needed,

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::accounts::Charge;
+use crate::accounts::Charge;
 pub use super::declare::endpoint::MetaShape;
 
 /// A JSON fragment already serialised (a stored record, or a record with

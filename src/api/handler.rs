@@ -3,7 +3,7 @@
 //! The dispatcher (`app`) and the handlers (`routes`) both depend on this
 //! module, and it on neither.
 
-use super::accounts::Principal;
+use crate::accounts::Principal;
 use super::state::App;
 use super::envelope::{Data, Meta};
 use super::errors::ApiError;

@@ -1,7 +1,6 @@
 //! The HTTP API: transport, routing, envelope, errors, authentication,
 //! credits and rate limits. The only layer that knows HTTP.
 
-pub mod accounts;
 pub mod admin;
 pub mod app;
 pub mod body;

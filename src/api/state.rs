@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::accounts::Accounts;
+use crate::accounts::AccountStore;
 use super::rate_limit::RateLimiter;
 use super::semantic::SemanticService;
 use crate::index::Index;
@@ -13,7 +13,7 @@ use crate::index::Index;
 /// Shared state of a running server.
 pub struct App {
     pub index: Arc<Index>,
-    pub accounts: Arc<Accounts>,
+    pub accounts: Arc<dyn AccountStore>,
     pub limiter: RateLimiter,
     pub semantic: SemanticService,
 }

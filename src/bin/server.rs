@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 
-use fundsearch::api::accounts::{Accounts, Allowances, Plan};
+use fundsearch::accounts::{JournalStore, Allowances, Plan};
 use fundsearch::api::admin::{self, AdminOp};
 use fundsearch::api::app::App;
 use fundsearch::api::rate_limit::RateLimiter;
@@ -236,7 +236,7 @@ fn keys(action: KeysCommand) -> Result<(), String> {
             allowances,
         } => (state, allowances, AdminOp::Deactivate { key_id }),
     };
-    let reply = match Accounts::open(&state, allowances.allowances()) {
+    let reply = match JournalStore::open(&state, allowances.allowances()) {
         Ok(accounts) => admin::execute(&accounts, &op)?,
         Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
             admin::request(&state, &op).map_err(|e| format!("{}: {e}", state.display()))?
@@ -340,7 +340,7 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
         index.warm().map_err(|e| e.to_string())?;
     }
     let semantic = semantic_service(&index, &args)?;
-    let accounts = Accounts::open(&state, args.allowances.allowances())
+    let accounts = JournalStore::open(&state, args.allowances.allowances())
         .map_err(|e| format!("{}: {e}", state.display()))?;
     let demo_key = if args.demo {
         Some(

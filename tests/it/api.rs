@@ -7,7 +7,7 @@ use std::io::Write;
 use std::net::TcpStream;
 use std::time::Duration;
 
-use fundsearch::api::accounts::{Allowances, Plan};
+use fundsearch::accounts::{Allowances, Plan};
 use serde_json::{json, Value};
 
 use crate::common::golden::assert_golden;

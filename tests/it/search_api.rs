@@ -3,7 +3,7 @@
 //! consistency for every sort, credits per row and identifier batches
 //! (semantic search: `semantic.rs`).
 
-use fundsearch::api::accounts::Plan;
+use fundsearch::accounts::Plan;
 use serde_json::{json, Value};
 
 use crate::common::golden::assert_golden;

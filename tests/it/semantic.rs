@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use fundsearch::api::accounts::Plan;
+use fundsearch::accounts::Plan;
 use fundsearch::api::semantic::SemanticService;
 use fundsearch::embed::{dot, CachedEmbedder, ModelKind};
 use serde_json::{json, Value};

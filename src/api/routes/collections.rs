@@ -74,7 +74,8 @@ fn semantic_blocks(ctx: &Ctx, blocks: [(Option<&mut Semantic>, &'static str); 2]
         return Ok(0);
     };
     let n = active.len() as u64;
-    if let Some((used, limit)) = ctx.app.accounts.semantic_usage(ctx.principal, chrono::Utc::now()) {
+    let usage = ctx.app.accounts.semantic_usage(ctx.principal, chrono::Utc::now()).map_err(internal)?;
+    if let Some((used, limit)) = usage {
         if used + n > limit {
             return Err(usage_limit(first, used, limit));
         }

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use fundsearch::api::accounts::{Accounts, Allowances, Plan};
+use fundsearch::accounts::{JournalStore, Allowances, Plan};
 use fundsearch::api::app::App;
 use fundsearch::api::rate_limit::RateLimiter;
 use fundsearch::api::semantic::SemanticService;
@@ -17,7 +17,7 @@ use serde_json::Value;
 
 pub struct TestServer {
     pub addr: SocketAddr,
-    pub accounts: Arc<Accounts>,
+    pub accounts: Arc<JournalStore>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -52,7 +52,7 @@ impl TestServer {
     pub fn start(index_dir: &Path, state_dir: &Path, setup: Setup) -> TestServer {
         let index = Index::open(index_dir).expect("index opens");
         index.warm().expect("index warms");
-        let accounts = Arc::new(Accounts::open(state_dir, setup.allowances).expect("state opens"));
+        let accounts = Arc::new(JournalStore::open(state_dir, setup.allowances).expect("state opens"));
         let app = Arc::new(App {
             index: Arc::new(index),
             accounts: accounts.clone(),

@@ -193,7 +193,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 mod tests {
     use super::super::journal::JOURNAL_FILE;
     use super::*;
-    use crate::api::accounts::testdir::TestDir;
+    use crate::accounts::testdir::TestDir;
     use std::sync::Arc;
 
     fn open(dir: &TestDir) -> GroupCommit {

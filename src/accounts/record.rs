@@ -11,7 +11,11 @@
 //! {"seq":5,"type":"charge","user":"acme","month":"2026-08","credits":3,"monthly":3,"purchased":0,"semantic":1}
 //! {"seq":6,"type":"plan_set","user":"acme","plan":"pro_plus"}
 //! {"seq":7,"type":"key_deactivated","key_id":"0f3a9c2b1d4e"}
+//! {"seq":8,"type":"unlock","user":"acme","person":"<uuid>","month":"2026-08","credits":5,"monthly":5,"purchased":0}
 //! ```
+//!
+//! An e-mail unlock is one record carrying both the unlock and its charge,
+//! so a crash leaves both or neither.
 //!
 //! A charge records the amounts taken from each balance, not the balances
 //! left, so replay recomputes balances and can check them (a charge can never
@@ -67,6 +71,16 @@ pub enum Record {
         /// ceiling); absent when 0.
         #[serde(default, skip_serializing_if = "is_zero")]
         semantic: u64,
+    },
+    /// An e-mail unlock with its charge (amounts as in `Charge`).
+    Unlock {
+        user: String,
+        /// The person (hyphenated UUID) whose e-mail the user may now see.
+        person: String,
+        month: String,
+        credits: u64,
+        monthly: u64,
+        purchased: u64,
     },
 }
 

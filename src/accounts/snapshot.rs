@@ -49,6 +49,9 @@ struct UserRow {
     #[serde(default)]
     semantic_used: u64,
     purchased: u64,
+    /// People whose e-mail the user unlocked; absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    unlocked: Vec<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -129,6 +132,7 @@ fn insert_user(ledger: &mut Ledger, row: UserRow) -> Result<(), String> {
         month_credits: row.month_credits,
         semantic_used: row.semantic_used,
         purchased: row.purchased,
+        unlocked: row.unlocked.into_iter().collect(),
     };
     if row.user.is_empty() || ledger.users.insert(row.user.clone(), user).is_some() {
         return Err(format!("user {:?} is empty or listed twice", row.user));
@@ -167,6 +171,7 @@ fn user_row((name, user): (&String, &User)) -> UserRow {
         month_credits: user.month_credits,
         semantic_used: user.semantic_used,
         purchased: user.purchased,
+        unlocked: user.unlocked.iter().cloned().collect(),
     }
 }
 
@@ -183,7 +188,7 @@ fn key_row((key_id, key): (&String, &StoredKey)) -> KeyRow {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::accounts::testdir::TestDir;
+    use crate::accounts::testdir::TestDir;
 
     fn sample() -> Ledger {
         let records = [

@@ -1,4 +1,4 @@
-//! Accounts, API keys and credit balances: the server's small mutable state.
+//! Per-user state: accounts, API keys and credit balances, the server's small mutable state.
 //!
 //! Everything else the server serves is the read-only index; this module is
 //! the only state that changes while it runs, so it is kept small, in memory,
@@ -15,7 +15,7 @@
 //!
 //! Keys are `vg_<12 hex id>_<32 base64url secret>`; only `SHA-256(salt ‖ key)`
 //! is stored. The plaintext is returned once by
-//! [`Accounts::create_key`].
+//! [`JournalStore::create_key`].
 //!
 //! # State directory
 //!
@@ -26,7 +26,7 @@
 //! <state_dir>/journal.jsonl   records after S, one JSON object per line (see `record`)
 //! ```
 //!
-//! [`Accounts::open`] loads the snapshot, replays the journal (skipping
+//! [`JournalStore::open`] loads the snapshot, replays the journal (skipping
 //! records the snapshot already holds, ignoring a torn final line, refusing
 //! any other damage with an `InvalidData` error), then writes a fresh
 //! snapshot and empties the journal. While running, the journal is compacted
@@ -67,7 +67,10 @@
 //! is unknown, so the store refuses all further changes (reads keep working)
 //! until it is reopened, which recovers exactly the durable state.
 
+mod account_store;
 mod commit;
+#[cfg(test)]
+pub mod contract_tests;
 mod journal;
 mod key;
 mod ledger;
@@ -78,7 +81,8 @@ mod store;
 #[cfg(test)]
 mod testdir;
 
+pub use account_store::{AccountStore, ChargeResult, Unlock};
 pub use key::{parse_key, AuthFailure, Principal};
 pub use ledger::{Balance, Charge, CreditSource, Insufficient};
 pub use plan::{Allowances, Plan};
-pub use store::{Accounts, KeyInfo, Stats, DEFAULT_COMPACT_AFTER};
+pub use store::{JournalStore, KeyInfo, Stats, DEFAULT_COMPACT_AFTER};

@@ -1,4 +1,4 @@
-//! Tests of [`Accounts`] against real state directories.
+//! Tests of [`JournalStore`] against real state directories.
 
 use std::fs::{self, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
@@ -7,17 +7,18 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chrono::TimeZone;
+use uuid::Uuid;
 
 use super::*;
-use crate::api::accounts::ledger::CreditSource;
-use crate::api::accounts::testdir::TestDir;
+use crate::accounts::ledger::CreditSource;
+use crate::accounts::testdir::TestDir;
 
 fn at(year: i32, month: u32, day: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(year, month, day, 12, 0, 0).unwrap()
 }
 
-fn open(dir: &TestDir) -> Accounts {
-    Accounts::open(dir.path(), Allowances::default()).unwrap()
+fn open(dir: &TestDir) -> JournalStore {
+    JournalStore::open(dir.path(), Allowances::default()).unwrap()
 }
 
 fn balance(monthly_remaining: u64, purchased_remaining: u64) -> Balance {
@@ -28,7 +29,7 @@ fn balance(monthly_remaining: u64, purchased_remaining: u64) -> Balance {
 }
 
 /// Opens a store with one user on `plan` holding `purchased` credits; returns the principal.
-fn store_with(dir: &TestDir, plan: Plan, purchased: u64) -> (Accounts, Principal) {
+fn store_with(dir: &TestDir, plan: Plan, purchased: u64) -> (JournalStore, Principal) {
     let accounts = open(dir);
     let key = accounts.create_key("acme", plan).unwrap();
     if purchased > 0 {
@@ -38,14 +39,14 @@ fn store_with(dir: &TestDir, plan: Plan, purchased: u64) -> (Accounts, Principal
     (accounts, principal)
 }
 
-fn pay(accounts: &Accounts, principal: &Principal, credits: u64, now: DateTime<Utc>) -> Charge {
+fn pay(accounts: &JournalStore, principal: &Principal, credits: u64, now: DateTime<Utc>) -> Charge {
     accounts.charge(principal, credits, now).unwrap().unwrap()
 }
 
 /// Charges `credits` `per_thread` times from each of `threads` threads; the
 /// sum of the credits the charges reported.
 fn charge_from_threads(
-    accounts: &Arc<Accounts>,
+    accounts: &Arc<JournalStore>,
     p: &Principal,
     threads: u64,
     per_thread: u64,
@@ -332,7 +333,7 @@ fn semantic_searches_are_counted_per_month_and_survive_restarts() {
     let mut unlimited = Allowances::default();
     unlimited.set_semantic(Plan::Pro, None);
     drop(reopened);
-    let accounts = Accounts::open(dir.path(), unlimited).unwrap();
+    let accounts = JournalStore::open(dir.path(), unlimited).unwrap();
     assert_eq!(accounts.semantic_usage(&p, august), None, "no ceiling for the plan");
 }
 
@@ -340,13 +341,13 @@ fn semantic_searches_are_counted_per_month_and_survive_restarts() {
 fn a_second_open_of_the_same_directory_is_refused() {
     let dir = TestDir::new("store-lock");
     let first = open(&dir);
-    let second = Accounts::open(dir.path(), Allowances::default());
+    let second = JournalStore::open(dir.path(), Allowances::default());
     assert_eq!(
         second.err().map(|e| e.kind()),
         Some(io::ErrorKind::WouldBlock)
     );
     drop(first);
-    assert!(Accounts::open(dir.path(), Allowances::default()).is_ok());
+    assert!(JournalStore::open(dir.path(), Allowances::default()).is_ok());
 }
 
 #[test]
@@ -385,7 +386,7 @@ fn damage_inside_the_journal_is_reported_not_guessed() {
         text.replacen("\"type\":\"charge\"", "\"type\":\"chrge\"", 1),
     )
     .unwrap();
-    let err = Accounts::open(dir.path(), Allowances::default())
+    let err = JournalStore::open(dir.path(), Allowances::default())
         .err()
         .unwrap();
     assert_eq!(err.kind(), io::ErrorKind::InvalidData);
@@ -537,7 +538,7 @@ fn crash_child() {
     let Some(dir) = std::env::var_os(CRASH_DIR_VAR) else {
         return;
     };
-    let accounts = Accounts::open(std::path::Path::new(&dir), Allowances::default()).unwrap();
+    let accounts = JournalStore::open(std::path::Path::new(&dir), Allowances::default()).unwrap();
     let principal = Principal {
         user: "acme".into(),
         key_id: String::new(),
@@ -554,4 +555,78 @@ fn crash_child() {
             break;
         }
     }
+}
+
+/// Kills a process that is unlocking e-mails (SIGKILL): every unlock it
+/// reported is there, and each unlock and its charge survived together
+/// (the credits used are exactly 5 per unlocked person).
+#[test]
+fn kill_9_keeps_each_unlock_and_its_charge_together() {
+    let dir = TestDir::new("store-kill-unlock");
+    let (accounts, _) = store_with(&dir, Plan::Api, 0);
+    drop(accounts);
+    let module = module_path!().split_once("::").map_or("", |(_, rest)| rest);
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", &format!("{module}::unlock_crash_child"), "--ignored", "--nocapture"])
+        .env(CRASH_DIR_VAR, dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut acked = 0u128;
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    for line in lines.by_ref() {
+        if let Some(n) = line.unwrap().strip_prefix("unlocked ") {
+            acked = n.parse().unwrap();
+            if acked == 200 {
+                break;
+            }
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    for line in lines {
+        if let Some(n) = line.unwrap().strip_prefix("unlocked ") {
+            acked = n.parse().unwrap();
+        }
+    }
+    assert!(acked >= 200, "the child stopped early");
+    let store = open(&dir);
+    let unlocked = (1..=acked + 1)
+        .filter(|&n| store.is_unlocked("acme", &Uuid::from_u128(n).hyphenated().to_string()))
+        .count() as u64;
+    assert!((1..=acked).all(|n| store.is_unlocked("acme", &Uuid::from_u128(n).hyphenated().to_string())));
+    assert!(unlocked == acked as u64 || unlocked == acked as u64 + 1);
+    assert_eq!(store.usage("acme", at(2026, 8, 10)), Some(5 * unlocked), "an unlock without its charge, or the reverse");
+}
+
+/// The unlocking process of [`kill_9_keeps_each_unlock_and_its_charge_together`];
+/// does nothing unless started by it.
+#[test]
+#[ignore]
+fn unlock_crash_child() {
+    let Some(dir) = std::env::var_os(CRASH_DIR_VAR) else {
+        return;
+    };
+    let accounts = JournalStore::open(std::path::Path::new(&dir), Allowances::default()).unwrap();
+    let principal = Principal { user: "acme".into(), key_id: String::new(), plan: Plan::Api };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    for n in 1u128.. {
+        let unlock = accounts.unlock_email(&principal, Uuid::from_u128(n), 5, at(2026, 8, 10)).unwrap().unwrap();
+        assert!(!unlock.already_unlocked);
+        println!("unlocked {n}");
+        if Instant::now() > deadline {
+            break;
+        }
+    }
+}
+
+#[test]
+fn the_journal_store_meets_the_account_store_contract() {
+    let open = || {
+        let dir = TestDir::new("contract");
+        let store = JournalStore::open(dir.path(), Allowances::default()).unwrap();
+        (Arc::new(store) as Arc<dyn AccountStore>, dir)
+    };
+    crate::accounts::contract_tests::check_contract(&open);
 }

@@ -1,6 +1,6 @@
-//! [`Accounts`]: the durable account store shared by all request handlers.
+//! [`JournalStore`]: the durable account store shared by all request handlers.
 //!
-//! See the module docs of [`crate::api::accounts`] for the on-disk layout and
+//! See the module docs of [`crate::accounts`] for the on-disk layout and
 //! the durability design; this file is the public API: each mutation decides
 //! under the ledger write lock, queues its records with the group commit and
 //! waits for them to be durable.
@@ -12,7 +12,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use chrono::{DateTime, Utc};
+use uuid::Uuid;
 
+use super::account_store::{AccountStore, ChargeResult, Unlock};
 use super::commit::{GroupCommit, Leader};
 use super::journal::{self, Journal, JOURNAL_FILE};
 use super::key::{self, constant_time_eq, hex_encode, parse_key, AuthFailure, Principal};
@@ -28,12 +30,12 @@ const LOCK_FILE: &str = "LOCK";
 // Handlers share one store across threads.
 const _: fn() = || {
     fn shared<T: Send + Sync>() {}
-    shared::<Accounts>();
+    shared::<JournalStore>();
 };
 
-/// Accounts, API keys and credit balances, durably stored in a state directory.
-/// `Send + Sync`: share one `Arc<Accounts>` between all request handlers.
-pub struct Accounts {
+/// JournalStore, API keys and credit balances, durably stored in a state directory.
+/// `Send + Sync`: share one `Arc<JournalStore>` between all request handlers.
+pub struct JournalStore {
     dir: PathBuf,
     allowances: Allowances,
     ledger: RwLock<Ledger>,
@@ -45,7 +47,7 @@ pub struct Accounts {
     _lock: File,
 }
 
-/// Counters since [`Accounts::open`], for monitoring and benchmarks.
+/// Counters since [`JournalStore::open`], for monitoring and benchmarks.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stats {
     /// Journal `fdatasync` calls (one per committed batch).
@@ -58,18 +60,18 @@ pub struct Stats {
     pub compaction_error: Option<String>,
 }
 
-/// One key of a user, as listed by [`Accounts::keys_of`].
+/// One key of a user, as listed by [`JournalStore::keys_of`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeyInfo {
     pub key_id: String,
     pub active: bool,
 }
 
-impl Accounts {
+impl JournalStore {
     /// Opens the state in `state_dir` (created if needed): loads the snapshot,
     /// replays the journal, and folds the journal into a fresh snapshot.
     /// Fails if another process has the directory open or the state is damaged.
-    pub fn open(state_dir: &Path, allowances: Allowances) -> io::Result<Accounts> {
+    pub fn open(state_dir: &Path, allowances: Allowances) -> io::Result<JournalStore> {
         fs::create_dir_all(state_dir)?;
         let lock = lock_dir(state_dir)?;
         let mut ledger = snapshot::read(state_dir)?;
@@ -80,7 +82,7 @@ impl Accounts {
             snapshot::write(state_dir, &snapshot::encode(&ledger)?)?;
             journal.truncate()?;
         }
-        Ok(Accounts {
+        Ok(JournalStore {
             dir: state_dir.to_path_buf(),
             allowances,
             commit: GroupCommit::new(journal, ledger.seq),
@@ -98,7 +100,7 @@ impl Accounts {
     }
 
     /// Issues a new key for `user`, creating the user with `plan` if new (an
-    /// existing user keeps their plan; see [`Accounts::set_plan`]). Returns the
+    /// existing user keeps their plan; see [`JournalStore::set_plan`]). Returns the
     /// plaintext key, which is not stored anywhere and cannot be shown again.
     pub fn create_key(&self, user: &str, plan: Plan) -> io::Result<String> {
         if user.is_empty() {
@@ -247,7 +249,7 @@ impl Accounts {
         self.charge_with(principal, credits, 0, now)
     }
 
-    /// [`Accounts::charge`], also recording `semantic` searches run.
+    /// [`JournalStore::charge`], also recording `semantic` searches run.
     pub fn charge_with(
         &self,
         principal: &Principal,
@@ -257,6 +259,9 @@ impl Accounts {
     ) -> io::Result<Result<Charge, Insufficient>> {
         let month = month_of(now);
         let user = principal.user.as_str();
+        if credits == 0 && semantic == 0 {
+            return self.free_charge(user, &month);
+        }
         self.mutate(|ledger| {
             let decision = ledger.decide_charge(user, credits, semantic, &month, &self.allowances);
             match decision.ok_or_else(|| unknown_user(user))? {
@@ -385,12 +390,108 @@ impl Accounts {
 
     // The ledger is never left half-updated (`Ledger::apply` validates before
     // it mutates), so a lock poisoned by an unrelated panic is safe to reuse.
+    /// See [`AccountStore::unlock_email`]. A repeat is answered under the
+    /// read lock; a new unlock decides and queues its one record under the
+    /// write lock and returns once it is durable.
+    pub fn unlock_email(
+        &self,
+        principal: &Principal,
+        person: Uuid,
+        credits: u64,
+        now: DateTime<Utc>,
+    ) -> io::Result<Result<Unlock, Insufficient>> {
+        let (month, person) = (month_of(now), person.hyphenated().to_string());
+        let user = principal.user.as_str();
+        if self.is_unlocked(user, &person) {
+            let charge = self.free_charge(user, &month)?;
+            return Ok(charge.map(|charge| Unlock { charge, already_unlocked: true }));
+        }
+        self.mutate(|ledger| {
+            let decided = ledger.decide_unlock(user, &person, credits, &month, &self.allowances);
+            match decided.ok_or_else(|| unknown_user(user))? {
+                (Decision::Pay { record, charge }, already_unlocked) => {
+                    Ok((record.into_iter().collect(), Ok(Unlock { charge, already_unlocked })))
+                }
+                (Decision::Refuse(refused), _) => Ok((Vec::new(), Err(refused))),
+            }
+        })
+    }
+
+    /// Whether `user` has unlocked `person` (a hyphenated UUID).
+    pub fn is_unlocked(&self, user: &str, person: &str) -> bool {
+        let ledger = self.read_ledger();
+        ledger.users.get(user).is_some_and(|u| u.unlocked.contains(person))
+    }
+
+    /// A charge of nothing: the balance as of now, under the read lock
+    /// only (nothing is written, no paying charge waits for it).
+    fn free_charge(&self, user: &str, month: &str) -> ChargeResult {
+        let ledger = self.read_ledger();
+        match ledger.decide_charge(user, 0, 0, month, &self.allowances) {
+            Some(Decision::Pay { charge, .. }) => Ok(Ok(charge)),
+            Some(Decision::Refuse(refused)) => Ok(Err(refused)),
+            None => Err(unknown_user(user)),
+        }
+    }
+
     fn read_ledger(&self) -> RwLockReadGuard<'_, Ledger> {
         self.ledger.read().unwrap_or_else(|e| e.into_inner())
     }
 
     fn write_ledger(&self) -> RwLockWriteGuard<'_, Ledger> {
         self.ledger.write().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl AccountStore for JournalStore {
+    fn authenticate(&self, key: &str) -> Result<Principal, AuthFailure> {
+        JournalStore::authenticate(self, key)
+    }
+
+    fn charge(&self, principal: &Principal, credits: u64, semantic: u64, now: DateTime<Utc>) -> ChargeResult {
+        self.charge_with(principal, credits, semantic, now)
+    }
+
+    fn unlock_email(
+        &self,
+        principal: &Principal,
+        person: Uuid,
+        credits: u64,
+        now: DateTime<Utc>,
+    ) -> io::Result<Result<Unlock, Insufficient>> {
+        JournalStore::unlock_email(self, principal, person, credits, now)
+    }
+
+    fn semantic_usage(&self, principal: &Principal, now: DateTime<Utc>) -> io::Result<Option<(u64, u64)>> {
+        Ok(JournalStore::semantic_usage(self, principal, now))
+    }
+
+    fn balance(&self, user: &str, now: DateTime<Utc>) -> io::Result<Option<Balance>> {
+        Ok(JournalStore::balance(self, user, now))
+    }
+
+    fn plan_of(&self, user: &str) -> io::Result<Option<Plan>> {
+        Ok(JournalStore::plan_of(self, user))
+    }
+
+    fn create_key(&self, user: &str, plan: Plan) -> io::Result<String> {
+        JournalStore::create_key(self, user, plan)
+    }
+
+    fn set_plan(&self, user: &str, plan: Plan) -> io::Result<()> {
+        JournalStore::set_plan(self, user, plan)
+    }
+
+    fn add_purchased(&self, user: &str, credits: u64) -> io::Result<Balance> {
+        JournalStore::add_purchased(self, user, credits)
+    }
+
+    fn deactivate_key(&self, key_id: &str) -> io::Result<bool> {
+        JournalStore::deactivate_key(self, key_id)
+    }
+
+    fn keys_of(&self, user: &str) -> io::Result<Vec<KeyInfo>> {
+        Ok(JournalStore::keys_of(self, user))
     }
 }
 

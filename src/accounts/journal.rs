@@ -142,7 +142,7 @@ mod tests {
     use super::super::plan::Plan;
     use super::super::record::Record;
     use super::*;
-    use crate::api::accounts::testdir::TestDir;
+    use crate::accounts::testdir::TestDir;
 
     fn entries() -> Vec<Entry> {
         let records = [

@@ -14,7 +14,7 @@
 //! at once. If the clock goes backwards the ledger stays in its latest month
 //! (months never move back), so a clock step cannot grant a second allowance.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::{DateTime, Datelike, Utc};
 
@@ -96,6 +96,23 @@ pub struct User {
     pub purchased: u64,
     /// Semantic searches run in `month`.
     pub semantic_used: u64,
+    /// People whose e-mail the user has unlocked (hyphenated UUIDs).
+    pub unlocked: BTreeSet<String>,
+}
+
+/// The unlock of `person` paid by the charge `record`.
+fn as_unlock(record: Record, person: &str) -> Record {
+    match record {
+        Record::Charge { user, month, credits, monthly, purchased, .. } => Record::Unlock {
+            user,
+            person: person.to_string(),
+            month,
+            credits,
+            monthly,
+            purchased,
+        },
+        other => other,
+    }
 }
 
 /// One issued key: only the salt and the digest, never the plaintext.
@@ -142,6 +159,7 @@ impl User {
             month_credits: 0,
             purchased: 0,
             semantic_used: 0,
+            unlocked: BTreeSet::new(),
         }
     }
 
@@ -195,7 +213,7 @@ impl Ledger {
 
     /// Decides a charge of `credits` (and `semantic` searches) to `user`
     /// at `month`; `None` if the user is unknown. The semantic ceiling is
-    /// checked before a search runs (`Accounts::semantic_usage`), not here:
+    /// checked before a search runs (`JournalStore::semantic_usage`), not here:
     /// the searches already ran, so they are recorded.
     pub fn decide_charge(
         &self,
@@ -312,7 +330,45 @@ impl Ledger {
                 let paid = (*monthly, *purchased);
                 self.apply_charge(user, month, *credits, paid, *semantic)
             }
+            Record::Unlock {
+                user,
+                person,
+                month,
+                credits,
+                monthly,
+                purchased,
+            } => {
+                self.apply_charge(user, month, *credits, (*monthly, *purchased), 0)?;
+                if !self.user_mut(user)?.unlocked.insert(person.clone()) {
+                    return Err(format!("{person} unlocked twice by {user:?}"));
+                }
+                Ok(())
+            }
         }
+    }
+
+    /// Decides an e-mail unlock of `person` for `credits`: `(decision,
+    /// already unlocked)`. A repeat costs nothing and writes nothing; a new
+    /// unlock's record carries its charge. `None` if the user is unknown.
+    pub fn decide_unlock(
+        &self,
+        user: &str,
+        person: &str,
+        credits: u64,
+        month: &str,
+        allowances: &Allowances,
+    ) -> Option<(Decision, bool)> {
+        if self.users.get(user)?.unlocked.contains(person) {
+            return Some((self.decide_charge(user, 0, 0, month, allowances)?, true));
+        }
+        let decision = match self.decide_charge(user, credits, 0, month, allowances)? {
+            Decision::Pay { record, charge } => Decision::Pay {
+                record: record.map(|r| as_unlock(r, person)),
+                charge,
+            },
+            refused => refused,
+        };
+        Some((decision, false))
     }
 
     fn user_mut(&mut self, user: &str) -> Result<&mut User, String> {

@@ -1,0 +1,90 @@
+//! [`AccountStore`]: the one narrow interface to per-user state. The
+//! dispatcher, the routes, the admin socket and `server keys` call it and
+//! nothing else; [`crate::accounts::JournalStore`] (journal + snapshot in a
+//! state directory) is the default implementation, and a shared database
+//! can implement it without any caller changing.
+//!
+//! # Contract (checked for every implementation by `contract_tests`)
+//!
+//! - No method assumes its process owns the state: every decision that
+//!   reads and then writes (can this charge be paid?) is made inside the
+//!   one call that writes, atomically; callers never pre-check.
+//! - A mutation is durable when it returns `Ok`; an `Err` leaves the state
+//!   as if it had not been called, or refuses further writes.
+//! - `charge` of 0 credits and no semantic search writes nothing and takes
+//!   no lock that a paying charge needs: it reports the balance as of now.
+//! - A charge the balance cannot pay takes nothing (`Insufficient`).
+//! - Unmetered plans are never refused; their usage is recorded.
+//! - An e-mail unlock belongs to the user (all of their keys) and is paid
+//!   once, in the same durable change that records it.
+
+use std::io;
+
+use chrono::{DateTime, Utc};
+use uuid::Uuid;
+
+use super::key::{AuthFailure, Principal};
+use super::ledger::{Balance, Charge, Insufficient};
+use super::plan::Plan;
+use super::store::KeyInfo;
+
+/// The outcome of a charge: paid (durable) or refused (nothing taken).
+pub type ChargeResult = io::Result<Result<Charge, Insufficient>>;
+
+/// An e-mail unlock that went through.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unlock {
+    /// What it cost: the unlock price the first time, 0 for a repeat.
+    pub charge: Charge,
+    /// The user had unlocked this person before (with any of their keys).
+    pub already_unlocked: bool,
+}
+
+/// Per-user state. `Send + Sync`: one store serves every request thread.
+pub trait AccountStore: Send + Sync {
+    /// Checks a presented key.
+    fn authenticate(&self, key: &str) -> Result<Principal, AuthFailure>;
+
+    /// Charges `credits` to the principal's user (monthly allowance first,
+    /// then purchased credits) and records `semantic` searches run. The
+    /// user's current plan decides, not the one in `principal`.
+    fn charge(&self, principal: &Principal, credits: u64, semantic: u64, now: DateTime<Utc>) -> ChargeResult;
+
+    /// Unlocks `person`'s e-mail for the principal's user, charging
+    /// `credits` unless the user unlocked it before (then 0). The unlock and
+    /// its charge are one durable change: both happen or neither does, and
+    /// a retry never charges twice. Refused whole when the balance is short.
+    fn unlock_email(
+        &self,
+        principal: &Principal,
+        person: Uuid,
+        credits: u64,
+        now: DateTime<Utc>,
+    ) -> io::Result<Result<Unlock, Insufficient>>;
+
+    /// `(searches used this month, ceiling)`; `None` when the plan has none.
+    fn semantic_usage(&self, principal: &Principal, now: DateTime<Utc>) -> io::Result<Option<(u64, u64)>>;
+
+    /// The balance of `user` at `now`; `None` for unknown users and
+    /// unmetered plans.
+    fn balance(&self, user: &str, now: DateTime<Utc>) -> io::Result<Option<Balance>>;
+
+    /// The current plan of `user`.
+    fn plan_of(&self, user: &str) -> io::Result<Option<Plan>>;
+
+    /// Issues a new key for `user`, creating the user with `plan` if new;
+    /// returns the plaintext key (never stored).
+    fn create_key(&self, user: &str, plan: Plan) -> io::Result<String>;
+
+    /// Changes the plan of an existing user.
+    fn set_plan(&self, user: &str, plan: Plan) -> io::Result<()>;
+
+    /// Adds purchased credits; returns the balance as of now.
+    fn add_purchased(&self, user: &str, credits: u64) -> io::Result<Balance>;
+
+    /// Deactivates a key; `false` if it is unknown or already inactive.
+    fn deactivate_key(&self, key_id: &str) -> io::Result<bool>;
+
+    /// The keys of `user`, sorted by id.
+    fn keys_of(&self, user: &str) -> io::Result<Vec<KeyInfo>>;
+}
