@@ -25,7 +25,7 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 use crate::accounts::{AuthFailure, Charge, Principal};
-use super::declare::endpoint::{Cost, Endpoint, Input, UnknownParams};
+use super::declare::endpoint::{Cost, Endpoint, Gating, Input, UnknownParams};
 use super::envelope::success_body;
 use super::errors::{ApiError, Code, Item};
 use super::handler::{Ctx, Effort};
@@ -130,13 +130,17 @@ impl App {
             principal: &principal,
         };
         check_query(endpoint, &ctx.query).map_err(|e| conform(endpoint, e))?;
+        check_plan(endpoint, &principal).map_err(|e| conform(endpoint, e))?;
         let reply = (route.handler)(&ctx).map_err(|e| conform(endpoint, e))?;
         let cost = match endpoint.cost {
-            Cost::Free => 0,
+            Cost::Free | Cost::Unlock(_) => 0,
             Cost::PerCall(n) => n,
             Cost::PerRow => reply.rows,
         };
-        let charge = self.charge(&principal, cost, reply.semantic_searches, req.request_id)?;
+        let charge = match reply.charged.clone() {
+            Some(charged) => charged,
+            None => self.charge(&principal, cost, reply.semantic_searches, req.request_id)?,
+        };
         let meta = reply.meta.to_value(endpoint.meta, &charge);
         let body = success_body(&reply.data, &meta, reply.message.as_deref());
         Ok(Response {
@@ -175,6 +179,7 @@ impl App {
         match self.accounts.charge(principal, credits, semantic, chrono::Utc::now()) {
             Ok(Ok(charge)) => Ok(charge),
             Ok(Err(short)) => Err(ApiError::insufficient_credits(
+                "complete this request",
                 short.credits_needed,
                 short.balance.monthly_remaining,
                 short.balance.purchased_remaining,
@@ -233,6 +238,19 @@ fn check_query(endpoint: &Endpoint, query: &Query) -> Result<(), ApiError> {
             json!({ "providedParameters": query.names(), "help": "This endpoint only accepts an ID in the path. Remove all query parameters." }),
         ),
     })
+}
+
+/// 403 when the principal's plan may not call the endpoint.
+fn check_plan(endpoint: &Endpoint, principal: &Principal) -> Result<(), ApiError> {
+    let gating = endpoint.gating;
+    match gating {
+        Gating::Plans { code, feature, .. } if !gating.allows(principal.plan) => Err(ApiError::of(
+            code,
+            &[("feature", feature), ("plans", &gating.plans_text())],
+            json!({ "current_tier": principal.plan.display_name(), "help": format!("Upgrade to a {} plan.", gating.plans_text()) }),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// 400 `VALIDATION_ERROR` with one `UNKNOWN_PARAMETER` item per name.

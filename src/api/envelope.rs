@@ -41,10 +41,12 @@ impl Raw {
     }
 }
 
-/// The `data` object: named members, each a record or a list of records.
+/// The `data` object: named members, each a record or a list of records,
+/// or one record that is `data` itself.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Data {
     members: Vec<(&'static str, Member)>,
+    itself: Option<Raw>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -57,12 +59,22 @@ impl Data {
     pub fn one(name: &'static str, record: Raw) -> Data {
         Data {
             members: vec![(name, Member::One(record))],
+            itself: None,
         }
     }
 
     pub fn list(name: &'static str, records: Vec<Raw>) -> Data {
         Data {
             members: vec![(name, Member::List(records))],
+            itself: None,
+        }
+    }
+
+    /// `data` is `record` (an object).
+    pub fn record(record: Raw) -> Data {
+        Data {
+            members: Vec::new(),
+            itself: Some(record),
         }
     }
 
@@ -72,6 +84,10 @@ impl Data {
     }
 
     fn write(&self, out: &mut Vec<u8>) {
+        if let Some(record) = &self.itself {
+            out.extend_from_slice(&record.0);
+            return;
+        }
         out.push(b'{');
         for (i, (name, member)) in self.members.iter().enumerate() {
             if i > 0 {

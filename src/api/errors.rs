@@ -120,10 +120,12 @@ impl ApiError {
         e
     }
 
-    pub fn insufficient_credits(needed: u64, monthly: u64, purchased: u64) -> ApiError {
+    /// 402: `needed` credits to `action` ("complete this request",
+    /// "unlock this email"), with the balances left.
+    pub fn insufficient_credits(action: &str, needed: u64, monthly: u64, purchased: u64) -> ApiError {
         ApiError::of(
             Code::InsufficientCredits,
-            &[],
+            &[("action", action)],
             json!({
                 "credits_needed": needed,
                 "monthly_credits_remaining": monthly,

@@ -3,7 +3,7 @@
 //! The dispatcher (`app`) and the handlers (`routes`) both depend on this
 //! module, and it on neither.
 
-use crate::accounts::Principal;
+use crate::accounts::{Charge, Principal};
 use super::state::App;
 use super::envelope::{Data, Meta};
 use super::errors::ApiError;
@@ -22,6 +22,9 @@ pub struct Reply {
     /// Semantic searches the request ran (recorded with its charge, counted
     /// against the plan's monthly ceiling).
     pub semantic_searches: u64,
+    /// What the handler charged itself, atomically with its own change
+    /// (an e-mail unlock, `Cost::Unlock`); the dispatcher charges nothing more.
+    pub charged: Option<Charge>,
 }
 
 impl Reply {

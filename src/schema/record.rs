@@ -361,6 +361,15 @@ pub struct IndustryCard {
     pub industry_type: String,
 }
 
+/// `data` of `/person/email`: an unlocked e-mail.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct PersonEmail {
+    pub person_id: Uuid,
+    pub email: String,
+    /// The user had unlocked this person before (nothing was charged).
+    pub already_unlocked: bool,
+}
+
 /// A person of a deal lineup (`/deals/{id}/investors`): a partner of a
 /// firm, or (with `financing_type`) an angel.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]

@@ -625,3 +625,68 @@ fn hostile_input_gets_clean_errors() {
     // The server still answers afterwards.
     ok(&s.get("/health", None));
 }
+
+#[test]
+fn person_email_unlocks_once_per_user() {
+    let s = server("person-email");
+    let first = s.key("ivy", Plan::Enterprise);
+    let second = s.key("ivy", Plan::Enterprise);
+    let path = "/v1/person/email?linkedin=https://www.linkedin.com/in/lena-huber/";
+    let new = s.get(path, Some(&first));
+    assert_golden("person_email_new", &without_balances(ok(&new).clone()));
+    assert_eq!(new.body["meta"]["credits_used"], 5);
+    assert_eq!(new.body["meta"]["monthly_credits_remaining"], 24_995);
+    // The same user through another key, and by another identifier: free.
+    let repeat = s.get("/v1/person/email?twitter=@lenahuber", Some(&second));
+    assert_eq!(repeat.body["data"]["already_unlocked"], true, "{}", repeat.body);
+    assert_eq!(repeat.body["meta"]["credits_used"], 0);
+    assert_eq!(repeat.body["meta"]["monthly_credits_remaining"], 24_995);
+    // Precedence: id over linkedin.
+    let lena = fixture_id("person", "lena-huber");
+    let both = s.get(&format!("/v1/person/email?linkedin=nobody&id={lena}"), Some(&first));
+    assert_eq!(ok(&both)["data"]["person_id"], lena.to_string());
+    // The e-mail is in no other response.
+    let detail = s.get(&format!("/v1/person?id={lena}"), Some(&first));
+    assert!(!ok(&detail).to_string().contains("lena@zurichrobotics.ch"));
+    let card = s.get("/v1/person/search?name=lena+huber", Some(&first));
+    assert!(!ok(&card).to_string().contains("lena@"));
+}
+
+#[test]
+fn person_email_errors() {
+    let s = server("person-email-errors");
+    let key = s.key("jo", Plan::ProPlus);
+    let k = Some(key.as_str());
+    let cases = [
+        ("person_email_missing", "/v1/person/email", 400, "MISSING_IDENTIFIER"),
+        ("person_email_bad_id", "/v1/person/email?id=nope", 400, "INVALID_ID"),
+        ("person_email_bad_twitter", "/v1/person/email?twitter=%40", 400, "INVALID_IDENTIFIER"),
+        ("person_email_unknown_param", "/v1/person/email?id=x&email=y", 400, "INVALID_IDENTIFIER"),
+        ("person_email_no_person", "/v1/person/email?linkedin=https://linkedin.com/in/nobody-here", 404, "PERSON_NOT_FOUND"),
+        ("person_email_no_email", "/v1/person/email?linkedin=https://linkedin.com/in/marcorossi", 404, "EMAIL_NOT_FOUND"),
+    ];
+    for (golden, path, status, code) in cases {
+        let r = s.get(path, k);
+        error(&r, status, code);
+        assert_eq!(r.body["statusCode"], status, "{path}");
+        assert_golden(golden, &r.body);
+    }
+    let pro = s.key("kim", Plan::Pro);
+    let gated = s.get("/v1/person/email?linkedin=lena-huber", Some(&pro));
+    error(&gated, 403, "UPGRADE_REQUIRED");
+    assert_eq!(gated.body["error"]["details"]["current_tier"], "Pro");
+    assert_golden("person_email_upgrade_required", &gated.body);
+    let trial = s.key("tim", Plan::Trial);
+    error(&s.get("/v1/person/email?linkedin=lena-huber", Some(&trial)), 403, "UPGRADE_REQUIRED");
+    // Short of credits: refused whole, nothing unlocked.
+    let poor = s.key("max", Plan::ProPlus);
+    let principal = s.accounts.authenticate(&poor).unwrap();
+    s.accounts.charge_with(&principal, 4_997, 0, chrono::Utc::now()).unwrap().unwrap();
+    let short = s.get("/v1/person/email?linkedin=lena-huber", Some(&poor));
+    error(&short, 402, "INSUFFICIENT_CREDITS");
+    assert_eq!(short.body["error"]["message"].as_str().unwrap().split('.').next(), Some("Not enough credits to unlock this email"));
+    assert_eq!(short.body["error"]["details"]["credits_needed"], 5);
+    s.accounts.add_purchased("max", 2).unwrap();
+    let paid = s.get("/v1/person/email?linkedin=lena-huber", Some(&poor));
+    assert_eq!(ok(&paid)["data"]["already_unlocked"], false);
+}

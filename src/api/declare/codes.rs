@@ -42,7 +42,8 @@ codes! {
     AuthError = 401, "AUTH_ERROR", "API key not provided";
     InvalidApiKey = 401, "INVALID_API_KEY", "Invalid API key";
     InactiveApiKey = 401, "INACTIVE_API_KEY", "API key is inactive";
-    InsufficientCredits = 402, "INSUFFICIENT_CREDITS", "Not enough credits to complete this request. Purchase more credits or wait for your monthly allowance to reset.";
+    UpgradeRequired = 403, "UPGRADE_REQUIRED", "{feature} require a {plans} plan.";
+    InsufficientCredits = 402, "INSUFFICIENT_CREDITS", "Not enough credits to {action}. Purchase more credits or wait for your monthly allowance to reset.";
     RateLimitExceeded = 429, "RATE_LIMIT_EXCEEDED", "Rate limit exceeded. Maximum {limit} requests per minute.";
     UsageLimitExceeded = 429, "USAGE_LIMIT_EXCEEDED", "Search limit exceeded";
     // Transport and routing.
@@ -96,6 +97,7 @@ codes! {
     InvestorNotFound = 404, "INVESTOR_NOT_FOUND", "Investor not found";
     PersonNotFound = 404, "PERSON_NOT_FOUND", "Person not found";
     DealNotFound = 404, "DEAL_NOT_FOUND", "Deal not found";
+    EmailNotFound = 404, "EMAIL_NOT_FOUND", "No verified email was found for this person";
 }
 
 impl Code {

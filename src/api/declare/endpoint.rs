@@ -6,6 +6,7 @@
 //! OpenAPI document is generated from it.
 
 use super::codes::Code;
+use crate::accounts::Plan;
 use super::field::Field;
 
 /// How a route is priced (reference §1.11).
@@ -15,6 +16,9 @@ pub enum Cost {
     PerCall(u64),
     /// One credit per row returned.
     PerRow,
+    /// An e-mail unlock: this many credits the first time a user unlocks a
+    /// person, 0 after; charged by the unlock itself, with it.
+    Unlock(u64),
 }
 
 /// The keys of `meta`.
@@ -62,6 +66,7 @@ pub enum Record {
     PersonCard,
     LocationCard,
     IndustryCard,
+    PersonEmail,
 }
 
 /// A key the server appends to a stored record for this endpoint.
@@ -85,6 +90,8 @@ pub enum Output {
     /// `data.investors` (firms with their partners) and
     /// `data.angel_investors` of a deal.
     Lineup,
+    /// `data` is the record itself.
+    Inline(Record),
 }
 
 /// Which plans may call an endpoint.
@@ -92,6 +99,36 @@ pub enum Output {
 pub enum Gating {
     /// Every plan.
     Open,
+    /// Only these plans; the others get 403 `code` (`UPGRADE_REQUIRED`,
+    /// `API_TIER_REQUIRED`) saying `feature` requires one of them.
+    Plans {
+        plans: &'static [Plan],
+        code: Code,
+        feature: &'static str,
+    },
+}
+
+impl Gating {
+    /// Whether `plan` may call the endpoint.
+    pub fn allows(&self, plan: Plan) -> bool {
+        match self {
+            Gating::Open => true,
+            Gating::Plans { plans, .. } => plans.contains(&plan),
+        }
+    }
+
+    /// "Pro+, Enterprise, or API".
+    pub fn plans_text(&self) -> String {
+        let names: Vec<&str> = match self {
+            Gating::Open => Plan::ALL.iter().map(|p| p.display_name()).collect(),
+            Gating::Plans { plans, .. } => plans.iter().map(|p| p.display_name()).collect(),
+        };
+        match names.split_last() {
+            Some((last, rest)) if rest.len() > 1 => format!("{}, or {last}", rest.join(", ")),
+            Some((last, rest)) if rest.len() == 1 => format!("{} or {last}", rest[0]),
+            _ => names.join(""),
+        }
+    }
 }
 
 /// One endpoint.
@@ -152,6 +189,9 @@ impl Endpoint {
         if self.cost != Cost::Free {
             all.push(Code::InsufficientCredits);
         }
+        if let Gating::Plans { code, .. } = self.gating {
+            all.push(code);
+        }
         if let Input::Body(_) = self.input {
             all.extend([Code::PayloadTooLarge, Code::RequestTimeout, Code::BadRequest]);
         }
@@ -169,6 +209,7 @@ impl Endpoint {
             Cost::Free => "Free (0 credits).".into(),
             Cost::PerCall(n) => format!("{n} credit(s) per call."),
             Cost::PerRow => "1 credit per row returned (0 for an empty page).".into(),
+            Cost::Unlock(n) => format!("{n} credits for a new unlock; 0 when the user (with any of their keys) unlocked this person before."),
         }
     }
 }

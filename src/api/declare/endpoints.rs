@@ -7,6 +7,7 @@ use super::codes::Code;
 use super::endpoint::*;
 use super::field::{f, Field, Ty};
 use super::paging::{PAGE, PAGE_SIZE};
+use crate::accounts::Plan;
 use crate::schema::{IndustryType, LocationType};
 
 
@@ -360,6 +361,32 @@ pub const PEOPLE: Endpoint = Endpoint {
     ..POST
 };
 
+pub const PERSON_EMAIL: Endpoint = Endpoint {
+    id: "unlockPersonEmail",
+    path: "/v1/person/email",
+    tag: "People",
+    summary: "Unlock a person's verified e-mail",
+    description: "One of `id`, `linkedin`, `crunchbase` or `twitter`; given several, the first non-empty one in that order is used. The unlock belongs to the user and carries over to all of their keys. The e-mail appears in no other response.",
+    cost: Cost::Unlock(5),
+    gating: Gating::Plans {
+        plans: &[Plan::ProPlus, Plan::Enterprise, Plan::Api],
+        code: Code::UpgradeRequired,
+        feature: "Email unlocks",
+    },
+    input: Input::Query(PERSON_IDENTIFIER, UnknownParams::Validation),
+    output: Output::Inline(Record::PersonEmail),
+    invalid: Code::InvalidIdentifier,
+    errors: &[
+        Code::MissingIdentifier,
+        Code::InvalidId,
+        Code::InvalidIdentifier,
+        Code::PersonNotFound,
+        Code::EmailNotFound,
+    ],
+    status_code: true,
+    ..GET
+};
+
 /// Every endpoint, in the order of the reference.
 pub const ALL: &[&Endpoint] = &[
     &DEALS,
@@ -375,6 +402,7 @@ pub const ALL: &[&Endpoint] = &[
     &INVESTOR_SEARCH,
     &PEOPLE,
     &PERSON,
+    &PERSON_EMAIL,
     &PERSON_DEALS,
     &PERSON_SEARCH,
     &LOCATION_SEARCH,

@@ -31,6 +31,7 @@ pub fn record_schemas() -> Vec<(String, RefOr<Schema>)> {
     add::<IndustryCard>(&mut all);
     add::<DealInvestor>(&mut all);
     add::<AngelInvestor>(&mut all);
+    add::<PersonEmail>(&mut all);
     all.sort_by(|a, b| a.0.cmp(&b.0));
     all.dedup_by(|a, b| a.0 == b.0);
     all
@@ -47,6 +48,7 @@ fn record_name(record: Record) -> String {
         Record::PersonCard => PersonCard::name(),
         Record::LocationCard => LocationCard::name(),
         Record::IndustryCard => IndustryCard::name(),
+        Record::PersonEmail => PersonEmail::name(),
     };
     name.into_owned()
 }
@@ -87,6 +89,7 @@ fn list_of(item: RefOr<Schema>) -> RefOr<Schema> {
 /// The `data` object.
 fn data_schema(output: &Output) -> RefOr<Schema> {
     let (members, list): (Vec<(&str, RefOr<Schema>)>, bool) = match output {
+        Output::Inline(record) => return row(*record, &[]),
         Output::One(name, record, extras) => (vec![(name, row(*record, extras))], false),
         Output::List(name, record, extras) => (vec![(name, row(*record, extras))], true),
         Output::Lineup => (

@@ -47,6 +47,7 @@ fn list(name: &'static str, result: &ResultPage, page: PageRequest, rows: Vec<Ra
         meta,
         message: None,
         semantic_searches: 0,
+        charged: None,
     }
 }
 

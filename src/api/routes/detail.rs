@@ -49,6 +49,7 @@ fn detail_of(data: Data) -> Reply {
         rows: 1,
         message: None,
         semantic_searches: 0,
+        charged: None,
     }
 }
 

@@ -33,6 +33,7 @@ fn page_of(ctx: &Ctx, deals: Vec<u32>) -> Result<Reply, ApiError> {
         meta,
         message: None,
         semantic_searches: 0,
+        charged: None,
     })
 }
 

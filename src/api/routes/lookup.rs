@@ -40,6 +40,7 @@ fn reply(name: &'static str, rows: Vec<Raw>) -> Reply {
         rows: n,
         message: None,
         semantic_searches: 0,
+        charged: None,
     }
 }
 

@@ -5,6 +5,7 @@
 
 pub mod collections;
 pub mod detail;
+pub mod email;
 pub mod history;
 pub mod lookup;
 mod support;
@@ -57,6 +58,7 @@ pub static ROUTES: &[Route] = &[
     route(&e::COMPANY_DEALS, Weight::Heavy, history::company_deals),
     route(&e::INVESTOR_DEALS, Weight::Heavy, history::investor_deals),
     route(&e::PERSON_DEALS, Weight::Heavy, history::person_deals),
+    route(&e::PERSON_EMAIL, Weight::Heavy, email::person_email),
     route(&e::COMPANIES, Weight::Heavy, collections::companies),
     route(&e::DEALS, Weight::Heavy, collections::deals),
     route(&e::INVESTORS, Weight::Heavy, collections::investors),
