@@ -390,33 +390,6 @@ impl JournalStore {
 
     // The ledger is never left half-updated (`Ledger::apply` validates before
     // it mutates), so a lock poisoned by an unrelated panic is safe to reuse.
-    /// See [`AccountStore::unlock_email`]. A repeat is answered under the
-    /// read lock; a new unlock decides and queues its one record under the
-    /// write lock and returns once it is durable.
-    pub fn unlock_email(
-        &self,
-        principal: &Principal,
-        person: Uuid,
-        credits: u64,
-        now: DateTime<Utc>,
-    ) -> io::Result<Result<Unlock, Insufficient>> {
-        let (month, person) = (month_of(now), person.hyphenated().to_string());
-        let user = principal.user.as_str();
-        if self.is_unlocked(user, &person) {
-            let charge = self.free_charge(user, &month)?;
-            return Ok(charge.map(|charge| Unlock { charge, already_unlocked: true }));
-        }
-        self.mutate(|ledger| {
-            let decided = ledger.decide_unlock(user, &person, credits, &month, &self.allowances);
-            match decided.ok_or_else(|| unknown_user(user))? {
-                (Decision::Pay { record, charge }, already_unlocked) => {
-                    Ok((record.into_iter().collect(), Ok(Unlock { charge, already_unlocked })))
-                }
-                (Decision::Refuse(refused), _) => Ok((Vec::new(), Err(refused))),
-            }
-        })
-    }
-
     /// Whether `user` has unlocked `person` (a hyphenated UUID).
     pub fn is_unlocked(&self, user: &str, person: &str) -> bool {
         let ledger = self.read_ledger();
@@ -452,6 +425,9 @@ impl AccountStore for JournalStore {
         self.charge_with(principal, credits, semantic, now)
     }
 
+    /// A repeat is answered under the read lock; a new unlock decides and
+    /// queues its one record under the write lock and returns once it is
+    /// durable.
     fn unlock_email(
         &self,
         principal: &Principal,
@@ -459,7 +435,21 @@ impl AccountStore for JournalStore {
         credits: u64,
         now: DateTime<Utc>,
     ) -> io::Result<Result<Unlock, Insufficient>> {
-        JournalStore::unlock_email(self, principal, person, credits, now)
+        let (month, person) = (month_of(now), person.hyphenated().to_string());
+        let user = principal.user.as_str();
+        if self.is_unlocked(user, &person) {
+            let charge = self.free_charge(user, &month)?;
+            return Ok(charge.map(|charge| Unlock { charge, already_unlocked: true }));
+        }
+        self.mutate(|ledger| {
+            let decided = ledger.decide_unlock(user, &person, credits, &month, &self.allowances);
+            match decided.ok_or_else(|| unknown_user(user))? {
+                (Decision::Pay { record, charge }, already_unlocked) => {
+                    Ok((record.into_iter().collect(), Ok(Unlock { charge, already_unlocked })))
+                }
+                (Decision::Refuse(refused), _) => Ok((Vec::new(), Err(refused))),
+            }
+        })
     }
 
     fn semantic_usage(&self, principal: &Principal, now: DateTime<Utc>) -> io::Result<Option<(u64, u64)>> {

@@ -485,32 +485,24 @@ fn crash_between_snapshot_and_truncation_applies_nothing_twice() {
 
 const CRASH_DIR_VAR: &str = "FUNDSEARCH_ACCOUNTS_CRASH_DIR";
 
-/// Kills a process that is charging (SIGKILL) and checks that every charge
-/// it reported as done survived, and at most the one in flight was added.
-#[test]
-fn kill_9_loses_no_acknowledged_charge() {
-    let dir = TestDir::new("store-kill");
-    let (accounts, _) = store_with(&dir, Plan::Api, 0);
-    drop(accounts);
+/// Runs the ignored test `child` on `dir` in a child process, SIGKILLs it
+/// once it has acknowledged `at_least` operations (`acked N` lines), and
+/// returns the last number it acknowledged.
+fn kill_child_after(dir: &TestDir, child: &str, at_least: u128) -> u128 {
     let module = module_path!().split_once("::").map_or("", |(_, rest)| rest);
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            &format!("{module}::crash_child"),
-            "--ignored",
-            "--nocapture",
-        ])
+        .args(["--exact", &format!("{module}::{child}"), "--ignored", "--nocapture"])
         .env(CRASH_DIR_VAR, dir.path())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut acked = 0u64;
+    let mut acked = 0u128;
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     for line in lines.by_ref() {
         if let Some(n) = line.unwrap().strip_prefix("acked ") {
             acked = n.parse().unwrap();
-            if acked == 300 {
+            if acked == at_least {
                 break;
             }
         }
@@ -522,7 +514,18 @@ fn kill_9_loses_no_acknowledged_charge() {
             acked = n.parse().unwrap();
         }
     }
-    assert!(acked >= 300, "the child stopped early");
+    assert!(acked >= at_least, "the child stopped early");
+    acked
+}
+
+/// Kills a process that is charging (SIGKILL) and checks that every charge
+/// it reported as done survived, and at most the one in flight was added.
+#[test]
+fn kill_9_loses_no_acknowledged_charge() {
+    let dir = TestDir::new("store-kill");
+    let (accounts, _) = store_with(&dir, Plan::Api, 0);
+    drop(accounts);
+    let acked = kill_child_after(&dir, "crash_child", 300) as u64;
     let usage = open(&dir).usage("acme", at(2026, 8, 10)).unwrap();
     assert!(
         usage == acked || usage == acked + 1,
@@ -565,32 +568,7 @@ fn kill_9_keeps_each_unlock_and_its_charge_together() {
     let dir = TestDir::new("store-kill-unlock");
     let (accounts, _) = store_with(&dir, Plan::Api, 0);
     drop(accounts);
-    let module = module_path!().split_once("::").map_or("", |(_, rest)| rest);
-    let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", &format!("{module}::unlock_crash_child"), "--ignored", "--nocapture"])
-        .env(CRASH_DIR_VAR, dir.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut acked = 0u128;
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    for line in lines.by_ref() {
-        if let Some(n) = line.unwrap().strip_prefix("unlocked ") {
-            acked = n.parse().unwrap();
-            if acked == 200 {
-                break;
-            }
-        }
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    for line in lines {
-        if let Some(n) = line.unwrap().strip_prefix("unlocked ") {
-            acked = n.parse().unwrap();
-        }
-    }
-    assert!(acked >= 200, "the child stopped early");
+    let acked = kill_child_after(&dir, "unlock_crash_child", 200);
     let store = open(&dir);
     let unlocked = (1..=acked + 1)
         .filter(|&n| store.is_unlocked("acme", &Uuid::from_u128(n).hyphenated().to_string()))
@@ -614,7 +592,7 @@ fn unlock_crash_child() {
     for n in 1u128.. {
         let unlock = accounts.unlock_email(&principal, Uuid::from_u128(n), 5, at(2026, 8, 10)).unwrap().unwrap();
         assert!(!unlock.already_unlocked);
-        println!("unlocked {n}");
+        println!("acked {n}");
         if Instant::now() > deadline {
             break;
         }

@@ -38,7 +38,7 @@ fn detail(name: &'static str, record: Raw) -> Reply {
 }
 
 /// The reply of a detail endpoint: one record, one credit.
-fn detail_of(data: Data) -> Reply {
+pub fn detail_of(data: Data) -> Reply {
     Reply {
         data,
         meta: Meta {

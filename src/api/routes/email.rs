@@ -4,13 +4,13 @@
 //! dispatcher charges nothing more. Plan gating is the endpoint's
 //! declaration (`api::declare::endpoints::PERSON_EMAIL`).
 
-use crate::api::envelope::{Data, Meta, Raw};
+use crate::api::envelope::{Data, Raw};
 use crate::api::errors::{ApiError, Code};
 use crate::api::handler::{Ctx, Reply};
 use crate::query::resolve::{person_identifier, resolve, IdentifierKind};
 use crate::schema::record::{PersonCard, PersonEmail};
 
-use super::detail::{person_not_found, PERSON_KINDS};
+use super::detail::{detail_of, person_not_found, PERSON_KINDS};
 use super::support::{internal, stored_record};
 
 /// Credits of a new unlock.
@@ -65,16 +65,7 @@ pub fn person_email(ctx: &Ctx) -> Result<Reply, ApiError> {
         email,
         already_unlocked: unlock.already_unlocked,
     };
-    Ok(Reply {
-        data: Data::record(Raw::from_serialize(&data)),
-        meta: Meta {
-            total_count: 1,
-            page: 0,
-            page_size: 1,
-        },
-        rows: 1,
-        message: None,
-        semantic_searches: 0,
-        charged: Some(unlock.charge),
-    })
+    let mut reply = detail_of(Data::record(Raw::from_serialize(&data)));
+    reply.charged = Some(unlock.charge);
+    Ok(reply)
 }
