@@ -1,14 +1,19 @@
 //! Per-user state: accounts, API keys and credit balances, the server's small mutable state.
 //!
 //! Everything else the server serves is the read-only index; this module is
-//! the only state that changes while it runs, so it is kept small, in memory,
-//! and made durable with a journal and a snapshot in a *state directory*.
+//! the only state that changes while it runs. Callers reach it through one
+//! trait, [`AccountStore`] (its contract is in `account_store.rs`, checked
+//! for every implementation by `contract_tests`); [`JournalStore`] is the
+//! implementation for one server: small, in memory, and made durable with a
+//! journal and a snapshot in a *state directory*. Nothing here knows HTTP.
 //!
 //! # Model
 //!
 //! A user has a [`Plan`], any number of API keys, a purchased balance that
 //! never expires and a monthly allowance ([`Allowances`]) that resets at each
-//! calendar month (UTC) without rollover. Charges take monthly credits first,
+//! calendar month (UTC) without rollover, and a set of people whose e-mail
+//! it unlocked (each unlock is one journal record with its charge). Charges
+//! take monthly credits first,
 //! then purchased ones; a charge the balance cannot pay is refused whole
 //! ([`Insufficient`]) and nothing is taken. Plans without an allowance (by
 //! default only `api`) are unmetered: never refused, usage still recorded.

@@ -17,7 +17,7 @@ use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{ComponentsBuilder, InfoBuilder, OpenApi, OpenApiBuilder, PathsBuilder};
 
-use crate::api::declare::endpoint::{Endpoint, Input};
+use crate::api::declare::endpoint::{Endpoint, Gating, Input};
 use crate::api::declare::endpoints::ALL;
 
 /// Where the document is served.
@@ -83,6 +83,10 @@ fn method(endpoint: &Endpoint) -> HttpMethod {
 
 fn operation(endpoint: &Endpoint) -> Operation {
     let mut description = format!("{}\n\nCost: {}", endpoint.description, endpoint.cost_text());
+    if let Gating::Plans { code, .. } = endpoint.gating {
+        let plans = endpoint.gating.plans_text();
+        description.push_str(&format!("\n\nPlans: {plans}; other plans get 403 `{code}`."));
+    }
     if endpoint.extension {
         description.push_str("\n\nAn extension of this server: not in the hosted API.");
     }
@@ -97,6 +101,7 @@ fn operation(endpoint: &Endpoint) -> Operation {
             ExtensionsBuilder::new()
                 .add("x-credit-cost", json!(endpoint.cost_text()))
                 .add("x-extension", json!(endpoint.extension))
+                .add("x-plans", json!(plans_of(&endpoint.gating)))
                 .build(),
         ));
     for field in endpoint.path_params {
@@ -111,6 +116,15 @@ fn operation(endpoint: &Endpoint) -> Operation {
         Input::Body(fields) => op = op.request_body(Some(inputs::request_body(fields))),
     }
     op.build()
+}
+
+/// The plans that may call an endpoint (`x-plans`).
+fn plans_of(gating: &Gating) -> Vec<&'static str> {
+    crate::accounts::Plan::ALL
+        .into_iter()
+        .filter(|p| gating.allows(*p))
+        .map(|p| p.as_str())
+        .collect()
 }
 
 fn health() -> Operation {
