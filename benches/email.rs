@@ -17,7 +17,6 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use fundsearch::index::Index;
-use fundsearch::schema::record::PersonCard;
 
 use support::app::BenchApp;
 use support::dataset::{describe, open_index};
@@ -37,7 +36,6 @@ fn arg(name: &str, default: usize) -> usize {
 fn unlock_requests(index: &Index, n: usize) -> Result<Vec<Get>, String> {
     let people = &index.people;
     let emails = people.records("email").map_err(|e| e.to_string())?;
-    let cards = people.records("card").map_err(|e| e.to_string())?;
     let mut out = Vec::with_capacity(n);
     for doc in 0..index.manifest.counts.people as u32 {
         if out.len() == n {
@@ -46,10 +44,9 @@ fn unlock_requests(index: &Index, n: usize) -> Result<Vec<Get>, String> {
         if emails.get(doc).is_empty() {
             continue;
         }
-        let card: PersonCard = serde_json::from_slice(cards.get(doc)).map_err(|e| e.to_string())?;
         out.push(Get {
             path: "/v1/person/email".into(),
-            query: Some(format!("id={}", card.id)),
+            query: Some(format!("id={}", people.ids.uuid(doc))),
         });
     }
     Ok(out)

@@ -131,13 +131,13 @@ impl App {
         };
         check_query(endpoint, &ctx.query).map_err(|e| conform(endpoint, e))?;
         check_plan(endpoint, &principal).map_err(|e| conform(endpoint, e))?;
-        let reply = (route.handler)(&ctx).map_err(|e| conform(endpoint, e))?;
+        let mut reply = (route.handler)(&ctx).map_err(|e| conform(endpoint, e))?;
         let cost = match endpoint.cost {
             Cost::Free | Cost::Unlock(_) => 0,
             Cost::PerCall(n) => n,
             Cost::PerRow => reply.rows,
         };
-        let charge = match reply.charged.clone() {
+        let charge = match reply.charged.take() {
             Some(charged) => charged,
             None => self.charge(&principal, cost, reply.semantic_searches, req.request_id)?,
         };
@@ -220,11 +220,11 @@ fn check_query(endpoint: &Endpoint, query: &Query) -> Result<(), ApiError> {
         Input::Query(fields, form) => (fields, form),
         Input::Body(_) => (&[][..], UnknownParams::Validation),
     };
-    let allowed: Vec<&str> = declared.iter().map(|f| f.name).collect();
-    let unknown = query.unknown(&allowed);
+    let unknown = query.unknown(|name| declared.iter().any(|f| f.name == name));
     if unknown.is_empty() {
         return Ok(());
     }
+    let allowed: Vec<&str> = declared.iter().map(|f| f.name).collect();
     Err(match form {
         UnknownParams::Validation => unknown_items(&unknown, &allowed),
         UnknownParams::InvalidParameter => ApiError::of(
@@ -257,17 +257,9 @@ fn check_plan(endpoint: &Endpoint, principal: &Principal) -> Result<(), ApiError
 fn unknown_items(unknown: &[&str], allowed: &[&str]) -> ApiError {
     let items: Vec<Item> = unknown
         .iter()
-        .map(|name| Item {
-            field: name.to_string(),
-            value: Value::Null,
-            message: Code::UnknownParameter.message(&[("names", name), ("allowed", &allowed.join(", "))]),
-            code: Code::UnknownParameter,
-            valid_options: allowed.iter().map(|a| a.to_string()).collect(),
-        })
+        .map(|name| Item::unknown(name.to_string(), Value::Null, allowed))
         .collect();
-    let mut e = ApiError::validation(Code::ValidationError, &items);
-    e.status = 400;
-    e
+    ApiError::invalid_query(&items)
 }
 
 /// `e` as the endpoint declares it: a 400 whose code the endpoint does not
@@ -300,9 +292,7 @@ fn rewrap(code: Code, e: ApiError) -> ApiError {
         code: e.code,
         valid_options: Vec::new(),
     };
-    let mut wrapped = ApiError::validation(Code::ValidationError, &[item]);
-    wrapped.status = 400;
-    wrapped
+    ApiError::invalid_query(&[item])
 }
 
 /// `/v1/company/` and `/v1/company` are the same route.

@@ -234,6 +234,14 @@ impl ApiError {
         e
     }
 
+    /// A ValidationError about the query string: always 400 (the items'
+    /// 422 codes, such as `UNKNOWN_PARAMETER`, are body rules).
+    pub fn invalid_query(items: &[Item]) -> ApiError {
+        let mut e = ApiError::validation(Code::ValidationError, items);
+        e.status = 400;
+        e
+    }
+
     /// 422 `UNKNOWN_PARAMETER` in the POST `/people` form (UnknownParamError).
     pub fn unknown_parameters(unknown: Vec<String>, allowed: Vec<String>) -> ApiError {
         ApiError::of(
@@ -258,6 +266,18 @@ pub struct Item {
 }
 
 impl Item {
+    /// `field` (holding `value`) is not among `allowed`.
+    pub fn unknown(field: String, value: Value, allowed: &[&str]) -> Item {
+        let listed = allowed.join(", ");
+        Item {
+            message: Code::UnknownParameter.message(&[("names", &field), ("allowed", &listed)]),
+            field,
+            value,
+            code: Code::UnknownParameter,
+            valid_options: allowed.iter().map(|a| a.to_string()).collect(),
+        }
+    }
+
     /// The documented item: `value` is the offending value as a string
     /// (JSON-encoded when it is not one), or null when there is none.
     pub fn to_json(&self) -> Value {

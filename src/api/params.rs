@@ -54,12 +54,16 @@ impl Query {
         names
     }
 
-    /// Names not in `allowed`.
-    pub fn unknown<'a>(&'a self, allowed: &[&str]) -> Vec<&'a str> {
-        self.names()
-            .into_iter()
-            .filter(|n| !allowed.contains(n))
-            .collect()
+    /// Distinct names `known` refuses, in request order (nothing is
+    /// allocated when every name is known).
+    pub fn unknown(&self, known: impl Fn(&str) -> bool) -> Vec<&str> {
+        let mut unknown: Vec<&str> = Vec::new();
+        for (name, _) in &self.pairs {
+            if !known(name) && !unknown.contains(&name.as_str()) {
+                unknown.push(name);
+            }
+        }
+        unknown
     }
 
 
@@ -149,7 +153,7 @@ fn bad_encoding() -> ApiError {
         code: Code::InvalidParameter,
         valid_options: Vec::new(),
     };
-    ApiError::validation(Code::ValidationError, &[item])
+    ApiError::invalid_query(&[item])
 }
 
 #[cfg(test)]

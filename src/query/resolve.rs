@@ -23,6 +23,19 @@ pub enum IdentifierKind {
 }
 
 impl IdentifierKind {
+    pub const ALL: [IdentifierKind; 5] = [
+        IdentifierKind::Id,
+        IdentifierKind::Domain,
+        IdentifierKind::Linkedin,
+        IdentifierKind::Crunchbase,
+        IdentifierKind::Twitter,
+    ];
+
+    /// The kind whose parameter is `param`.
+    pub fn from_param(param: &str) -> Option<IdentifierKind> {
+        IdentifierKind::ALL.into_iter().find(|k| k.param() == param)
+    }
+
     pub fn param(self) -> &'static str {
         match self {
             IdentifierKind::Id => "id",

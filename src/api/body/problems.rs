@@ -45,6 +45,18 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// `item`, found at `order`.
+    pub fn at(item: Item, order: Order) -> Problem {
+        Problem {
+            field: item.field,
+            value: item.value,
+            message: item.message,
+            code: item.code,
+            valid_options: item.valid_options,
+            order,
+        }
+    }
+
     fn item(&self) -> Item {
         Item {
             field: self.field.clone(),

@@ -21,7 +21,7 @@ use super::problems::*;
 use crate::api::declare::field::{find, names, Field, Ty, FINANCING_TYPE_KEYS};
 use crate::query::request::Range;
 use crate::query::resolve::parse_uuid;
-use crate::api::errors::Code;
+use crate::api::errors::{Code, Item};
 use crate::schema::{Date, RoundKey, RoundType};
 
 pub use crate::api::declare::field::MAX_ITEMS;
@@ -94,19 +94,10 @@ impl<'a> Obj<'a> {
             entries,
             fields,
         };
-        let allowed = names(fields);
         for (i, (key, value)) in entries.iter().enumerate() {
             if find(fields, key).is_none() {
-                let field = obj.child_path(key);
-                problems.push(Problem {
-                    message: UNKNOWN_PARAMETER
-                        .message(&[("names", &field), ("allowed", &allowed.join(", "))]),
-                    field,
-                    value: value.to_value(),
-                    code: UNKNOWN_PARAMETER,
-                    valid_options: allowed.iter().map(|k| k.to_string()).collect(),
-                    order: obj.child_order(i),
-                });
+                let item = Item::unknown(obj.child_path(key), value.to_value(), &names(fields));
+                problems.push(Problem::at(item, obj.child_order(i)));
             }
         }
         obj

@@ -117,6 +117,15 @@ impl Code {
     }
 }
 
+/// Names as prose for a message: "id, domain, linkedin, or crunchbase".
+pub fn either(names: &[&str]) -> String {
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{}, or {last}", rest.join(", ")),
+        Some((last, _)) => last.to_string(),
+        None => String::new(),
+    }
+}
+
 impl std::fmt::Display for Code {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
@@ -154,6 +163,13 @@ mod tests {
             "Invalid domain: 'x'"
         );
         assert_eq!(Code::DealNotFound.message(&[]), "Deal not found");
+    }
+
+    #[test]
+    fn names_read_as_prose() {
+        assert_eq!(either(&["id", "domain", "linkedin", "crunchbase"]), "id, domain, linkedin, or crunchbase");
+        assert_eq!(either(&["id"]), "id");
+        assert_eq!(either(&[]), "");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! checks query parameters, prices the call and shapes `meta` from it; the
 //! OpenAPI document is generated from it.
 
-use super::codes::Code;
+use super::codes::{either, Code};
 use crate::accounts::Plan;
 use super::field::Field;
 
@@ -119,15 +119,8 @@ impl Gating {
 
     /// "Pro+, Enterprise, or API".
     pub fn plans_text(&self) -> String {
-        let names: Vec<&str> = match self {
-            Gating::Open => Plan::ALL.iter().map(|p| p.display_name()).collect(),
-            Gating::Plans { plans, .. } => plans.iter().map(|p| p.display_name()).collect(),
-        };
-        match names.split_last() {
-            Some((last, rest)) if rest.len() > 1 => format!("{}, or {last}", rest.join(", ")),
-            Some((last, rest)) if rest.len() == 1 => format!("{} or {last}", rest[0]),
-            _ => names.join(""),
-        }
+        let allowed = Plan::ALL.into_iter().filter(|p| self.allows(*p));
+        either(&allowed.map(Plan::display_name).collect::<Vec<_>>())
     }
 }
 

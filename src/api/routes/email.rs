@@ -8,10 +8,10 @@ use crate::api::envelope::{Data, Raw};
 use crate::api::errors::{ApiError, Code};
 use crate::api::handler::{Ctx, Reply};
 use crate::query::resolve::{person_identifier, resolve, IdentifierKind};
-use crate::schema::record::{PersonCard, PersonEmail};
+use crate::schema::record::PersonEmail;
 
 use super::detail::{detail_of, person_not_found, PERSON_KINDS};
-use super::support::{internal, stored_record};
+use super::support::internal;
 
 /// Credits of a new unlock.
 const UNLOCK_CREDITS: u64 = 5;
@@ -45,11 +45,11 @@ pub fn person_email(ctx: &Ctx) -> Result<Reply, ApiError> {
     if email.is_empty() {
         return Err(ApiError::with_help(Code::EmailNotFound, &[], "No unlock was made and nothing was charged."));
     }
-    let person: PersonCard = stored_record(people, "card", doc)?;
+    let person_id = people.ids.uuid(doc);
     let unlocked = ctx
         .app
         .accounts
-        .unlock_email(ctx.principal, person.id, UNLOCK_CREDITS, chrono::Utc::now())
+        .unlock_email(ctx.principal, person_id, UNLOCK_CREDITS, chrono::Utc::now())
         .map_err(internal)?;
     let unlock = unlocked.map_err(|short| {
         let balance = short.balance;
@@ -61,7 +61,7 @@ pub fn person_email(ctx: &Ctx) -> Result<Reply, ApiError> {
         )
     })?;
     let data = PersonEmail {
-        person_id: person.id,
+        person_id,
         email,
         already_unlocked: unlock.already_unlocked,
     };

@@ -67,25 +67,11 @@ fn answer<T>(
     }
 }
 
-/// The kind of identifier parameter `param` (`domain`, `linkedin`, …).
-fn identifier_kind(param: &str) -> IdentifierKind {
-    [
-        IdentifierKind::Id,
-        IdentifierKind::Domain,
-        IdentifierKind::Linkedin,
-        IdentifierKind::Crunchbase,
-        IdentifierKind::Twitter,
-    ]
-    .into_iter()
-    .find(|k| k.param() == param)
-    .unwrap_or(IdentifierKind::Id)
-}
-
-/// What `param=value` searches by.
+/// What `param=value` searches by (`name`, or an identifier parameter).
 fn lookup_by<'q>(param: &str, value: &'q str) -> LookupBy<'q> {
-    match param {
-        "name" => LookupBy::Name(value),
-        other => LookupBy::Identifier(identifier_kind(other), value),
+    match IdentifierKind::from_param(param) {
+        Some(kind) => LookupBy::Identifier(kind, value),
+        None => LookupBy::Name(value),
     }
 }
 

@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use crate::api::declare::codes::either;
 use crate::api::envelope::Raw;
 use crate::api::errors::{ApiError, Code};
 use crate::api::params::Query;
@@ -33,12 +34,7 @@ pub fn pick<'q>(query: &'q Query, kinds: &[IdentifierKind]) -> Picked<'q> {
 
 /// "id, domain, linkedin, or crunchbase"
 pub fn one_of(kinds: &[IdentifierKind]) -> String {
-    let names: Vec<&str> = kinds.iter().map(|k| k.param()).collect();
-    match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{}, or {last}", rest.join(", ")),
-        Some((last, _)) => last.to_string(),
-        None => String::new(),
-    }
+    either(&kinds.iter().map(|k| k.param()).collect::<Vec<_>>())
 }
 
 /// An index failure (of a store, a column or a name index): logged,
