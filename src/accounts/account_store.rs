@@ -17,6 +17,9 @@
 //! - Unmetered plans are never refused; their usage is recorded.
 //! - An e-mail unlock belongs to the user (all of their keys) and is paid
 //!   once, in the same durable change that records it.
+//! - Alert configurations belong to a user: listed oldest first, at most
+//!   [`MAX_ALERTS`] each (the limit is checked inside the saving call),
+//!   and a user can neither see nor delete another user's.
 
 use std::io;
 
@@ -27,6 +30,16 @@ use super::key::{AuthFailure, Principal};
 use super::ledger::{Balance, Charge, Insufficient};
 use super::plan::Plan;
 use super::store::KeyInfo;
+use crate::schema::alert::AlertConfig;
+
+/// Most alert configurations one user may keep.
+pub const MAX_ALERTS: usize = 100;
+
+/// An alert configuration refused because the user already has [`MAX_ALERTS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AlertLimit {
+    pub limit: usize,
+}
 
 /// The outcome of a charge: paid (durable) or refused (nothing taken).
 pub type ChargeResult = io::Result<Result<Charge, Insufficient>>;
@@ -87,4 +100,15 @@ pub trait AccountStore: Send + Sync {
 
     /// The keys of `user`, sorted by id.
     fn keys_of(&self, user: &str) -> io::Result<Vec<KeyInfo>>;
+
+    /// Saves `alert` (whose id is new) for an existing `user`, durably;
+    /// refused when the user already has [`MAX_ALERTS`].
+    fn create_alert(&self, user: &str, alert: AlertConfig) -> io::Result<Result<(), AlertLimit>>;
+
+    /// Removes `user`'s alert `id`, durably; `None` when the user has no
+    /// such alert (another user's included).
+    fn delete_alert(&self, user: &str, id: uuid::Uuid) -> io::Result<Option<AlertConfig>>;
+
+    /// `user`'s alert configurations, oldest first (none for an unknown user).
+    fn alerts_of(&self, user: &str) -> io::Result<Vec<AlertConfig>>;
 }

@@ -9,7 +9,8 @@ use std::thread;
 use chrono::{TimeZone, Utc};
 use uuid::Uuid;
 
-use super::{AccountStore, AuthFailure, CreditSource, Plan, Principal};
+use super::{AccountStore, AlertLimit, AuthFailure, CreditSource, Plan, Principal, MAX_ALERTS};
+use crate::schema::alert::{AlertConfig, AlertFilters, Frequency};
 
 /// A fresh, empty store, and whatever must live as long as it does.
 pub type Open<'a, G> = &'a dyn Fn() -> (Arc<dyn AccountStore>, G);
@@ -24,6 +25,55 @@ pub fn check_contract<G>(open: Open<'_, G>) {
     plans_change_and_unknown_users_are_errors(open);
     concurrent_charges_never_overspend(open);
     unlocks_are_paid_once_per_user(open);
+    alerts_belong_to_their_user(open);
+    alerts_are_limited_per_user(open);
+}
+
+/// An alert configuration named `name` with a fresh id.
+pub fn alert(name: &str) -> AlertConfig {
+    AlertConfig {
+        id: Uuid::new_v4(),
+        name: name.to_string(),
+        description: Some(format!("{name} deals")),
+        frequency: Frequency::Weekly,
+        filters: AlertFilters {
+            financing_types: vec!["Series A".into()],
+            deal_size_min: Some(1e6),
+            ..AlertFilters::default()
+        },
+        created_at: "2026-11-25T12:00:00.000Z".into(),
+    }
+}
+
+fn alerts_belong_to_their_user<G>(open: Open<'_, G>) {
+    let (store, _guard) = open();
+    principal(&*store, "ada", Plan::ProPlus);
+    principal(&*store, "bob", Plan::ProPlus);
+    let (first, second) = (alert("first"), alert("second"));
+    store.create_alert("ada", first.clone()).unwrap().unwrap();
+    store.create_alert("ada", second.clone()).unwrap().unwrap();
+    assert_eq!(store.alerts_of("ada").unwrap(), vec![first.clone(), second.clone()], "oldest first, stored whole");
+    assert!(store.alerts_of("bob").unwrap().is_empty());
+    assert!(store.alerts_of("nobody").unwrap().is_empty());
+    assert_eq!(store.delete_alert("bob", first.id).unwrap(), None, "not bob's");
+    assert_eq!(store.delete_alert("ada", first.id).unwrap(), Some(first.clone()));
+    assert_eq!(store.delete_alert("ada", first.id).unwrap(), None, "already gone");
+    assert_eq!(store.alerts_of("ada").unwrap(), vec![second]);
+    assert!(store.create_alert("nobody", alert("x")).is_err(), "unknown users are errors");
+}
+
+fn alerts_are_limited_per_user<G>(open: Open<'_, G>) {
+    let (store, _guard) = open();
+    principal(&*store, "cy", Plan::Enterprise);
+    for i in 0..MAX_ALERTS {
+        store.create_alert("cy", alert(&format!("a{i}"))).unwrap().unwrap();
+    }
+    let refused = store.create_alert("cy", alert("one too many")).unwrap();
+    assert_eq!(refused, Err(AlertLimit { limit: MAX_ALERTS }));
+    assert_eq!(store.alerts_of("cy").unwrap().len(), MAX_ALERTS);
+    let oldest = store.alerts_of("cy").unwrap()[0].id;
+    store.delete_alert("cy", oldest).unwrap().unwrap();
+    store.create_alert("cy", alert("fits again")).unwrap().unwrap();
 }
 
 fn now() -> chrono::DateTime<Utc> {

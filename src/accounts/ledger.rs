@@ -21,6 +21,7 @@ use chrono::{DateTime, Datelike, Utc};
 use super::key::{hex_decode, KeyDigest, SALT_LEN};
 use super::plan::{Allowances, Plan};
 use super::record::{Entry, Record};
+use crate::schema::alert::AlertConfig;
 
 /// Credits left for a metered user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,6 +99,8 @@ pub struct User {
     pub semantic_used: u64,
     /// People whose e-mail the user has unlocked (hyphenated UUIDs).
     pub unlocked: BTreeSet<String>,
+    /// Alert configurations, oldest first.
+    pub alerts: Vec<AlertConfig>,
 }
 
 /// The unlock of `person` paid by the charge `record`.
@@ -160,6 +163,7 @@ impl User {
             purchased: 0,
             semantic_used: 0,
             unlocked: BTreeSet::new(),
+            alerts: Vec::new(),
         }
     }
 
@@ -344,7 +348,30 @@ impl Ledger {
                 }
                 Ok(())
             }
+            Record::AlertCreated { user, alert } => self.add_alert(user, alert),
+            Record::AlertDeleted { user, id } => {
+                let alerts = &mut self.user_mut(user)?.alerts;
+                let at = alerts.iter().position(|a| a.id == *id);
+                alerts.remove(at.ok_or_else(|| format!("{user:?} has no alert {id}"))?);
+                Ok(())
+            }
         }
+    }
+
+    fn add_alert(&mut self, user: &str, alert: &AlertConfig) -> Result<(), String> {
+        if self.alert_owner(alert.id).is_some() {
+            return Err(format!("alert {} created twice", alert.id));
+        }
+        self.user_mut(user)?.alerts.push(alert.clone());
+        Ok(())
+    }
+
+    /// The user holding alert `id`.
+    pub fn alert_owner(&self, id: uuid::Uuid) -> Option<&str> {
+        self.users
+            .iter()
+            .find(|(_, u)| u.alerts.iter().any(|a| a.id == id))
+            .map(|(name, _)| name.as_str())
     }
 
     /// Decides an e-mail unlock of `person` for `credits`: `(decision,

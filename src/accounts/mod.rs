@@ -86,7 +86,7 @@ mod store;
 #[cfg(test)]
 mod testdir;
 
-pub use account_store::{AccountStore, ChargeResult, Unlock};
+pub use account_store::{AccountStore, AlertLimit, ChargeResult, Unlock, MAX_ALERTS};
 pub use key::{parse_key, AuthFailure, Principal};
 pub use ledger::{Balance, Charge, CreditSource, Insufficient};
 pub use plan::{Allowances, Plan};

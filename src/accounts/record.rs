@@ -12,7 +12,12 @@
 //! {"seq":6,"type":"plan_set","user":"acme","plan":"pro_plus"}
 //! {"seq":7,"type":"key_deactivated","key_id":"0f3a9c2b1d4e"}
 //! {"seq":8,"type":"unlock","user":"acme","person":"<uuid>","month":"2026-08","credits":5,"monthly":5,"purchased":0}
+//! {"seq":9,"type":"alert_created","user":"acme","alert":{"id":"<uuid>","name":"AI seed","frequency":"WEEKLY","filters":{…},"created_at":"…"}}
+//! {"seq":10,"type":"alert_deleted","user":"acme","id":"<uuid>"}
 //! ```
+//!
+//! An alert configuration is stored whole, in the shape of
+//! [`crate::schema::alert::AlertConfig`].
 //!
 //! An e-mail unlock is one record carrying both the unlock and its charge,
 //! so a crash leaves both or neither.
@@ -30,6 +35,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::plan::Plan;
+use crate::schema::alert::AlertConfig;
 
 /// One change to the account state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -81,6 +87,16 @@ pub enum Record {
         credits: u64,
         monthly: u64,
         purchased: u64,
+    },
+    /// An alert configuration saved for `user` (its `id` is new).
+    AlertCreated {
+        user: String,
+        alert: AlertConfig,
+    },
+    /// One of `user`'s alert configurations removed.
+    AlertDeleted {
+        user: String,
+        id: uuid::Uuid,
     },
 }
 

@@ -24,6 +24,7 @@ use super::key::hex_encode;
 use super::ledger::{is_month, Ledger, StoredKey, User};
 use super::plan::Plan;
 use super::record::{Entry, Record};
+use crate::schema::alert::AlertConfig;
 
 /// File name of the snapshot inside the state directory.
 pub const SNAPSHOT_FILE: &str = "snapshot.json";
@@ -52,6 +53,9 @@ struct UserRow {
     /// People whose e-mail the user unlocked; absent when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     unlocked: Vec<String>,
+    /// Alert configurations, oldest first; absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    alerts: Vec<AlertConfig>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -133,9 +137,14 @@ fn insert_user(ledger: &mut Ledger, row: UserRow) -> Result<(), String> {
         semantic_used: row.semantic_used,
         purchased: row.purchased,
         unlocked: row.unlocked.into_iter().collect(),
+        alerts: Vec::new(),
     };
     if row.user.is_empty() || ledger.users.insert(row.user.clone(), user).is_some() {
         return Err(format!("user {:?} is empty or listed twice", row.user));
+    }
+    for alert in row.alerts {
+        let created = Record::AlertCreated { user: row.user.clone(), alert };
+        ledger.apply(&Entry { seq: ledger.seq + 1, record: created })?;
     }
     Ok(())
 }
@@ -172,6 +181,7 @@ fn user_row((name, user): (&String, &User)) -> UserRow {
         semantic_used: user.semantic_used,
         purchased: user.purchased,
         unlocked: user.unlocked.iter().cloned().collect(),
+        alerts: user.alerts.clone(),
     }
 }
 

@@ -14,7 +14,8 @@ use std::sync::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::account_store::{AccountStore, ChargeResult, Unlock};
+use super::account_store::{AccountStore, AlertLimit, ChargeResult, Unlock, MAX_ALERTS};
+use crate::schema::alert::AlertConfig;
 use super::commit::{GroupCommit, Leader};
 use super::journal::{self, Journal, JOURNAL_FILE};
 use super::key::{self, constant_time_eq, hex_encode, parse_key, AuthFailure, Principal};
@@ -478,6 +479,33 @@ impl AccountStore for JournalStore {
 
     fn deactivate_key(&self, key_id: &str) -> io::Result<bool> {
         JournalStore::deactivate_key(self, key_id)
+    }
+
+    fn create_alert(&self, user: &str, alert: AlertConfig) -> io::Result<Result<(), AlertLimit>> {
+        self.mutate(|ledger| {
+            let account = ledger.users.get(user).ok_or_else(|| unknown_user(user))?;
+            if account.alerts.len() >= MAX_ALERTS {
+                return Ok((Vec::new(), Err(AlertLimit { limit: MAX_ALERTS })));
+            }
+            let record = Record::AlertCreated { user: user.to_string(), alert };
+            Ok((vec![record], Ok(())))
+        })
+    }
+
+    fn delete_alert(&self, user: &str, id: Uuid) -> io::Result<Option<AlertConfig>> {
+        self.mutate(|ledger| {
+            let alerts = ledger.users.get(user).map_or(&[][..], |u| u.alerts.as_slice());
+            let Some(found) = alerts.iter().find(|a| a.id == id) else {
+                return Ok((Vec::new(), None));
+            };
+            let record = Record::AlertDeleted { user: user.to_string(), id };
+            Ok((vec![record], Some(found.clone())))
+        })
+    }
+
+    fn alerts_of(&self, user: &str) -> io::Result<Vec<AlertConfig>> {
+        let ledger = self.read_ledger();
+        Ok(ledger.users.get(user).map(|u| u.alerts.clone()).unwrap_or_default())
     }
 
     fn keys_of(&self, user: &str) -> io::Result<Vec<KeyInfo>> {

@@ -12,6 +12,7 @@ use uuid::Uuid;
 use super::*;
 use crate::accounts::ledger::CreditSource;
 use crate::accounts::testdir::TestDir;
+use crate::accounts::contract_tests::alert;
 
 fn at(year: i32, month: u32, day: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(year, month, day, 12, 0, 0).unwrap()
@@ -434,6 +435,24 @@ fn concurrent_charges_across_automatic_compactions() {
     assert_eq!(accounts.usage("acme", now), Some(720));
     drop(accounts);
     assert_eq!(open(&dir).usage("acme", now), Some(720));
+}
+
+#[test]
+fn alerts_survive_restarts_and_compaction() {
+    let dir = TestDir::new("store-alerts");
+    let (accounts, _) = store_with(&dir, Plan::ProPlus, 0);
+    let (kept, dropped) = (alert("kept"), alert("dropped"));
+    accounts.create_alert("acme", kept.clone()).unwrap().unwrap();
+    accounts.create_alert("acme", dropped.clone()).unwrap().unwrap();
+    accounts.delete_alert("acme", dropped.id).unwrap().unwrap();
+    drop(accounts);
+    let reopened = open(&dir);
+    assert_eq!(reopened.alerts_of("acme").unwrap(), vec![kept.clone()], "replayed from the journal");
+    reopened.compact().unwrap();
+    let later = alert("later");
+    reopened.create_alert("acme", later.clone()).unwrap().unwrap();
+    drop(reopened);
+    assert_eq!(open(&dir).alerts_of("acme").unwrap(), vec![kept, later], "from the snapshot and the journal");
 }
 
 #[test]

@@ -138,7 +138,50 @@ impl RoundKey {
         }
         key
     }
+
+    /// The human-readable label alerts use (reference §12.8): `Series A`,
+    /// `Seed`, `Pre-Seed`, `SAFE`, `Series B extension`, `Debt Financing`.
+    pub fn label(&self) -> String {
+        let base = self.round_type.label();
+        let base = if self.pre { format!("Pre-{base}") } else { base.to_string() };
+        if self.extension {
+            format!("{base} extension")
+        } else {
+            base
+        }
+    }
+
+    /// Parses a label as [`RoundKey::label`] writes it, ignoring case and
+    /// treating `-`, `_` and runs of spaces alike (`series a`, `Pre-Seed`,
+    /// `pre seed`); `None` for anything else.
+    pub fn from_label(text: &str) -> Option<RoundKey> {
+        let words = text.to_lowercase().replace(['-', '_'], " ");
+        let mut normal = words.split_whitespace().collect::<Vec<_>>().join(" ");
+        let extension = normal.ends_with(" extension");
+        if extension {
+            normal.truncate(normal.len() - " extension".len());
+        }
+        let pre = normal.starts_with("pre ");
+        let base = if pre { &normal[4..] } else { normal.as_str() };
+        let round_type = RoundType::ALL.iter().copied().find(|t| t.label().to_lowercase().replace('-', " ") == base)?;
+        Some(RoundKey { round_type, pre, extension })
+    }
 }
+
+impl RoundType {
+    /// The label of a plain round of this type (`Series A`, `Seed`).
+    pub fn label(self) -> &'static str {
+        ROUND_LABELS[RoundType::ALL.iter().position(|t| *t == self).unwrap_or(0)]
+    }
+}
+
+/// [`RoundType::label`] of each type, in [`RoundType::ALL`] order.
+pub const ROUND_LABELS: &[&str] = &[
+    "Series A", "Series B", "Series C", "Series D", "Series E", "Series F", "Series G", "Series H",
+    "Series I", "Series J", "Series K", "Series L", "Series M", "Seed", "SAFE", "Convertible Note",
+    "Equity", "Preferred", "Secondary Market", "Debt Financing", "Grant", "Non-Equity Assistance",
+    "Crowdfunding", "Initial Coin Offering", "Funding Round",
+];
 
 #[cfg(test)]
 mod tests {
@@ -164,6 +207,24 @@ mod tests {
             serde_json::from_str::<Headcount>("\"10001+\"").unwrap(),
             Headcount::H10001Plus
         );
+    }
+
+    #[test]
+    fn round_labels_round_trip_and_read_leniently() {
+        assert_eq!(ROUND_LABELS.len(), RoundType::ALL.len());
+        for &round_type in RoundType::ALL {
+            for (pre, extension) in [(false, false), (true, false), (false, true), (true, true)] {
+                let key = RoundKey { round_type, pre, extension };
+                assert_eq!(RoundKey::from_label(&key.label()), Some(key), "{}", key.label());
+            }
+        }
+        let seed = |pre| RoundKey { round_type: RoundType::Seed, pre, extension: false };
+        assert_eq!(seed(true).label(), "Pre-Seed");
+        assert_eq!(RoundKey::from_label(" pre  seed"), Some(seed(true)));
+        assert_eq!(RoundKey::from_label("series a").map(|k| k.label()), Some("Series A".into()));
+        assert_eq!(RoundKey::from_label("Preferred").map(|k| k.pre), Some(false));
+        assert_eq!(RoundKey::from_label("Series Z"), None);
+        assert_eq!(RoundKey::from_label(""), None);
     }
 
     #[test]

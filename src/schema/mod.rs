@@ -1,6 +1,7 @@
 //! The vocabulary every other layer speaks: closed enums, dates, identifiers,
 //! and the rows of the canonical dump.
 
+pub mod alert;
 pub mod dump;
 pub mod enums;
 pub mod ids;
