@@ -16,7 +16,16 @@
 //! ← {"ok":true,"reply":{"user":"acme","monthly_remaining":200,"purchased_remaining":500}}
 //! → {"op":"deactivate","key_id":"0f3a9c2b1d4e"}
 //! ← {"ok":false,"error":"no key with id 0f3a9c2b1d4e"}
+//! → {"op":"create_alert","user":"acme","configuration":{"configuration_name":"AI seed","filters":{…}}}
+//! ← {"ok":true,"reply":{"alert":{"id":"<uuid>","name":"AI seed",…}}}
+//! → {"op":"list_alerts","user":"acme"}
+//! ← {"ok":true,"reply":{"alerts":[…]}}
+//! → {"op":"delete_alert","user":"acme","id":"<uuid>"}
+//! ← {"ok":true,"reply":{"deleted_alert":"<uuid>"}}
 //! ```
+//!
+//! An alert configuration is the body of `POST /v1/alerts/configurations`,
+//! validated by the same parser (its problems are listed in the error).
 //!
 //! An answer means the change is durable. A connection that breaks after
 //! the request was sent leaves the outcome unknown; the client says so.
@@ -32,12 +41,16 @@ use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
 use tokio::net::UnixListener;
 
+use uuid::Uuid;
+
 use crate::accounts::{AccountStore, Plan};
+use crate::api::body::parse_alert_configuration;
+use crate::schema::alert::AlertConfig;
 
 /// File name of the socket inside the state directory.
 pub const SOCKET_FILE: &str = "admin.sock";
-/// Longest request line accepted.
-const MAX_LINE: usize = 4096;
+/// Longest request line accepted (an alert configuration fits).
+const MAX_LINE: usize = 64 * 1024;
 /// How long the client waits for the server's answer.
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -51,6 +64,12 @@ pub enum AdminOp {
     AddCredits { user: String, credits: u64 },
     /// A key deactivated by its id.
     Deactivate { key_id: String },
+    /// An alert configuration saved for an existing user.
+    CreateAlert { user: String, configuration: serde_json::Value },
+    /// A user's alert configurations.
+    ListAlerts { user: String },
+    /// One of a user's alert configurations removed.
+    DeleteAlert { user: String, id: Uuid },
 }
 
 /// What an operation produced.
@@ -68,6 +87,15 @@ pub enum AdminReply {
     Deactivated {
         deactivated: String,
     },
+    Alert {
+        alert: AlertConfig,
+    },
+    Alerts {
+        alerts: Vec<AlertConfig>,
+    },
+    AlertDeleted {
+        deleted_alert: Uuid,
+    },
 }
 
 impl AdminReply {
@@ -83,13 +111,45 @@ impl AdminReply {
                 format!("{user}: {monthly_remaining} monthly + {purchased_remaining} purchased credits remaining")
             }
             AdminReply::Deactivated { deactivated } => format!("deactivated {deactivated}"),
+            AdminReply::Alert { alert } => pretty(alert),
+            AdminReply::Alerts { alerts } => pretty(alerts),
+            AdminReply::AlertDeleted { deleted_alert } => format!("deleted alert {deleted_alert}"),
         }
+    }
+}
+
+fn pretty<T: Serialize>(value: &T) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+/// Saves the alert configuration `body` (a `POST /alerts/configurations` body) for `user`.
+fn create_alert(accounts: &dyn AccountStore, user: &str, body: &serde_json::Value) -> Result<AdminReply, String> {
+    let draft = parse_alert_configuration(body.to_string().as_bytes()).map_err(|e| {
+        let problems = e.details["errors"].as_array().map_or(Vec::new(), |items| {
+            items.iter().map(|i| format!("{}: {}", i["field"].as_str().unwrap_or(""), i["message"].as_str().unwrap_or(""))).collect()
+        });
+        format!("invalid alert configuration: {}", if problems.is_empty() { e.message } else { problems.join("; ") })
+    })?;
+    let alert = draft.into_config(chrono::Utc::now());
+    match accounts.create_alert(user, alert.clone()).map_err(|e| e.to_string())? {
+        Ok(()) => Ok(AdminReply::Alert { alert }),
+        Err(limit) => Err(format!("{user} already has {} alert configurations", limit.limit)),
     }
 }
 
 /// Applies `op` to `accounts` (durably); the error is for the operator.
 pub fn execute(accounts: &dyn AccountStore, op: &AdminOp) -> Result<AdminReply, String> {
     match op {
+        AdminOp::CreateAlert { user, configuration } => create_alert(accounts, user, configuration),
+        AdminOp::ListAlerts { user } => accounts
+            .alerts_of(user)
+            .map(|alerts| AdminReply::Alerts { alerts })
+            .map_err(|e| e.to_string()),
+        AdminOp::DeleteAlert { user, id } => match accounts.delete_alert(user, *id) {
+            Ok(Some(_)) => Ok(AdminReply::AlertDeleted { deleted_alert: *id }),
+            Ok(None) => Err(format!("{user} has no alert {id}")),
+            Err(e) => Err(e.to_string()),
+        },
         AdminOp::CreateKey { user, plan } => accounts
             .create_key(user, *plan)
             .map(|key| AdminReply::Key { key })
@@ -215,6 +275,9 @@ fn describe(op: &AdminOp) -> String {
             format!("add_credits user={user:?} credits={credits}")
         }
         AdminOp::Deactivate { key_id } => format!("deactivate key_id={key_id}"),
+        AdminOp::CreateAlert { user, .. } => format!("create_alert user={user:?}"),
+        AdminOp::ListAlerts { user } => format!("list_alerts user={user:?}"),
+        AdminOp::DeleteAlert { user, id } => format!("delete_alert user={user:?} id={id}"),
     }
 }
 

@@ -232,6 +232,13 @@ fn check_query(endpoint: &Endpoint, query: &Query) -> Result<(), ApiError> {
             &[("names", &unknown.join(", "))],
             json!({ "unknownParameters": unknown, "allowedParameters": allowed, "help": format!("Allowed parameters: {}", allowed.join(", ")) }),
         ),
+        UnknownParams::Unprocessable => {
+            let items: Vec<Item> = unknown
+                .iter()
+                .map(|name| Item::unknown(name.to_string(), query.get(name).into(), &allowed))
+                .collect();
+            ApiError::validation(Code::UnknownParameter, &items)
+        }
         UnknownParams::NoneAllowed => ApiError::of(
             Code::InvalidParameters,
             &[],

@@ -146,6 +146,12 @@ impl Meta {
                 m.insert("page".into(), json!(0));
                 m.insert("page_size".into(), json!(1));
             }
+            MetaShape::Batch => {
+                m.insert("page".into(), json!(0));
+                m.insert("page_size".into(), json!(self.page_size));
+                m.insert("credits_used".into(), json!(charge.credits_used));
+                return Value::Object(m);
+            }
         }
         m.insert("credits_used".into(), json!(charge.credits_used));
         if let Some(balance) = charge.balance {

@@ -7,10 +7,13 @@
 //! server keys create --state DIR --user NAME --plan PLAN
 //! server keys add-credits --state DIR --user NAME --credits N
 //! server keys deactivate --state DIR --key-id ID
+//! server alerts create --state DIR --user NAME --config JSON|@FILE
+//! server alerts list --state DIR --user NAME
+//! server alerts delete --state DIR --user NAME --id UUID
 //! ```
 //! Every flag can also be set through the environment variable named in
-//! `--help`. The `keys` commands work whether or not a server is running on
-//! the state directory (see `api::admin`).
+//! `--help`. The `keys` and `alerts` commands work whether or not a server
+//! is running on the state directory (see `api::admin`).
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -153,6 +156,48 @@ enum Command {
         #[command(subcommand)]
         action: KeysCommand,
     },
+    /// Manage users' alert configurations (also while a server runs on the state).
+    Alerts {
+        #[command(subcommand)]
+        action: AlertsCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum AlertsCommand {
+    /// Save an alert configuration for a user; prints it with its id.
+    Create {
+        #[arg(long, env = "FUNDSEARCH_STATE")]
+        state: PathBuf,
+        #[arg(long)]
+        user: String,
+        /// The configuration as the body of POST /v1/alerts/configurations:
+        /// inline JSON, or @FILE.
+        #[arg(long)]
+        config: String,
+        #[command(flatten)]
+        allowances: AllowanceArgs,
+    },
+    /// Print a user's alert configurations (JSON).
+    List {
+        #[arg(long, env = "FUNDSEARCH_STATE")]
+        state: PathBuf,
+        #[arg(long)]
+        user: String,
+        #[command(flatten)]
+        allowances: AllowanceArgs,
+    },
+    /// Delete one of a user's alert configurations.
+    Delete {
+        #[arg(long, env = "FUNDSEARCH_STATE")]
+        state: PathBuf,
+        #[arg(long)]
+        user: String,
+        #[arg(long)]
+        id: uuid::Uuid,
+        #[command(flatten)]
+        allowances: AllowanceArgs,
+    },
 }
 
 #[derive(Subcommand)]
@@ -203,6 +248,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(Command::Keys { action }) => keys(action),
+        Some(Command::Alerts { action }) => alerts(action),
         None => run_server(cli.serve),
     };
     match result {
@@ -236,10 +282,37 @@ fn keys(action: KeysCommand) -> Result<(), String> {
             allowances,
         } => (state, allowances, AdminOp::Deactivate { key_id }),
     };
-    let reply = match JournalStore::open(&state, allowances.allowances()) {
-        Ok(accounts) => admin::execute(&accounts, &op)?,
+    administer(&state, &allowances, &op)
+}
+
+/// The JSON of `--config`: inline, or the file after `@`.
+fn config_json(config: &str) -> Result<serde_json::Value, String> {
+    let text = match config.strip_prefix('@') {
+        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?,
+        None => config.to_string(),
+    };
+    serde_json::from_str(&text).map_err(|e| format!("--config is not valid JSON: {e}"))
+}
+
+/// Runs an `alerts` command like a `keys` command.
+fn alerts(action: AlertsCommand) -> Result<(), String> {
+    let (state, allowances, op) = match action {
+        AlertsCommand::Create { state, user, config, allowances } => {
+            (state, allowances, AdminOp::CreateAlert { user, configuration: config_json(&config)? })
+        }
+        AlertsCommand::List { state, user, allowances } => (state, allowances, AdminOp::ListAlerts { user }),
+        AlertsCommand::Delete { state, user, id, allowances } => (state, allowances, AdminOp::DeleteAlert { user, id }),
+    };
+    administer(&state, &allowances, &op)
+}
+
+/// Applies `op` to the state directory itself, or, when a running server
+/// holds it, through that server's admin socket; prints the answer.
+fn administer(state: &Path, allowances: &AllowanceArgs, op: &AdminOp) -> Result<(), String> {
+    let reply = match JournalStore::open(state, allowances.allowances()) {
+        Ok(accounts) => admin::execute(&accounts, op)?,
         Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-            admin::request(&state, &op).map_err(|e| format!("{}: {e}", state.display()))?
+            admin::request(state, op).map_err(|e| format!("{}: {e}", state.display()))?
         }
         Err(e) => return Err(format!("{}: {e}", state.display())),
     };

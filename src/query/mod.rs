@@ -3,6 +3,7 @@
 //! knows HTTP.
 
 pub mod exec;
+pub mod alert;
 pub mod filter;
 pub mod lookup;
 pub mod plan;

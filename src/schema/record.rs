@@ -30,6 +30,21 @@ impl PartialSchema for Money {
 
 impl ToSchema for Money {}
 
+impl Money {
+    /// Compact dollars for prose: `$750`, `$20K`, `$1.75M`, `$3.84B`.
+    pub fn compact(self) -> String {
+        const UNITS: [&str; 4] = ["", "K", "M", "B"];
+        let round2 = |v: f64| (v * 100.0).round() / 100.0;
+        let (mut value, mut unit) = (self.0, 0);
+        while unit + 1 < UNITS.len() && round2(value) >= 1000.0 {
+            value /= 1000.0;
+            unit += 1;
+        }
+        let text = format!("{:.2}", round2(value));
+        format!("${}{}", text.trim_end_matches('0').trim_end_matches('.'), UNITS[unit])
+    }
+}
+
 impl Serialize for Money {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let v = self.0;

@@ -10,17 +10,24 @@ use crate::api::declare::bodies;
 use crate::api::declare::field::{Field, Ty};
 use crate::api::errors::ApiError;
 
-use super::{parse_companies, parse_deals, parse_investors, parse_people};
+use super::{parse_alert_configuration, parse_companies, parse_deals, parse_investors, parse_people};
 
 type Parse = fn(&[u8]) -> Result<(), ApiError>;
 
-fn endpoints() -> [(&'static str, &'static [Field], Parse); 4] {
+fn endpoints() -> [(&'static str, &'static [Field], Parse); 5] {
     [
         ("deals", bodies::DEALS, |b| parse_deals(b).map(drop)),
         ("companies", bodies::COMPANIES, |b| parse_companies(b).map(drop)),
         ("investors", bodies::INVESTORS, |b| parse_investors(b).map(drop)),
         ("people", bodies::PEOPLE, |b| parse_people(b).map(drop)),
+        ("alert configuration", bodies::ALERT_CONFIGURATION, |b| parse_alert_configuration(b).map(drop)),
     ]
+}
+
+/// The smallest valid body: every required key with a valid value.
+fn base(fields: &[Field]) -> Value {
+    let required = fields.iter().filter(|f| f.required).map(|f| (f.name.to_string(), valid(&f.ty)));
+    Value::Object(required.collect())
 }
 
 /// A valid value of `ty`.
@@ -31,6 +38,8 @@ fn valid(ty: &Ty) -> Value {
         Ty::Uuid => json!("550e8400-e29b-41d4-a716-446655440000"),
         Ty::Text | Ty::Identifier | Ty::Str => json!("stripe.com"),
         Ty::Date => json!("2024-01-15"),
+        Ty::DateTime => json!("2024-01-15T00:00:00.000Z"),
+        Ty::RoundLabel => json!("Series A"),
         Ty::Money => json!(1000),
         Ty::Fraction => json!(0.5),
         Ty::Int { min, .. } => json!(min),
@@ -60,8 +69,12 @@ fn walk(fields: &[Field], prefix: &[&'static str], out: &mut Vec<(Vec<&'static s
     }
 }
 
-fn body_at(path: &[&str], value: Value) -> Value {
-    path.iter().rev().fold(value, |inner, key| json!({ *key: inner }))
+/// `base` with `value` set at `path`.
+fn body_at(base: &Value, path: &[&str], value: Value) -> Value {
+    let mut body = base.clone();
+    let (first, rest) = path.split_first().expect("a path");
+    body[*first] = rest.iter().rev().fold(value, |inner, key| json!({ *key: inner }));
+    body
 }
 
 #[test]
@@ -72,9 +85,10 @@ fn every_declared_key_is_read_with_its_declared_type() {
         assert!(keys.len() > 10, "{name}");
         for (path, ty) in keys {
             let dotted = path.join(".");
-            let good = body_at(&path, valid(&ty));
+            let base = base(fields);
+            let good = body_at(&base, &path, valid(&ty));
             assert!(parse(good.to_string().as_bytes()).is_ok(), "{name}: {good} refused");
-            let bad = body_at(&path, wrong(&ty));
+            let bad = body_at(&base, &path, wrong(&ty));
             let e = parse(bad.to_string().as_bytes()).expect_err(&format!("{name}: {bad} accepted"));
             let fields: Vec<&str> = e.details["errors"].as_array().map_or(Vec::new(), |items| {
                 items.iter().filter_map(|i| i["field"].as_str()).collect()

@@ -22,6 +22,7 @@
 //! `json` parses, `reader` walks objects, `blocks` and `identifiers` read the
 //! shared key groups, and one file per endpoint lists its keys.
 
+mod alert_configuration;
 mod blocks;
 mod companies;
 #[cfg(test)]
@@ -36,6 +37,7 @@ mod reader;
 #[cfg(test)]
 mod test_support;
 
+pub use alert_configuration::{parse_alert_configuration, AlertDraft};
 pub use companies::parse_companies;
 pub use deals::parse_deals;
 pub use investors::parse_investors;

@@ -27,6 +27,7 @@ pub const OUT_OF_RANGE: Code = Code::OutOfRange;
 pub const INVALID_RANGE: Code = Code::InvalidRange;
 pub const EMPTY_STRING: Code = Code::EmptyString;
 pub const TOO_MANY_ITEMS: Code = Code::TooManyItems;
+pub const REQUIRED_PARAMETER: Code = Code::RequiredParameter;
 
 /// Where a value sits: the position of each key / item on its path.
 pub type Order = Vec<u32>;

@@ -309,22 +309,32 @@ impl<'a> Obj<'a> {
             .iter()
             .map(|t| t.as_str().to_string())
             .collect();
-        let shown: Vec<&str> = bad.iter().map(|(_, s)| s.as_str()).collect();
-        let message = INVALID_FINANCING_TYPE
-            .message(&[("given", &shown.join(", ")), ("options", &all.join(", "))]);
-        let value = match bad.as_slice() {
-            [(one, _)] => one.to_value(),
-            many => Value::Array(many.iter().map(|(v, _)| v.to_value()).collect()),
-        };
-        slot.problems.push(Problem {
-            field: slot.path.clone(),
-            value,
-            message,
-            code: INVALID_FINANCING_TYPE,
-            valid_options: all,
-            order: slot.order.clone(),
-        });
-        None
+        slot.invalid_rounds(&bad, all)
+    }
+
+    /// An array of round labels (`Series A`, `Pre-Seed`): every item that
+    /// is not one is gathered into one `INVALID_FINANCING_TYPE` problem,
+    /// as [`Obj::financing_types`] does.
+    pub fn round_labels(&self, key: &str) -> Option<Vec<RoundKey>> {
+        let slot = self.get(key)?;
+        let items = slot.array()?;
+        let mut keys = Vec::new();
+        let mut bad: Vec<(&Json, String)> = Vec::new();
+        for item in &items {
+            match item.value {
+                Json::String(text) => match RoundKey::from_label(text) {
+                    Some(round) => keys.push(round),
+                    None => bad.push((item.value, text.clone())),
+                },
+                other => bad.push((other, shown(other))),
+            }
+        }
+        if bad.is_empty() {
+            return Some(keys);
+        }
+        let mut labels: Vec<String> = crate::schema::ROUND_LABELS.iter().map(|l| l.to_string()).collect();
+        labels.push("Pre-Seed".into());
+        slot.invalid_rounds(&bad, labels)
     }
 
     /// One financing type item; `Err` carries how the bad item is shown in the message.
@@ -386,6 +396,33 @@ impl<'a> Obj<'a> {
         Some(text.trim().to_string())
     }
 
+    /// A non-blank string of at most `max` characters (trimmed).
+    pub fn short_text(&self, key: &str, max: usize) -> Option<String> {
+        let text = self.text(key)?;
+        if text.chars().count() > max {
+            let bounds = format!("at most {max} characters");
+            return self.get(key)?.fail(OUT_OF_RANGE, &[("bounds", &bounds)]);
+        }
+        Some(text)
+    }
+
+    /// Records `REQUIRED_PARAMETER` when `key` is absent (or null); true when present.
+    pub fn require(&self, key: &str) -> bool {
+        if self.get(key).is_some() {
+            return true;
+        }
+        let field = self.child_path(key);
+        let item = Item {
+            message: REQUIRED_PARAMETER.message(&[("field", &field)]),
+            field,
+            value: Value::Null,
+            code: REQUIRED_PARAMETER,
+            valid_options: Vec::new(),
+        };
+        self.problems.push(Problem::at(item, self.order.clone()));
+        false
+    }
+
     /// A number in `0..=1`.
     pub fn fraction(&self, key: &str) -> Option<f64> {
         let slot = self.get(key)?;
@@ -407,6 +444,27 @@ fn shown(value: &Json) -> String {
 }
 
 impl<'a> Slot<'a> {
+    /// One `INVALID_FINANCING_TYPE` problem on this array naming every
+    /// bad item (`value`: the item, or the list when several are bad).
+    fn invalid_rounds<T>(&self, bad: &[(&Json, String)], options: Vec<String>) -> Option<T> {
+        let shown: Vec<&str> = bad.iter().map(|(_, s)| s.as_str()).collect();
+        let message = INVALID_FINANCING_TYPE
+            .message(&[("given", &shown.join(", ")), ("options", &options.join(", "))]);
+        let value = match bad {
+            [(one, _)] => one.to_value(),
+            many => Value::Array(many.iter().map(|(v, _)| v.to_value()).collect()),
+        };
+        self.problems.push(Problem {
+            field: self.path.clone(),
+            value,
+            message,
+            code: INVALID_FINANCING_TYPE,
+            valid_options: options,
+            order: self.order.clone(),
+        });
+        None
+    }
+
     /// Records a problem with this value, its message `code`'s template
     /// filled with `values` and this value's path as `field`; always `None`.
     pub fn fail<T>(&self, code: Code, values: &[(&str, &str)]) -> Option<T> {

@@ -8,6 +8,7 @@ use super::paging::{PAGE, PAGE_SIZE};
 use crate::query::request::{
     CompanySort, DealSort, InvestmentType, InvestorSort, PersonSort, PersonType,
 };
+use crate::schema::alert::Frequency;
 use crate::schema::{ContactType, Headcount, IpoStatus, PersonRole};
 
 const UUIDS: Ty = Ty::Array(&Ty::Uuid);
@@ -259,4 +260,34 @@ pub const PEOPLE: &[Field] = &[
     PAGE,
     PAGE_SIZE,
     f("sort_by", Ty::Enum(PersonSort::SPELLINGS), "Row order.").default("\"most_recent_deal_date\""),
+];
+
+/// Longest `configuration_name` of an alert configuration, in characters.
+pub const MAX_ALERT_NAME: usize = 200;
+/// Longest `description` of an alert configuration, in characters.
+pub const MAX_ALERT_DESCRIPTION: usize = 2_000;
+
+/// `filters` of an alert configuration (reference §10.2 `AlertConfiguration.filters`).
+const ALERT_FILTERS: &[Field] = &[
+    INDUSTRIES,
+    SUPER_CATEGORIES,
+    LOCATIONS,
+    f("financing_types", Ty::Array(&Ty::RoundLabel), "Round types as human-readable labels (`Series A`, `Seed`, `Pre-Seed`, `Series B extension`), not the enum objects of `/deals`."),
+    f("deal_size_min", Ty::Money, "Least round size, USD."),
+    f("deal_size_max", Ty::Money, "Most round size, USD."),
+    f("num_employees", HEADCOUNTS, "Headcount buckets of the company."),
+    f("investors", UUIDS, "Investor firm ids: one of them takes part in the deal."),
+    f("companies", UUIDS, "Company ids: deals of these companies."),
+    f("search_query", Ty::Text, "A description of the companies wanted, scored by the semantic search of `/companies` (counts against the plan's monthly semantic-search ceiling when the alert runs)."),
+    MIN_RELEVANCE,
+];
+
+/// The body of `POST /alerts/configurations` (an extension): an alert
+/// configuration in the shape `GET /alerts/configurations` lists, without
+/// its id.
+pub const ALERT_CONFIGURATION: &[Field] = &[
+    f("configuration_name", Ty::Text, "The alert's name (at most 200 characters).").required(),
+    f("description", Ty::Text, "What the alert is for (at most 2,000 characters)."),
+    f("frequency", Ty::Enum(Frequency::SPELLINGS), "How often it reports.").default("\"WEEKLY\""),
+    f("filters", Ty::Object(ALERT_FILTERS), "The deals wanted; absent keys do not constrain."),
 ];

@@ -43,6 +43,7 @@ codes! {
     InvalidApiKey = 401, "INVALID_API_KEY", "Invalid API key";
     InactiveApiKey = 401, "INACTIVE_API_KEY", "API key is inactive";
     UpgradeRequired = 403, "UPGRADE_REQUIRED", "{feature} require a {plans} plan.";
+    ApiTierRequired = 403, "API_TIER_REQUIRED", "This endpoint requires a {plans} plan.";
     InsufficientCredits = 402, "INSUFFICIENT_CREDITS", "Not enough credits to {action}. Purchase more credits or wait for your monthly allowance to reset.";
     RateLimitExceeded = 429, "RATE_LIMIT_EXCEEDED", "Rate limit exceeded. Maximum {limit} requests per minute.";
     UsageLimitExceeded = 429, "USAGE_LIMIT_EXCEEDED", "Search limit exceeded";
@@ -73,6 +74,7 @@ codes! {
     InvalidRange = 400, "INVALID_RANGE", "{field} must not be greater than {max}";
     EmptyString = 400, "EMPTY_STRING", "{field} must not be blank";
     TooManyItems = 400, "TOO_MANY_ITEMS", "{field} must have at most {max} items (got {count})";
+    RequiredParameter = 400, "REQUIRED_PARAMETER", "{field} is required";
     // Identifiers of the GET endpoints.
     MissingIdentifier = 400, "MISSING_IDENTIFIER", "{what} identifier is required";
     MultipleIdentifiers = 400, "MULTIPLE_IDENTIFIERS", "Only one identifier parameter is allowed";
@@ -98,6 +100,16 @@ codes! {
     PersonNotFound = 404, "PERSON_NOT_FOUND", "Person not found";
     DealNotFound = 404, "DEAL_NOT_FOUND", "Deal not found";
     EmailNotFound = 404, "EMAIL_NOT_FOUND", "No verified email was found for this person";
+    // Alerts.
+    MissingParameters = 400, "MISSING_PARAMETERS", "Missing required parameters";
+    InvalidAlertId = 400, "INVALID_ALERT_ID", "Invalid alert ID(s): {ids}. All alert IDs must be valid UUIDs.";
+    TooManyAlertIds = 400, "TOO_MANY_ALERT_IDS", "At most {max} alert IDs are allowed per request (got {count})";
+    InvalidDateFormat = 400, "INVALID_DATE_FORMAT", "Invalid date format";
+    InvalidDateRange = 400, "INVALID_DATE_RANGE", "Start date must be before end date";
+    DateRangeTooLarge = 400, "DATE_RANGE_TOO_LARGE", "Date range cannot exceed 1 year";
+    FutureDate = 400, "FUTURE_DATE", "{which} date cannot be in the future";
+    AlertNotFound = 404, "ALERT_NOT_FOUND", "Alert(s) not found or you do not have permission to access them";
+    AlertLimitReached = 409, "ALERT_LIMIT_REACHED", "You already have {limit} alert configurations; delete one before creating another";
 }
 
 impl Code {

@@ -33,6 +33,9 @@ pub enum MetaShape {
     List,
     /// `page: 0, page_size: 1, credits_used` + balances.
     Detail,
+    /// `page: 0, page_size: <items asked for or returned>, credits_used`,
+    /// no balances (the alert endpoints, reference §10).
+    Batch,
 }
 
 /// How a GET endpoint refuses query parameters it does not declare.
@@ -44,6 +47,9 @@ pub enum UnknownParams {
     InvalidParameter,
     /// 400 `INVALID_PARAMETERS` for any parameter at all (`/deals/{id}`).
     NoneAllowed,
+    /// 422 `UNKNOWN_PARAMETER` in the ValidationError form, one item per
+    /// name with its value and the allowed names (the alert endpoints).
+    Unprocessable,
 }
 
 /// What a request carries besides its path.
@@ -67,6 +73,8 @@ pub enum Record {
     LocationCard,
     IndustryCard,
     PersonEmail,
+    Alert,
+    AlertConfiguration,
 }
 
 /// A key the server appends to a stored record for this endpoint.

@@ -387,6 +387,97 @@ pub const PERSON_EMAIL: Endpoint = Endpoint {
     ..GET
 };
 
+/// Longest `alert_ids` list of `GET /alerts`.
+pub const MAX_ALERT_IDS: usize = 10;
+
+/// Who may use the alert endpoints (reference §10).
+const ALERT_PLANS: Gating = Gating::Plans {
+    plans: &[Plan::ProPlus, Plan::Enterprise, Plan::Api],
+    code: Code::ApiTierRequired,
+    feature: "Alerts",
+};
+
+/// An alert endpoint: free, plan-gated, `statusCode` on errors, unknown
+/// query parameters 422.
+const ALERT: Endpoint = Endpoint {
+    tag: "Alerts",
+    cost: Cost::Free,
+    gating: ALERT_PLANS,
+    input: Input::Query(&[], UnknownParams::Unprocessable),
+    meta: MetaShape::Batch,
+    status_code: true,
+    ..GET
+};
+
+pub const ALERTS: Endpoint = Endpoint {
+    id: "getAlerts",
+    path: "/v1/alerts",
+    summary: "Deals matching saved alerts in a date range",
+    description: "For each alert (at most 10, all the caller's), the deals of the range that match its filters, newest first and without duplicates, each with the reasoning for the match; alerts without a match in the range are left out. The range is whole UTC days: a deal dated on the start instant's day or the end instant's day is in it. At most 250 deals per alert are listed; `totalDealCount` counts them all. `total_round_raised` is in millions of USD, as the reference documents for alerts. `meta.page_size` is the number of alerts asked for.",
+    input: Input::Query(
+        &[
+            f("alert_ids", Ty::Str, "Comma-separated alert configuration ids (UUIDs), at most 10.").required(),
+            f("start_date", Ty::DateTime, "Deals from this instant's UTC day on (ISO 8601, `2024-01-01T00:00:00.000Z`).").required(),
+            f("end_date", Ty::DateTime, "Deals up to this instant's UTC day (ISO 8601); at most one year after `start_date`, not in the future.").required(),
+        ],
+        UnknownParams::Unprocessable,
+    ),
+    output: Output::List("alerts", Record::Alert, &[]),
+    invalid: Code::ValidationError,
+    errors: &[
+        Code::MissingParameters,
+        Code::InvalidAlertId,
+        Code::TooManyAlertIds,
+        Code::InvalidDateFormat,
+        Code::InvalidDateRange,
+        Code::DateRangeTooLarge,
+        Code::FutureDate,
+        Code::AlertNotFound,
+        Code::UnknownParameter,
+        Code::ValidationError,
+        Code::UsageLimitExceeded,
+        Code::SemanticSearchUnavailable,
+    ],
+    ..ALERT
+};
+
+pub const ALERT_CONFIGURATIONS: Endpoint = Endpoint {
+    id: "getAlertConfigurations",
+    path: "/v1/alerts/configurations",
+    summary: "The caller's alert configurations",
+    description: "Every alert configuration of the caller's user (all of their keys), oldest first, without paging. `meta.page_size` is the number returned.",
+    output: Output::List("configurations", Record::AlertConfiguration, &[]),
+    errors: &[Code::UnknownParameter, Code::ValidationError],
+    ..ALERT
+};
+
+pub const CREATE_ALERT_CONFIGURATION: Endpoint = Endpoint {
+    id: "createAlertConfiguration",
+    method: "POST",
+    path: "/v1/alerts/configurations",
+    summary: "Save an alert configuration",
+    description: "Saves an alert configuration for the caller's user and returns it with its new `configuration_id`. The filters are validated like a `/deals` body (same codes); round types are labels such as `Series A`. At most 100 configurations per user (409 `ALERT_LIMIT_REACHED`). Also available to operators as `server alerts create`.",
+    input: Input::Body(bodies::ALERT_CONFIGURATION),
+    output: Output::One("configuration", Record::AlertConfiguration, &[]),
+    errors: &[Code::ValidationError, Code::UnknownParameter, Code::AlertLimitReached],
+    extension: true,
+    ..ALERT
+};
+
+pub const DELETE_ALERT_CONFIGURATION: Endpoint = Endpoint {
+    id: "deleteAlertConfiguration",
+    method: "DELETE",
+    path: "/v1/alerts/configurations/{id}",
+    summary: "Delete an alert configuration",
+    description: "Deletes one of the caller's alert configurations and returns it. Another user's configuration is answered as not found.",
+    path_params: &[f("id", Ty::Uuid, "The configuration's id.").required()],
+    output: Output::One("configuration", Record::AlertConfiguration, &[]),
+    invalid: Code::InvalidAlertId,
+    errors: &[Code::InvalidAlertId, Code::AlertNotFound, Code::UnknownParameter],
+    extension: true,
+    ..ALERT
+};
+
 /// Every endpoint, in the order of the reference.
 pub const ALL: &[&Endpoint] = &[
     &DEALS,
@@ -407,4 +498,8 @@ pub const ALL: &[&Endpoint] = &[
     &PERSON_SEARCH,
     &LOCATION_SEARCH,
     &INDUSTRY_SEARCH,
+    &ALERTS,
+    &ALERT_CONFIGURATIONS,
+    &CREATE_ALERT_CONFIGURATION,
+    &DELETE_ALERT_CONFIGURATION,
 ];

@@ -29,6 +29,8 @@ pub enum Ty {
     Identifier,
     /// A day, `YYYY-MM-DD`.
     Date,
+    /// An instant, ISO 8601 with a time and a zone (`2024-01-01T00:00:00.000Z`).
+    DateTime,
     /// A non-negative number of US dollars.
     Money,
     /// A number from 0 to 1.
@@ -40,6 +42,9 @@ pub enum Ty {
     Enum(&'static [&'static str]),
     /// A round type with its flags: `{type, pre?, extension?}`.
     FinancingType,
+    /// A round type as a human-readable label (`Series A`, `Pre-Seed`,
+    /// `Series B extension`; case and `-`/`_`/space are not significant).
+    RoundLabel,
 }
 
 /// One query parameter or body key.

@@ -35,6 +35,10 @@ pub fn schema_of(ty: &Ty) -> RefOr<Schema> {
         Ty::Text | Ty::Identifier => string().min_length(Some(1)).pattern(Some(NOT_BLANK)),
         Ty::Str => string(),
         Ty::Date => string().format(Some(SchemaFormat::KnownFormat(KnownFormat::Date))),
+        Ty::DateTime => string().format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime))),
+        Ty::RoundLabel => string()
+            .min_length(Some(1))
+            .examples([serde_json::json!("Series A"), serde_json::json!("Pre-Seed")]),
         Ty::Money => ObjectBuilder::new().schema_type(Type::Number).minimum(Some(0.0)),
         Ty::Fraction => ObjectBuilder::new()
             .schema_type(Type::Number)
@@ -129,7 +133,7 @@ pub fn parameter(field: &Field, place: ParameterIn) -> Parameter {
 pub fn request_body(fields: &[Field]) -> RequestBody {
     RequestBodyBuilder::new()
         .description(Some("A JSON object; a blank body is the same as `{}`."))
-        .required(Some(Required::False))
+        .required(Some(if fields.iter().any(|f| f.required) { Required::True } else { Required::False }))
         .content("application/json", Content::new(Some(object_of(fields))))
         .build()
 }

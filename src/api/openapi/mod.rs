@@ -77,6 +77,7 @@ with the status and codes listed per operation. 200 requests per minute per key 
 fn method(endpoint: &Endpoint) -> HttpMethod {
     match endpoint.method {
         "POST" => HttpMethod::Post,
+        "DELETE" => HttpMethod::Delete,
         _ => HttpMethod::Get,
     }
 }

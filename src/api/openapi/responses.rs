@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 
 use crate::api::declare::codes::Code;
 use crate::api::declare::endpoint::{Endpoint, Extra, Input, MetaShape, Output, Record};
+use crate::schema::alert::{Alert, AlertConfiguration};
 use crate::schema::record::*;
 
 /// Every record schema with the schemas it refers to, by name.
@@ -32,6 +33,8 @@ pub fn record_schemas() -> Vec<(String, RefOr<Schema>)> {
     add::<DealInvestor>(&mut all);
     add::<AngelInvestor>(&mut all);
     add::<PersonEmail>(&mut all);
+    add::<Alert>(&mut all);
+    add::<AlertConfiguration>(&mut all);
     all.sort_by(|a, b| a.0.cmp(&b.0));
     all.dedup_by(|a, b| a.0 == b.0);
     all
@@ -49,6 +52,8 @@ fn record_name(record: Record) -> String {
         Record::LocationCard => LocationCard::name(),
         Record::IndustryCard => IndustryCard::name(),
         Record::PersonEmail => PersonEmail::name(),
+        Record::Alert => Alert::name(),
+        Record::AlertConfiguration => AlertConfiguration::name(),
     };
     name.into_owned()
 }
@@ -122,7 +127,7 @@ fn meta_schema(shape: MetaShape) -> RefOr<Schema> {
     let mut required: Vec<(&str, RefOr<Schema>)> = Vec::new();
     match shape {
         MetaShape::CountOnly => required.push(("total_count", integer("Rows returned."))),
-        MetaShape::Detail => {}
+        MetaShape::Detail | MetaShape::Batch => {}
         MetaShape::Paged | MetaShape::List => {
             required.push(("total_count", integer("Total matches.")));
         }

@@ -4,16 +4,13 @@
 //! doc ids (`query::exec`), and only that page is hydrated from the record
 //! stores, with the per-query keys appended.
 
-use std::time::Instant;
-
 use serde_json::{json, Value};
 
 use crate::api::body::{parse_companies, parse_deals, parse_investors, parse_people};
 use crate::api::envelope::{Data, Meta, Raw};
 use crate::api::errors::ApiError;
 use crate::api::handler::{Ctx, Reply};
-use crate::api::semantic::{semantic_error, usage_limit};
-use crate::query::request::Semantic;
+use crate::api::semantic::semantic_error;
 use crate::index::build::render::LIST_HISTORY_LIMIT;
 use crate::index::open::Kind;
 use crate::index::IndexError;
@@ -23,12 +20,12 @@ use crate::query::exec::{
 use crate::query::request::{FilteredCounts, PageRequest, ResultPage};
 use crate::schema::record::PersonRecord;
 
-use super::support::internal;
+use super::support::{internal, semantic_blocks};
 
 /// Message of an empty `/people` result.
 pub const NO_PEOPLE: &str = "No people found matching your filters";
 
-fn query_error(e: QueryError) -> ApiError {
+pub fn query_error(e: QueryError) -> ApiError {
     match e {
         QueryError::Index(e) => internal(e),
         QueryError::Semantic { block, error } => semantic_error(block, &error),
@@ -63,28 +60,6 @@ fn hydrate(
         .enumerate()
         .map(|(i, &d)| shape(i, store.get(d)))
         .collect()
-}
-
-/// Embeds the query of every semantic block of a request, once the plan's
-/// monthly ceiling allows them all; returns how many ran.
-fn semantic_blocks(ctx: &Ctx, blocks: [(Option<&mut Semantic>, &'static str); 2]) -> Result<u64, ApiError> {
-    let started = Instant::now();
-    let active: Vec<(&mut Semantic, &'static str)> =
-        blocks.into_iter().filter_map(|(s, block)| s.map(|s| (s, block))).collect();
-    let Some(&(_, first)) = active.first() else {
-        return Ok(0);
-    };
-    let n = active.len() as u64;
-    let usage = ctx.app.accounts.semantic_usage(ctx.principal, chrono::Utc::now()).map_err(internal)?;
-    if let Some((used, limit)) = usage {
-        if used + n > limit {
-            return Err(usage_limit(first, used, limit));
-        }
-    }
-    for (s, block) in active {
-        ctx.app.semantic.attach(&ctx.app.index, Some(s), block, started)?;
-    }
-    Ok(n)
 }
 
 pub fn companies(ctx: &Ctx) -> Result<Reply, ApiError> {

@@ -3,6 +3,7 @@
 //! applies auth, rate limit, parameter checks and charging uniformly;
 //! handlers only answer.
 
+pub mod alerts;
 pub mod collections;
 pub mod detail;
 pub mod email;
@@ -63,6 +64,10 @@ pub static ROUTES: &[Route] = &[
     route(&e::DEALS, Weight::Heavy, collections::deals),
     route(&e::INVESTORS, Weight::Heavy, collections::investors),
     route(&e::PEOPLE, Weight::Heavy, collections::people),
+    route(&e::ALERTS, Weight::Heavy, alerts::alerts),
+    route(&e::ALERT_CONFIGURATIONS, Weight::Heavy, alerts::configurations),
+    route(&e::CREATE_ALERT_CONFIGURATION, Weight::Heavy, alerts::create_configuration),
+    route(&e::DELETE_ALERT_CONFIGURATION, Weight::Heavy, alerts::delete_configuration),
 ];
 
 /// Where a request runs (see [`Weight`]).

@@ -4,11 +4,15 @@
 use serde_json::Value;
 
 use crate::api::declare::codes::either;
+use std::time::Instant;
+
 use crate::api::envelope::Raw;
+use crate::api::handler::Ctx;
+use crate::api::semantic::usage_limit;
+use crate::query::request::Semantic;
 use crate::api::errors::{ApiError, Code};
 use crate::api::params::Query;
 use crate::index::open::Kind;
-use crate::index::IndexError;
 use crate::query::resolve::IdentifierKind;
 
 /// Which identifier parameters a request carried.
@@ -56,9 +60,32 @@ pub fn stored_record<T: serde::de::DeserializeOwned>(
     variant: &str,
     doc: u32,
 ) -> Result<T, ApiError> {
-    let store = kind.records(variant).map_err(internal)?;
-    serde_json::from_slice(store.get(doc))
-        .map_err(|e| internal(IndexError::corrupt("store", e.to_string())))
+    kind.record(variant, doc).map_err(internal)
+}
+
+/// Embeds the query of every semantic block of a request, once the plan's
+/// monthly ceiling allows them all; returns how many ran.
+pub fn semantic_blocks<'s>(
+    ctx: &Ctx,
+    blocks: impl IntoIterator<Item = (Option<&'s mut Semantic>, &'static str)>,
+) -> Result<u64, ApiError> {
+    let started = Instant::now();
+    let active: Vec<(&mut Semantic, &'static str)> =
+        blocks.into_iter().filter_map(|(s, block)| s.map(|s| (s, block))).collect();
+    let Some(&(_, first)) = active.first() else {
+        return Ok(0);
+    };
+    let n = active.len() as u64;
+    let usage = ctx.app.accounts.semantic_usage(ctx.principal, chrono::Utc::now()).map_err(internal)?;
+    if let Some((used, limit)) = usage {
+        if used + n > limit {
+            return Err(usage_limit(first, used, limit));
+        }
+    }
+    for (s, block) in active {
+        ctx.app.semantic.attach(&ctx.app.index, Some(s), block, started)?;
+    }
+    Ok(n)
 }
 
 #[cfg(test)]

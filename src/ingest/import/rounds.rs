@@ -77,20 +77,7 @@ pub(crate) fn describe(company: &str, source_type: &str, amount: Option<f64>) ->
 
 /// Compact dollars: `$750`, `$20K`, `$1.75M`, `$3.84B`.
 pub(crate) fn money(usd: f64) -> String {
-    let mut value = usd;
-    let mut unit = 0;
-    const UNITS: [&str; 4] = ["", "K", "M", "B"];
-    while unit + 1 < UNITS.len() && round2(value) >= 1000.0 {
-        value /= 1000.0;
-        unit += 1;
-    }
-    let text = format!("{:.2}", round2(value));
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    format!("${text}{}", UNITS[unit])
-}
-
-fn round2(v: f64) -> f64 {
-    (v * 100.0).round() / 100.0
+    crate::schema::record::Money(usd).compact()
 }
 
 #[cfg(test)]
