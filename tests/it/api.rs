@@ -14,7 +14,7 @@ use crate::common::golden::assert_golden;
 use crate::common::http::{Reply, Setup, TestServer};
 use crate::common::*;
 
-fn server(name: &str) -> TestServer {
+pub(crate) fn server(name: &str) -> TestServer {
     server_with(name, Setup::default())
 }
 
@@ -40,12 +40,12 @@ fn without_balances(mut body: Value) -> Value {
     body
 }
 
-fn ok(r: &Reply) -> &Value {
+pub(crate) fn ok(r: &Reply) -> &Value {
     assert_eq!(r.status, 200, "{}", r.body);
     &r.body
 }
 
-fn error(r: &Reply, status: u16, code: &str) {
+pub(crate) fn error(r: &Reply, status: u16, code: &str) {
     assert_eq!((r.status, r.code()), (status, code), "{}", r.body);
     assert_eq!(r.body["success"], false);
     assert!(r.body["error"]["message"].is_string());

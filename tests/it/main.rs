@@ -1,6 +1,7 @@
 //! The integration test binary: one executable (to save link time), one
 //! module per concern. The fixture index is built once per run.
 
+mod alerts;
 mod api;
 mod cli;
 mod common;
