@@ -91,7 +91,7 @@ pub enum Record {
     /// An alert configuration saved for `user` (its `id` is new).
     AlertCreated {
         user: String,
-        alert: AlertConfig,
+        alert: Box<AlertConfig>,
     },
     /// One of `user`'s alert configurations removed.
     AlertDeleted {

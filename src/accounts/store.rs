@@ -487,7 +487,7 @@ impl AccountStore for JournalStore {
             if account.alerts.len() >= MAX_ALERTS {
                 return Ok((Vec::new(), Err(AlertLimit { limit: MAX_ALERTS })));
             }
-            let record = Record::AlertCreated { user: user.to_string(), alert };
+            let record = Record::AlertCreated { user: user.to_string(), alert: Box::new(alert) };
             Ok((vec![record], Ok(())))
         })
     }

@@ -88,7 +88,7 @@ pub enum AdminReply {
         deactivated: String,
     },
     Alert {
-        alert: AlertConfig,
+        alert: Box<AlertConfig>,
     },
     Alerts {
         alerts: Vec<AlertConfig>,
@@ -132,7 +132,7 @@ fn create_alert(accounts: &dyn AccountStore, user: &str, body: &serde_json::Valu
     })?;
     let alert = draft.into_config(chrono::Utc::now());
     match accounts.create_alert(user, alert.clone()).map_err(|e| e.to_string())? {
-        Ok(()) => Ok(AdminReply::Alert { alert }),
+        Ok(()) => Ok(AdminReply::Alert { alert: Box::new(alert) }),
         Err(limit) => Err(format!("{user} already has {} alert configurations", limit.limit)),
     }
 }

@@ -158,6 +158,7 @@ fn server_keys_create_then_serve_then_sigterm() {
     let r = server.get("/v1/company/search?name=helix", Some(&key));
     assert_eq!(r.status, 200, "{}", r.body);
     keys_change_while_the_server_runs(&server, state.to_str().unwrap());
+    let alert_id = alerts_change_while_the_server_runs(&server, state.to_str().unwrap());
 
     let killed = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
@@ -184,6 +185,20 @@ fn server_keys_create_then_serve_then_sigterm() {
         "{rest}"
     );
 
+    // Alerts saved through the running server are durable; the CLI edits them offline too.
+    let alerts = |args: &[&str]| {
+        let mut all = vec!["alerts"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--state", state.to_str().unwrap(), "--user", "watcher"]);
+        run(SERVER, &all)
+    };
+    let (ok, out, err) = alerts(&["list"]);
+    assert!(ok && out.contains(&alert_id), "{out} {err}");
+    let (ok, out, err) = alerts(&["delete", "--id", &alert_id]);
+    assert!(ok && out.contains("deleted alert"), "{out} {err}");
+    let (ok, out, _) = alerts(&["list"]);
+    assert!(ok && out.trim() == "[]", "{out}");
+
     // What the running server applied is durable: 7 + 1 purchased credits.
     let (ok, out, err) = run(
         SERVER,
@@ -200,6 +215,28 @@ fn server_keys_create_then_serve_then_sigterm() {
     );
     assert!(ok, "{err}");
     assert!(out.contains("+ 8 purchased"), "{out}");
+}
+
+/// `server alerts …` while a server holds the state: a configuration saved
+/// by the CLI is served at once; a bad one is refused with its problems.
+fn alerts_change_while_the_server_runs(server: &http::Client, state: &str) -> String {
+    let cli = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["--state", state]);
+        run(SERVER, &all)
+    };
+    let (ok, key, err) = cli(&["keys", "create", "--user", "watcher", "--plan", "pro_plus"]);
+    assert!(ok, "{err}");
+    let config = r#"{"configuration_name":"Seed","filters":{"financing_types":["Seed"]}}"#;
+    let (ok, out, err) = cli(&["alerts", "create", "--user", "watcher", "--config", config]);
+    assert!(ok, "{err}");
+    let saved: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let id = saved["id"].as_str().unwrap().to_string();
+    let listed = server.get("/v1/alerts/configurations", Some(key.trim()));
+    assert_eq!(listed.body["data"]["configurations"][0]["configuration_id"], id.as_str(), "{}", listed.body);
+    let (ok, _, err) = cli(&["alerts", "create", "--user", "watcher", "--config", r#"{"filters":{"financing_types":["Series Z"]}}"#]);
+    assert!(!ok && err.contains("configuration_name") && err.contains("Series Z"), "{err}");
+    id
 }
 
 /// `server keys …` on a state directory a server holds goes through the
