@@ -23,18 +23,10 @@ use fundsearch::schema::{Date, Headcount};
 use serde_json::Value;
 
 use support::app::BenchApp;
+use support::cli::{arg, exit_with};
 use support::dataset::{describe, open_index};
 use support::requests::Get;
 use support::stats::{fmt_us, Summary};
-
-fn arg(name: &str, default: usize) -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// The `n` values of deal facet `name` with the most deals, most first.
 fn top(index: &Index, name: &str, n: usize) -> Result<Vec<String>, String> {
@@ -144,11 +136,5 @@ fn run() -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("alerts bench: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    exit_with("alerts", run())
 }

@@ -19,18 +19,10 @@ use std::time::{Duration, Instant};
 use fundsearch::index::Index;
 
 use support::app::BenchApp;
+use support::cli::{arg, exit_with};
 use support::dataset::{describe, open_index};
 use support::requests::Get;
 use support::stats::{fmt_us, Summary};
-
-fn arg(name: &str, default: usize) -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// `/person/email?id=…` for the first `n` people that have an e-mail.
 fn unlock_requests(index: &Index, n: usize) -> Result<Vec<Get>, String> {
@@ -99,11 +91,5 @@ fn run() -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("email bench: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    exit_with("email", run())
 }

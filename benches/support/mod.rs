@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod app;
+pub mod cli;
 pub mod dataset;
 pub mod entity;
 pub mod queries;
