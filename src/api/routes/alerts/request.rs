@@ -49,15 +49,16 @@ fn missing(query: &Query) -> Result<(), ApiError> {
 }
 
 fn ids(raw: &str) -> Result<Vec<Uuid>, ApiError> {
-    let parts: Vec<&str> = raw.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
-    let bad: Vec<&str> = parts.iter().copied().filter(|p| parse_uuid(p).is_none()).collect();
+    let parts: Vec<(&str, Option<Uuid>)> =
+        raw.split(',').map(str::trim).filter(|p| !p.is_empty()).map(|p| (p, parse_uuid(p))).collect();
+    let bad: Vec<&str> = parts.iter().filter(|(_, id)| id.is_none()).map(|(p, _)| *p).collect();
     if !bad.is_empty() || parts.is_empty() {
         let shown = if bad.is_empty() { raw.to_string() } else { bad.join(", ") };
         let details = json!({ "provided": raw, "help": "Please provide valid UUID format for all alert IDs" });
         return Err(ApiError::of(Code::InvalidAlertId, &[("ids", &shown)], details));
     }
     let mut ids: Vec<Uuid> = Vec::new();
-    for id in parts.iter().filter_map(|p| parse_uuid(p)) {
+    for id in parts.into_iter().filter_map(|(_, id)| id) {
         if !ids.contains(&id) {
             ids.push(id);
         }
