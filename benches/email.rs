@@ -33,7 +33,7 @@ fn unlock_requests(index: &Index, n: usize) -> Result<Vec<Get>, String> {
         if out.len() == n {
             break;
         }
-        if emails.get(doc).is_empty() {
+        if emails.get(doc).map_err(|e| e.to_string())?.is_empty() {
             continue;
         }
         out.push(Get {

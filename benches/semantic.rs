@@ -197,7 +197,10 @@ fn eval_rows() -> Result<Vec<(String, String, String)>, String> {
 fn records(index: &Index) -> Result<Vec<serde_json::Value>, String> {
     let store = index.companies.records("full").map_err(|e| e.to_string())?;
     (0..index.companies.docs as u32)
-        .map(|d| serde_json::from_slice(store.get(d)).map_err(|e| e.to_string()))
+        .map(|d| {
+            let record = store.get(d).map_err(|e| e.to_string())?;
+            serde_json::from_slice(&record).map_err(|e| e.to_string())
+        })
         .collect()
 }
 
@@ -314,7 +317,8 @@ fn latency(args: &Args) -> Result<(), String> {
             embed.push(t.elapsed());
             let page = search_companies(index, &q).map_err(|e| e.to_string())?;
             let store = index.companies.records("full").map_err(|e| e.to_string())?;
-            let bytes: usize = page.docs.iter().map(|&d| store.get(d).len()).sum();
+            let records = store.get_many(page.docs.iter().copied()).map_err(|e| e.to_string())?;
+            let bytes: usize = records.iter().map(|r| r.len()).sum();
             std::hint::black_box(bytes);
             total.push(started.elapsed());
             counts += page.total_count;

@@ -78,12 +78,11 @@ impl Entity {
     /// The stored card of `doc`, parsed.
     pub fn card(self, index: &Index, doc: u32) -> Result<CardFields, String> {
         let bytes = match self {
-            Entity::Location => index.catalog.location_cards.get(doc).to_vec(),
-            Entity::Industry => index.catalog.industry_cards.get(doc).to_vec(),
-            Entity::Company | Entity::Investor | Entity::Person => {
-                card_store(index, self)?.get(doc).to_vec()
-            }
-        };
+            Entity::Location => index.catalog.location_cards.get(doc),
+            Entity::Industry => index.catalog.industry_cards.get(doc),
+            Entity::Company | Entity::Investor | Entity::Person => card_store(index, self)?.get(doc),
+        }
+        .map_err(|e| e.to_string())?;
         serde_json::from_slice(&bytes).map_err(|e| format!("{} card {doc}: {e}", self.label()))
     }
 }

@@ -150,7 +150,7 @@ pub fn hydrate(index: &Index, request: &Request, page: &ResultPage) -> Result<Ve
         if i > 0 {
             body.push(b',');
         }
-        body.extend_from_slice(store.get(doc));
+        body.extend_from_slice(&store.get(doc)?);
     }
     body.push(b']');
     Ok(body)
@@ -401,7 +401,8 @@ impl Vocab {
 fn location_types(index: &Index) -> HashMap<String, String> {
     (0..index.catalog.locations as u32)
         .filter_map(|i| {
-            serde_json::from_slice::<LocationCard>(index.catalog.location_cards.get(i)).ok()
+            let card = index.catalog.location_cards.get(i).ok()?;
+            serde_json::from_slice::<LocationCard>(&card).ok()
         })
         .map(|card| (card.permalink, card.location_type))
         .collect()

@@ -35,7 +35,7 @@ pub const END_MAGIC: &[u8; 8] = b"FUNDEND\0";
 /// (2: the name indexes gained the `pairs` field; 3: their ranked word
 /// postings, `ranked.bin`; 4: company vectors for semantic search,
 /// `companies.vectors`).
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 
 const HEADER_LEN: u64 = 16;
 const FOOTER_LEN: usize = 32;

@@ -143,7 +143,7 @@ impl Kind {
     /// The stored record `variant` of `doc`, as its record type.
     pub fn record<T: serde::de::DeserializeOwned>(&self, variant: &str, doc: u32) -> Result<T, IndexError> {
         let store = self.records(variant)?;
-        serde_json::from_slice(store.get(doc)).map_err(|e| IndexError::corrupt("store", e.to_string()))
+        serde_json::from_slice(&store.get(doc)?).map_err(|e| IndexError::corrupt("store", e.to_string()))
     }
 
     /// Opens every relation, key map, facet and record store of this kind now.

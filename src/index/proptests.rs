@@ -144,7 +144,7 @@ proptest! {
         let bundle = Bundle::open(&path, STORE_TAG, true).unwrap();
         let a = Store::open(&bundle, "a", records.len()).unwrap();
         for (d, record) in records.iter().enumerate() {
-            prop_assert_eq!(a.get(d as u32), &record[..]);
+            prop_assert_eq!(&a.get(d as u32).unwrap()[..], &record[..]);
         }
         std::fs::remove_file(path).unwrap();
     }

@@ -205,7 +205,7 @@ fn check_stores(store: &Bundle, docs: usize) -> Result<(), IndexError> {
             .strip_prefix("store.")
             .and_then(|n| n.strip_suffix(".data"))
         {
-            super::store::Store::open(store, variant, docs)?;
+            super::store::Store::open(store, variant, docs)?.check_all()?;
         }
     }
     Ok(())

@@ -58,7 +58,7 @@ fn hydrate(
     let store = kind.records(variant).map_err(internal)?;
     docs.iter()
         .enumerate()
-        .map(|(i, &d)| shape(i, store.get(d)))
+        .map(|(i, &d)| shape(i, &store.get(d).map_err(internal)?))
         .collect()
 }
 

@@ -131,7 +131,7 @@ pub fn company(ctx: &Ctx) -> Result<Reply, ApiError> {
     let record = companies.records("full").map_err(internal)?;
     Ok(detail(
         "company",
-        Raw::with_keys(record.get(doc), &[("similarity", Value::Null)]),
+        Raw::with_keys(&record.get(doc).map_err(internal)?, &[("similarity", Value::Null)]),
     ))
 }
 
@@ -195,7 +195,7 @@ pub fn person(ctx: &Ctx) -> Result<Reply, ApiError> {
         ("filtered_lead_count", Value::Null),
         ("filtered_most_recent_date", Value::Null),
     ];
-    Ok(detail("person", Raw::with_keys(record.get(doc), &nulls)))
+    Ok(detail("person", Raw::with_keys(&record.get(doc).map_err(internal)?, &nulls)))
 }
 
 /// The deal of a `/deals/{id}` path.

@@ -41,7 +41,7 @@ pub fn person_email(ctx: &Ctx) -> Result<Reply, ApiError> {
     let people = &ctx.app.index.people;
     let doc = *resolve(people, &id).first().ok_or_else(person_not_found)?;
     let emails = people.records("email").map_err(internal)?;
-    let email = String::from_utf8_lossy(emails.get(doc)).into_owned();
+    let email = String::from_utf8_lossy(&emails.get(doc).map_err(internal)?).into_owned();
     if email.is_empty() {
         return Err(ApiError::with_help(Code::EmailNotFound, &[], "No unlock was made and nothing was charged."));
     }

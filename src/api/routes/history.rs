@@ -18,10 +18,11 @@ fn page_of(ctx: &Ctx, deals: Vec<u32>) -> Result<Reply, ApiError> {
     let paging = ctx.query.paging()?;
     let range = paging.range(deals.len());
     let store = ctx.app.index.deals.records("full").map_err(internal)?;
-    let rows: Vec<_> = deals[range]
+    let rows = deals[range]
         .iter()
-        .map(|&d| Raw(store.get(d).to_vec()))
-        .collect();
+        .map(|&d| store.get(d).map(|r| Raw(r.to_vec())))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(internal)?;
     let meta = Meta {
         total_count: deals.len() as u64,
         page: paging.page,

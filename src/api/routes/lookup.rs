@@ -121,12 +121,9 @@ fn required_name<'q>(ctx: &'q Ctx, example: &str) -> Result<&'q str, ApiError> {
     })
 }
 
-fn catalog_rows(store: &Store, hits: &[(u32, f32)]) -> Vec<Raw> {
-    store
-        .get_many(hits.iter().map(|&(d, _)| d))
-        .into_iter()
-        .map(|record| Raw(record.to_vec()))
-        .collect()
+fn catalog_rows(store: &Store, hits: &[(u32, f32)]) -> Result<Vec<Raw>, ApiError> {
+    let records = store.get_many(hits.iter().map(|&(d, _)| d)).map_err(internal)?;
+    Ok(records.into_iter().map(|record| Raw(record.to_vec())).collect())
 }
 
 /// What differs between the two catalog lookups.
@@ -162,7 +159,7 @@ fn catalog_lookup(ctx: &Ctx, c: CatalogLookup) -> Result<Reply, ApiError> {
     let hits = lookup_names(c.names, name, limit, category, stages(ctx))
         .map_err(internal)?
         .ok_or_else(ApiError::deferred)?;
-    let mut reply = reply(c.array, catalog_rows(c.cards, &hits));
+    let mut reply = reply(c.array, catalog_rows(c.cards, &hits)?);
     reply.meta.page_size = limit as u64;
     Ok(reply)
 }
@@ -284,7 +281,9 @@ fn org_search(
     let found = lookup_orgs(kind, names, lookup_by(param, value), stages(ctx));
     let scored = answer(found, || invalid_identifier(param, value))?;
     let store = kind.records("card").map_err(internal)?;
-    let records = store.get_many(scored.iter().map(|&(d, _)| d));
+    let records = store
+        .get_many(scored.iter().map(|&(d, _)| d))
+        .map_err(internal)?;
     let rows = records
         .iter()
         .zip(&scored)
@@ -342,6 +341,7 @@ pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
     let store = index.people.records("card").map_err(internal)?;
     let rows = store
         .get_many(docs.iter().copied())
+        .map_err(internal)?
         .into_iter()
         .map(|record| Raw(record.to_vec()))
         .collect();

@@ -114,8 +114,9 @@ pub fn write_company_store(
         let agg = &inp.derived.companies[row as usize];
         let latest = match agg.latest_deal() {
             Some(l) => {
-                let record: DealRecord = serde_json::from_slice(deals.get(inp.orders.deals.doc(l)))
-                    .map_err(io::Error::other)?;
+                let bytes = deals.get(inp.orders.deals.doc(l)).map_err(io::Error::other)?;
+                let record: DealRecord =
+                    serde_json::from_slice(&bytes).map_err(io::Error::other)?;
                 Some(LatestDealRecord::from(record))
             }
             None => None,

@@ -127,5 +127,5 @@ pub fn record(kind: &fundsearch::index::open::Kind, variant: &str, id: Uuid) -> 
         .ids
         .docid(&id)
         .unwrap_or_else(|| panic!("{id} not in index"));
-    serde_json::from_slice(kind.records(variant).unwrap().get(doc)).unwrap()
+    serde_json::from_slice(&kind.records(variant).unwrap().get(doc).unwrap()).unwrap()
 }

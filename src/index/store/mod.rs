@@ -1,0 +1,141 @@
+//! Record stores: the response JSON of every entity, rendered at index time,
+//! compressed one record at a time, returned by doc id without parsing.
+//!
+//! Each kind has one store file (tag `STOR`) per *variant* (`full`,
+//! `card`…), named `KIND.VARIANT.store`. For variant `V`:
+//!
+//! | array | type | content |
+//! |---|---|---|
+//! | `store.V.data` | u8 | the records, each one zstd frame of UTF-8 JSON ([`codec`]) |
+//! | `store.V.dict` | u8 | the zstd dictionary the frames were made with (empty: none) |
+//! | `store.V.starts` | u64 × n | first byte of doc `d`'s frame in `store.V.data` |
+//! | `store.V.ends` | u64 × n | one past its last byte (`starts = ends`: an empty record) |
+//!
+//! Records may be written in any doc order (the indexer renders them in dump
+//! order), hence explicit start/end pairs. The frames are streamed into the
+//! file while rendering ([`writer`]); the dictionary and offsets follow them.
+//!
+//! Reading decompresses one frame (a few microseconds for a record of a few
+//! kilobytes) into a shared buffer; a small cache per store
+//! ([`CACHE_BYTES`]) keeps the most recently read records, so the records
+//! every first page shows are decompressed once.
+
+mod codec;
+mod writer;
+
+use std::sync::Arc;
+
+use quick_cache::sync::Cache;
+use quick_cache::Weighter;
+
+use super::format::{ArrayRef, Bundle};
+use super::mmap::touch;
+use super::IndexError;
+use codec::Decoder;
+
+pub use writer::StoreWriter;
+
+/// Tag of store files.
+pub const STORE_TAG: [u8; 4] = *b"STOR";
+
+/// Decompressed bytes each store keeps cached.
+pub const CACHE_BYTES: u64 = 8 << 20;
+
+/// A decompressed record (JSON bytes), shared with the cache.
+pub type Record = Arc<[u8]>;
+
+/// Weighs a cached record by its bytes (plus the entry's own).
+#[derive(Clone)]
+struct RecordBytes;
+
+impl Weighter<u32, Record> for RecordBytes {
+    fn weight(&self, _: &u32, record: &Record) -> u64 {
+        record.len() as u64 + 48
+    }
+}
+
+/// One variant of a store, read from a bundle.
+pub struct Store {
+    bundle: Bundle,
+    name: String,
+    starts: ArrayRef<u64>,
+    ends: ArrayRef<u64>,
+    data: ArrayRef<u8>,
+    decoder: Decoder,
+    cache: Cache<u32, Record, RecordBytes>,
+}
+
+impl Store {
+    pub fn open(bundle: &Bundle, variant: &str, docs: usize) -> Result<Store, IndexError> {
+        let array = |part: &str| format!("store.{variant}.{part}");
+        let starts = bundle.array_ref::<u64>(&array("starts"))?;
+        let ends = bundle.array_ref::<u64>(&array("ends"))?;
+        let data = bundle.array_ref::<u8>(&array("data"))?;
+        let dict = bundle.array_ref::<u8>(&array("dict"))?;
+        let name = format!("{} store {variant}", bundle.name());
+        let decoder =
+            Decoder::new(bundle.get(dict)).map_err(|e| IndexError::corrupt(&name, e))?;
+        let (s, e) = (bundle.get(starts), bundle.get(ends));
+        let ok = s.len() == docs
+            && e.len() == docs
+            && s.iter()
+                .zip(e)
+                .all(|(&a, &b)| a <= b && b <= data.len() as u64);
+        if !ok {
+            return Err(IndexError::corrupt(&name, "inconsistent offsets"));
+        }
+        Ok(Store {
+            bundle: bundle.clone(),
+            name,
+            starts,
+            ends,
+            data,
+            decoder,
+            cache: Cache::with_weighter(1024, CACHE_BYTES, RecordBytes),
+        })
+    }
+
+    /// The compressed frame of `docid`.
+    fn frame(&self, docid: u32) -> &[u8] {
+        let (s, e) = (self.bundle.get(self.starts), self.bundle.get(self.ends));
+        let d = docid as usize;
+        &self.bundle.get(self.data)[s[d] as usize..e[d] as usize]
+    }
+
+    fn decompress(&self, docid: u32) -> Result<Vec<u8>, IndexError> {
+        self.decoder
+            .decompress(self.frame(docid))
+            .map_err(|e| IndexError::corrupt(&self.name, format!("doc {docid}: {e}")))
+    }
+
+    /// The record of `docid` (JSON bytes).
+    pub fn get(&self, docid: u32) -> Result<Record, IndexError> {
+        if let Some(record) = self.cache.get(&docid) {
+            return Ok(record);
+        }
+        let record: Record = self.decompress(docid)?.into();
+        self.cache.insert(docid, record.clone());
+        Ok(record)
+    }
+
+    /// The records of `docids`, in order (a page of hits); their frames are
+    /// all touched ([`touch`]) before the first is decompressed.
+    pub fn get_many(&self, docids: impl IntoIterator<Item = u32>) -> Result<Vec<Record>, IndexError> {
+        let docids: Vec<u32> = docids.into_iter().collect();
+        touch(docids.iter().map(|&d| self.frame(d)));
+        docids.into_iter().map(|d| self.get(d)).collect()
+    }
+
+    /// Decompresses every record once (for `verify`), bypassing the cache.
+    pub fn check_all(&self) -> Result<(), IndexError> {
+        (0..self.len() as u32).try_for_each(|d| self.decompress(d).map(drop))
+    }
+
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+}
