@@ -18,9 +18,11 @@
 //!   sum of both when both are active; people are then ordered by it, ties
 //!   in the default order, and `sort_by` is ignored.
 
+use std::sync::Arc;
+
 use roaring::RoaringBitmap;
 
-use crate::index::column::NULL_I32;
+use crate::index::column::{Column, NULL_I32};
 use crate::index::payload::{PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
 use crate::index::relation::Edges;
 use crate::index::{Index, IndexError};
@@ -198,23 +200,123 @@ fn count_deals(
     rules: &DealRules,
     deals: &RoaringBitmap,
     candidates: &RoaringBitmap,
-) -> Result<Tally, IndexError> {
+) -> Result<PersonTally, IndexError> {
     let people = &index.people;
     let investors = people
         .facet("is_investor")?
         .docids("true")?
-        .map_or(0, |b| b.len());
+        .unwrap_or_default();
     let edges = people.relation("angel_deals")?.total_edges()
         + people.relation("partner_deals")?.total_edges();
     // Edges read from the people side, estimated from the candidates' share
     // of all investors; a deal read from the deal side costs about four.
-    let people_side = edges as u64 * candidates.len() / investors.max(1);
-    if people_side <= deals.len().saturating_mul(DEAL_SIDE_COST) {
-        count_from_people(index, rules, deals, candidates)
-    } else {
-        let every_investor = candidates.len() >= investors;
-        count_from_deals(index, rules, deals, (!every_investor).then_some(candidates))
+    let people_side = edges as u64 * candidates.len() / investors.len().max(1);
+    let all = index.deals.docs as u64;
+    let complement = rules.angel && rules.institutional && deals.len() * 2 > all;
+    let deal_side = if complement { all - deals.len() } else { deals.len() };
+    if people_side <= deal_side.saturating_mul(DEAL_SIDE_COST) {
+        return count_from_people(index, rules, deals, candidates).map(PersonTally::Direct);
     }
+    let every_investor = candidates.len() >= investors.len();
+    let only = (!every_investor).then_some(candidates);
+    if !complement {
+        return count_from_deals(index, rules, deals, only).map(PersonTally::Direct);
+    }
+    let mut rest = RoaringBitmap::new();
+    rest.insert_range(0..index.deals.docs as u32);
+    rest -= deals;
+    Ok(PersonTally::Complement {
+        deals: people.column_i32("total_deal_count")?,
+        leads: people.column_i32("lead_deal_count")?,
+        rest: count_from_deals(index, rules, &rest, only)?,
+        only_lead: rules.only_lead,
+        investors: investors.as_ref() & candidates,
+    })
+}
+
+/// Each candidate's counts over the qualifying deals D. When D is most of
+/// the deals and every participation counts, walking D is the slow way: a
+/// person's counts are then their totals (`total_deal_count`,
+/// `lead_deal_count`: every deal of the index, distinct) minus their counts
+/// over the deals *not* in D, so the walk covers at most half of the deals.
+/// The latest date is only needed for a page's rows and is then read from
+/// the person's own deals ([`latest_date`]).
+enum PersonTally {
+    Direct(Tally),
+    Complement {
+        deals: Arc<Column<i32>>,
+        leads: Arc<Column<i32>>,
+        rest: Tally,
+        only_lead: bool,
+        /// The candidates with any deal.
+        investors: RoaringBitmap,
+    },
+}
+
+impl PersonTally {
+    /// Deals and leads (the latest date only when counted directly).
+    fn get(&self, p: u32) -> Acc {
+        match self {
+            PersonTally::Direct(t) => t.get(p),
+            PersonTally::Complement {
+                deals,
+                leads,
+                rest,
+                only_lead,
+                ..
+            } => {
+                let total = |c: &Column<i32>| c.get(p).unwrap_or(0).max(0) as u32;
+                let other = rest.get(p);
+                let led = total(leads).saturating_sub(other.leads);
+                let all = if *only_lead { led } else { total(deals).saturating_sub(other.deals) };
+                Acc {
+                    deals: all,
+                    leads: led,
+                    latest: i32::MIN,
+                }
+            }
+        }
+    }
+
+    /// People with at least one counted deal, ascending.
+    fn touched(&self) -> Vec<u32> {
+        match self {
+            PersonTally::Direct(t) => t.touched(),
+            PersonTally::Complement { investors, .. } => {
+                investors.iter().filter(|&p| self.get(p).deals > 0).collect()
+            }
+        }
+    }
+
+    /// A page row's counts, with the latest date of its counted deals.
+    fn with_latest(&self, index: &Index, rules: &DealRules, deals: &RoaringBitmap, p: u32) -> Result<Acc, IndexError> {
+        let mut acc = self.get(p);
+        if let PersonTally::Complement { .. } = self {
+            acc.latest = latest_date(index, rules, deals, p)?.unwrap_or(i32::MIN);
+        }
+        Ok(acc)
+    }
+}
+
+/// The latest date (days) among `person`'s counted deals in `deals`.
+fn latest_date(
+    index: &Index,
+    rules: &DealRules,
+    deals: &RoaringBitmap,
+    person: u32,
+) -> Result<Option<i32>, IndexError> {
+    let (angel_rel, partner_rel) = (
+        index.people.relation("angel_deals")?,
+        index.people.relation("partner_deals")?,
+    );
+    let dates = index.deals.column_i32("date")?;
+    let mut mine = Vec::new();
+    rules.deals_of(&angel_rel.edges(), &partner_rel.edges(), person, &mut mine);
+    Ok(mine
+        .into_iter()
+        .filter(|&(d, lead)| deals.contains(d) && (lead || !rules.only_lead))
+        .filter_map(|(d, _)| day_of(dates.values(), d))
+        .max())
 }
 
 /// Relative cost of reading one deal's participants versus one edge of a person.
@@ -401,10 +503,12 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
     let (mut matches, employer_set) = base_matches(index, q)?;
     let deals_filter = q.investor.as_ref().and_then(|i| i.deals.as_ref());
     let mut portfolio = None;
+    let mut counted = None;
     let tally = match deals_filter {
         Some(f) => {
             let (deals, set) = qualifying_deals(index, f)?;
             let tally = count_deals(index, &DealRules::of(f), &deals, &matches)?;
+            counted = Some((DealRules::of(f), deals.clone()));
             portfolio = set.map(|set| (f, deals, set));
             let min = f.min_matching_deals.unwrap_or(1).max(1);
             matches = bitmap_of(
@@ -447,8 +551,12 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
         ),
     };
     let mut page = page_of(&index.people, &matches, order, q.page)?;
-    if let Some(t) = &tally {
-        page.filtered = page.docs.iter().map(|&p| filtered(t.get(p))).collect();
+    if let (Some(t), Some((rules, deals))) = (&tally, &counted) {
+        page.filtered = page
+            .docs
+            .iter()
+            .map(|&p| t.with_latest(index, rules, deals, p).map(filtered))
+            .collect::<Result<_, _>>()?;
     }
     Ok(page)
 }

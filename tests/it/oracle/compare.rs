@@ -14,6 +14,7 @@ use fundsearch::query::exec::{
     search_companies, search_deals, search_investors, search_people, QueryError,
 };
 use fundsearch::query::request::*;
+use fundsearch::schema::Date;
 use uuid::Uuid;
 
 use super::datasets::{fixture, real, synthetic, Dataset};
@@ -204,4 +205,62 @@ fn real_investors() {
 #[test]
 fn real_people() {
     compare(real(), PEOPLE, 300, 24);
+}
+
+/// Portfolios that hold most of the deals, where the engine counts each
+/// firm and person from the deals outside them (their totals minus those):
+/// every one agrees with the oracle, led or not, with and without a minimum.
+#[test]
+fn broad_portfolios_agree_with_the_oracle() {
+    let wide = |min: Option<Date>, max: Option<Date>| DealFilter {
+        date: Range { min, max },
+        ..Default::default()
+    };
+    let deals = [
+        wide(None, Some(Date(40_000))),
+        wide(Some(Date(0)), None),
+        DealFilter::default(),
+    ];
+    for data in [fixture(), synthetic()] {
+        for (deal, only_lead_deals, min) in deals
+            .iter()
+            .flat_map(|d| [(d, false, None), (d, true, None), (d, false, Some(2)), (d, true, Some(3))])
+        {
+            let q = InvestorsQuery {
+                portfolio: Some(PortfolioFilter {
+                    deal: deal.clone(),
+                    only_lead_deals,
+                    min_matching_deals: min,
+                    ..Default::default()
+                }),
+                sort: InvestorSort::MatchingDeals,
+                page: PageRequest { page: 0, page_size: 100 },
+                ..Default::default()
+            };
+            let expected = expect_investors(data.world, &q);
+            assert!(min.is_some() || expected.total > 0, "{q:?} matches firms");
+            let got = search_investors(data.index, &q);
+            let diff = difference(&expected, got, &data.index.firms.ids);
+            assert!(diff.is_none(), "{} data, {q:?}: {diff:?}", data.name);
+            let q = PeopleQuery {
+                investor: Some(InvestorPersonFilter {
+                    deals: Some(PersonDealsFilter {
+                        deal: deal.clone(),
+                        only_lead_deals,
+                        min_matching_deals: min,
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                }),
+                sort: PersonSort::FilteredDealCount,
+                page: PageRequest { page: 0, page_size: 100 },
+                ..Default::default()
+            };
+            let expected = expect_people(data.world, &q);
+            assert!(min.is_some() || expected.total > 0, "{q:?} matches people");
+            let got = search_people(data.index, &q);
+            let diff = difference(&expected, got, &data.index.people.ids);
+            assert!(diff.is_none(), "{} data, {q:?}: {diff:?}", data.name);
+        }
+    }
 }
