@@ -13,11 +13,9 @@
 //! qualifying deals first, then the default order); `sort_by` is ignored.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 
-use crate::index::column::Column;
 use crate::index::payload::FIRM_LED;
 use crate::index::{Index, IndexError};
 use crate::query::filter::evaluate;
@@ -30,7 +28,7 @@ use crate::query::sort::Direction::Descending;
 use super::blocks::{company_on_deals, deal_on_deals};
 use super::joins::{bitmap_of, docs_of_org_identifiers};
 use super::semantic::{cosine_key, semantic_companies, SemanticSet};
-use super::tally::Tally;
+use super::tally::{other_deals, Tally, Totals};
 use super::{page_of, Order, QueryError};
 
 /// Per-firm counts over the qualifying deals.
@@ -59,27 +57,16 @@ impl FirmCounts {
 /// covers at most half of the deals whatever D is.
 enum FirmTally {
     Direct(Tally),
-    Complement {
-        deals: Arc<Column<i32>>,
-        leads: Arc<Column<i32>>,
-        rest: Tally,
-    },
+    Complement(Totals),
 }
 
 impl FirmTally {
     fn of(index: &Index, d: &RoaringBitmap) -> Result<FirmTally, IndexError> {
-        let all = index.deals.docs as u64;
-        if d.len() * 2 <= all {
+        if d.len() * 2 <= index.deals.docs as u64 {
             return Ok(FirmTally::Direct(tally_firms(index, d)?));
         }
-        let mut rest = RoaringBitmap::new();
-        rest.insert_range(0..all as u32);
-        rest -= d;
-        Ok(FirmTally::Complement {
-            deals: index.firms.column_i32("total_deal_count")?,
-            leads: index.firms.column_i32("lead_deal_count")?,
-            rest: tally_firms(index, &rest)?,
-        })
+        let rest = tally_firms(index, &other_deals(index, d))?;
+        Totals::of(&index.firms, rest).map(FirmTally::Complement)
     }
 
     fn get(&self, firm: u32) -> (u32, u32) {
@@ -88,14 +75,7 @@ impl FirmTally {
                 let acc = t.get(firm);
                 (acc.deals, acc.leads)
             }
-            FirmTally::Complement { deals, leads, rest } => {
-                let (total, led) = (deals.get(firm).unwrap_or(0), leads.get(firm).unwrap_or(0));
-                let acc = rest.get(firm);
-                (
-                    (total as u32).saturating_sub(acc.deals),
-                    (led as u32).saturating_sub(acc.leads),
-                )
-            }
+            FirmTally::Complement(totals) => totals.get(firm),
         }
     }
 

@@ -18,11 +18,9 @@
 //!   sum of both when both are active; people are then ordered by it, ties
 //!   in the default order, and `sort_by` is ignored.
 
-use std::sync::Arc;
-
 use roaring::RoaringBitmap;
 
-use crate::index::column::{Column, NULL_I32};
+use crate::index::column::NULL_I32;
 use crate::index::payload::{PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
 use crate::index::relation::Edges;
 use crate::index::{Index, IndexError};
@@ -42,7 +40,7 @@ use super::joins::{
     targets_of,
 };
 use super::semantic::{cosine_key, semantic_companies, semantic_hits, SemanticSet};
-use super::tally::{Acc, Tally};
+use super::tally::{other_deals, Acc, Tally, Totals};
 use super::{page_of, Order, QueryError};
 
 const TRUE: &[&str] = &["true"];
@@ -222,13 +220,9 @@ fn count_deals(
     if !complement {
         return count_from_deals(index, rules, deals, only).map(PersonTally::Direct);
     }
-    let mut rest = RoaringBitmap::new();
-    rest.insert_range(0..index.deals.docs as u32);
-    rest -= deals;
+    let rest = count_from_deals(index, rules, &other_deals(index, deals), only)?;
     Ok(PersonTally::Complement {
-        deals: people.column_i32("total_deal_count")?,
-        leads: people.column_i32("lead_deal_count")?,
-        rest: count_from_deals(index, rules, &rest, only)?,
+        totals: Totals::of(people, rest)?,
         only_lead: rules.only_lead,
         investors: investors.as_ref() & candidates,
     })
@@ -244,9 +238,7 @@ fn count_deals(
 enum PersonTally {
     Direct(Tally),
     Complement {
-        deals: Arc<Column<i32>>,
-        leads: Arc<Column<i32>>,
-        rest: Tally,
+        totals: Totals,
         only_lead: bool,
         /// The candidates with any deal.
         investors: RoaringBitmap,
@@ -259,19 +251,12 @@ impl PersonTally {
         match self {
             PersonTally::Direct(t) => t.get(p),
             PersonTally::Complement {
-                deals,
-                leads,
-                rest,
-                only_lead,
-                ..
+                totals, only_lead, ..
             } => {
-                let total = |c: &Column<i32>| c.get(p).unwrap_or(0).max(0) as u32;
-                let other = rest.get(p);
-                let led = total(leads).saturating_sub(other.leads);
-                let all = if *only_lead { led } else { total(deals).saturating_sub(other.deals) };
+                let (deals, leads) = totals.get(p);
                 Acc {
-                    deals: all,
-                    leads: led,
+                    deals: if *only_lead { leads } else { deals },
+                    leads,
                     latest: i32::MIN,
                 }
             }

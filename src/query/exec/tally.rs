@@ -8,6 +8,13 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::Arc;
+
+use roaring::RoaringBitmap;
+
+use crate::index::column::Column;
+use crate::index::open::Kind;
+use crate::index::{Index, IndexError};
 
 thread_local! {
     /// Slots kept between the queries of one thread, all `Acc::EMPTY`.
@@ -102,6 +109,45 @@ impl Drop for Tally {
             }
         });
     }
+}
+
+/// Counts over a deal set D taken from the other side: an entity's stored
+/// totals over every deal (`total_deal_count`, `lead_deal_count`) minus a
+/// tally over the deals *not* in D ([`other_deals`]). When D holds most
+/// deals, that tally walks fewer of them than D would.
+pub struct Totals {
+    deals: Arc<Column<i32>>,
+    leads: Arc<Column<i32>>,
+    rest: Tally,
+}
+
+impl Totals {
+    /// `kind`'s totals less `rest`, its tally over the other deals.
+    pub fn of(kind: &Kind, rest: Tally) -> Result<Totals, IndexError> {
+        Ok(Totals {
+            deals: kind.column_i32("total_deal_count")?,
+            leads: kind.column_i32("lead_deal_count")?,
+            rest,
+        })
+    }
+
+    /// `doc`'s (deals, leads) over D.
+    pub fn get(&self, doc: u32) -> (u32, u32) {
+        let total = |c: &Column<i32>| c.get(doc).unwrap_or(0).max(0) as u32;
+        let other = self.rest.get(doc);
+        (
+            total(&self.deals).saturating_sub(other.deals),
+            total(&self.leads).saturating_sub(other.leads),
+        )
+    }
+}
+
+/// The deals not in `d`.
+pub fn other_deals(index: &Index, d: &RoaringBitmap) -> RoaringBitmap {
+    let mut rest = RoaringBitmap::new();
+    rest.insert_range(0..index.deals.docs as u32);
+    rest -= d;
+    rest
 }
 
 #[cfg(test)]
