@@ -99,8 +99,7 @@ pub fn write_companies(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     )?;
 
     let mut company_facets = CompanyFacets::new();
-    let mut latest_round = FacetBuilder::default();
-    let mut latest_investor_location = FacetBuilder::default();
+    let mut latest_facets = LatestDealFacets::default();
     let (mut total_raised, mut latest_size, mut latest_created, mut valuation) = (
         vec![NULL_I64; n],
         vec![NULL_I64; n],
@@ -133,18 +132,11 @@ pub fn write_companies(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
         investors[d] = agg.num_investors as i32;
         if let Some(l) = agg.latest_deal() {
             let deal = &facts.deals[l as usize];
-            latest_round.add(&deal.round.facet_value(), doc);
+            latest_facets.add(facts, deal, doc);
             latest_size[d] = money(deal.size);
             latest_date[d] = day(deal.date);
             latest_created[d] = instant(deal.created_at);
             latest_deal[d] = orders.deals.doc(l) as i32;
-            for f in &deal.firms {
-                let places = &facts.firms[f.firm as usize].places;
-                place_closure(places, facts).iter().for_each(|&l| {
-                    latest_investor_location
-                        .add(&facts.catalog.locations[l as usize].permalink, doc)
-                });
-            }
         }
         agg.deals
             .iter()
@@ -167,8 +159,7 @@ pub fn write_companies(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
         permalinks.push((c.permalink.to_string(), doc));
     }
     company_facets.write(&mut out, "")?;
-    latest_round.write(&mut out, "latest_round")?;
-    latest_investor_location.write(&mut out, "latest_investor_location")?;
+    latest_facets.write(&mut out, "")?;
     write_sorted_column(&mut out, "total_raised", &total_raised)?;
     write_sorted_column(&mut out, "latest_deal_size", &latest_size)?;
     write_sorted_column(&mut out, "latest_deal_created_at", &latest_created)?;
@@ -373,6 +364,89 @@ impl CompanyFacets {
     }
 }
 
+/// A company's latest deal's round and its firms' locations (every level
+/// and ancestor): on companies and, with the `employer_` prefix, on the
+/// people they employ.
+#[derive(Default)]
+struct LatestDealFacets {
+    round: FacetBuilder,
+    investor_location: FacetBuilder,
+}
+
+impl LatestDealFacets {
+    fn add(&mut self, facts: &Facts, deal: &crate::ingest::facts::DealFacts, doc: u32) {
+        self.round.add(&deal.round.facet_value(), doc);
+        for f in &deal.firms {
+            let places = &facts.firms[f.firm as usize].places;
+            place_closure(places, facts).iter().for_each(|&l| {
+                self.investor_location
+                    .add(&facts.catalog.locations[l as usize].permalink, doc)
+            });
+        }
+    }
+
+    fn write(self, out: &mut BundleWriter, prefix: &str) -> io::Result<()> {
+        self.round.write(out, &format!("{prefix}latest_round"))?;
+        self.investor_location
+            .write(out, &format!("{prefix}latest_investor_location"))
+    }
+}
+
+/// The employer company's fields on people (`employer_` facets and
+/// columns), so that a `/people` `company` block is a people plan and not
+/// a join through every matching company's staff.
+struct EmployerFields {
+    kind: FacetBuilder,
+    company: CompanyFacets,
+    latest: LatestDealFacets,
+    total_raised: Vec<i64>,
+    latest_size: Vec<i64>,
+    latest_date: Vec<i32>,
+    latest_created: Vec<i64>,
+}
+
+impl EmployerFields {
+    fn new(docs: usize) -> EmployerFields {
+        let mut kind = FacetBuilder::default();
+        declare_all(&mut kind, ["company", "firm"].into_iter());
+        EmployerFields {
+            kind,
+            company: CompanyFacets::new(),
+            latest: LatestDealFacets::default(),
+            total_raised: vec![NULL_I64; docs],
+            latest_size: vec![NULL_I64; docs],
+            latest_date: vec![NULL_I32; docs],
+            latest_created: vec![NULL_I64; docs],
+        }
+    }
+
+    /// Person `doc` works for company row `c`.
+    fn add(&mut self, inp: &Inputs, c: u32, doc: u32) {
+        let (facts, d) = (inp.facts, doc as usize);
+        let agg = &inp.derived.companies[c as usize];
+        self.kind.add("company", doc);
+        self.company.add(facts, &facts.companies[c as usize], doc);
+        self.total_raised[d] = money(agg.total_raised);
+        if let Some(l) = agg.latest_deal() {
+            let deal = &facts.deals[l as usize];
+            self.latest.add(facts, deal, doc);
+            self.latest_size[d] = money(deal.size);
+            self.latest_date[d] = day(deal.date);
+            self.latest_created[d] = instant(deal.created_at);
+        }
+    }
+
+    fn write(self, out: &mut BundleWriter) -> io::Result<()> {
+        self.kind.write(out, "employer_kind")?;
+        self.company.write(out, "employer_")?;
+        self.latest.write(out, "employer_")?;
+        write_sorted_column(out, "employer_total_raised", &self.total_raised)?;
+        write_sorted_column(out, "employer_latest_deal_size", &self.latest_size)?;
+        write_sorted_column(out, "employer_latest_deal_date", &self.latest_date)?;
+        write_sorted_column(out, "employer_latest_deal_created_at", &self.latest_created)
+    }
+}
+
 /// The sortable investor-activity columns shared by firms and people.
 struct StatColumns {
     counts: [Vec<i32>; 4],
@@ -497,7 +571,7 @@ pub fn write_people(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     );
     let mut stats = StatColumns::new(n);
     let (mut employer, mut employer_firm) = (vec![NULL_I32; n], vec![NULL_I32; n]);
-    let (mut employer_raised, mut employer_latest_size) = (vec![NULL_I64; n], vec![NULL_I64; n]);
+    let mut employer_fields = EmployerFields::new(n);
     let mut angel_deals = RelationBuilder::new(n, false);
     let mut partner_deals = RelationBuilder::new(n, true);
     let mut firms = RelationBuilder::new(n, false);
@@ -534,14 +608,10 @@ pub fn write_people(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
         match p.employer {
             Some(Employer::Company(c)) => {
                 employer[d] = orders.companies.doc(c) as i32;
-                let cagg = &derived.companies[c as usize];
-                employer_raised[d] = money(cagg.total_raised);
-                employer_latest_size[d] = money(
-                    cagg.latest_deal()
-                        .and_then(|l| facts.deals[l as usize].size),
-                );
+                employer_fields.add(inp, c, doc);
             }
             Some(Employer::Firm(fi)) => {
+                employer_fields.kind.add("firm", doc);
                 employer_firm[d] = orders.firms.doc(fi) as i32;
                 firms.add(doc, orders.firms.doc(fi), 0);
             }
@@ -584,8 +654,7 @@ pub fn write_people(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     stats.write(&mut out)?;
     write_column(&mut out, "employer", &employer)?;
     write_column(&mut out, "employer_firm", &employer_firm)?;
-    write_sorted_column(&mut out, "employer_total_raised", &employer_raised)?;
-    write_sorted_column(&mut out, "employer_latest_deal_size", &employer_latest_size)?;
+    employer_fields.write(&mut out)?;
     let ranks = name_ranks(n, |d| &facts.people[order.row(d) as usize].name);
     write_sorted_column(&mut out, "name_rank", &ranks)?;
     angel_deals.write(&mut out, "angel_deals")?;

@@ -1,10 +1,14 @@
 //! Plan clauses of the filter blocks several endpoints share: a company
-//! filter seen from companies or from their deals, a deal filter seen from
-//! deals or from a company's latest deal, investors across rounds.
+//! filter seen from companies, from their deals or from the people they
+//! employ, a deal filter seen from deals or from a company's latest deal
+//! (on companies or their people), investors across rounds.
 
 use crate::index::{Index, IndexError};
+use crate::query::filter::evaluate;
 use crate::query::plan::Plan;
-use crate::query::request::{CompanyFilter, DealFilter, InvestorsFilter, LatestDealFilter};
+use crate::query::request::{
+    CompanyFilter, DealFilter, EmployerFilter, InvestorsFilter, LatestDealFilter,
+};
 
 use super::joins::{
     companies_of_deals, companies_with_latest_deal_in, deals_of_firms, deals_of_people,
@@ -33,6 +37,15 @@ const ON_COMPANIES: CompanyFields = CompanyFields {
     employee_count: "employee_count",
     ipo_status: "ipo_status",
     total_raised: "total_raised",
+};
+
+const ON_EMPLOYEES: CompanyFields = CompanyFields {
+    location: "employer_location",
+    industry: "employer_industry",
+    super_category: "employer_super_category",
+    employee_count: "employer_employee_count",
+    ipo_status: "employer_ipo_status",
+    total_raised: "employer_total_raised",
 };
 
 const ON_DEALS: CompanyFields = CompanyFields {
@@ -125,26 +138,86 @@ pub fn investors_on_companies(
     Ok(())
 }
 
+/// Facet and column names of a company's latest deal, on companies (`""`)
+/// or on the people it employs (`"employer_"`).
+struct LatestDealFields {
+    round: &'static str,
+    size: &'static str,
+    date: &'static str,
+    created: &'static str,
+    investor_location: &'static str,
+}
+
+const LATEST_ON_COMPANIES: LatestDealFields = LatestDealFields {
+    round: "latest_round",
+    size: "latest_deal_size",
+    date: "latest_deal_date",
+    created: "latest_deal_created_at",
+    investor_location: "latest_investor_location",
+};
+
+const LATEST_ON_EMPLOYEES: LatestDealFields = LatestDealFields {
+    round: "employer_latest_round",
+    size: "employer_latest_deal_size",
+    date: "employer_latest_deal_date",
+    created: "employer_latest_deal_created_at",
+    investor_location: "employer_latest_investor_location",
+};
+
+fn latest_deal_facets(plan: &mut Plan, f: &LatestDealFilter, names: &LatestDealFields) {
+    let d = &f.deal;
+    plan.facet(
+        names.round,
+        values(&d.financing_types, |k| k.facet_value()).as_deref(),
+    );
+    plan.money(names.size, &d.size);
+    plan.days(names.date, &d.date);
+    plan.instants(names.created, &d.created);
+    plan.facet(names.investor_location, f.investor_locations.as_deref());
+}
+
 /// A latest-deal filter on companies.
 pub fn latest_deal_on_companies(
     plan: &mut Plan,
     index: &Index,
     f: &LatestDealFilter,
 ) -> Result<(), IndexError> {
-    let d = &f.deal;
-    plan.facet(
-        "latest_round",
-        values(&d.financing_types, |k| k.facet_value()).as_deref(),
-    );
-    plan.money("latest_deal_size", &d.size);
-    plan.days("latest_deal_date", &d.date);
-    plan.instants("latest_deal_created_at", &d.created);
-    plan.facet("latest_investor_location", f.investor_locations.as_deref());
+    latest_deal_facets(plan, f, &LATEST_ON_COMPANIES);
     if let Some(ids) = &f.investor_ids {
         plan.docs(companies_with_latest_deal_in(
             index,
             &deals_of_firms(index, ids)?,
         )?);
+    }
+    Ok(())
+}
+
+/// A `/people` `company` block (but its `search_query`) on people: the
+/// employer's facets and columns are the person's `employer_` ones; the
+/// keys that name companies or investors (`ids`, the latest deal's
+/// `investor_ids`, `investor_people_ids`) select companies, whose staff
+/// (`companies.people`) then joins the plan.
+pub fn employer_on_people(
+    plan: &mut Plan,
+    index: &Index,
+    f: &EmployerFilter,
+) -> Result<(), IndexError> {
+    plan.facet("employer_kind", Some(&["company"]));
+    company_facets(plan, &f.company, &ON_EMPLOYEES);
+    latest_deal_facets(plan, &f.latest_deal, &LATEST_ON_EMPLOYEES);
+    let mut companies = Plan::default();
+    if let Some(ids) = &f.company.ids {
+        companies.docs(docs_of_ids(&index.companies, ids));
+    }
+    if let Some(ids) = &f.latest_deal.investor_ids {
+        companies.docs(companies_with_latest_deal_in(index, &deals_of_firms(index, ids)?)?);
+    }
+    if let Some(ids) = &f.investor_people_ids {
+        companies.docs(companies_of_deals(index, &deals_of_people(index, ids)?)?);
+    }
+    if !companies.is_empty() {
+        let named = evaluate(&index.companies, &companies)?;
+        plan.docs(targets_of(&index.companies, "people", named.iter())?);
     }
     Ok(())
 }

@@ -1,8 +1,11 @@
 //! `POST /people`: people by their own facets, their current employer
 //! (company mode) and their investing (investor mode).
 //!
-//! - Company filters select employer companies (a companies plan), then
-//!   their people through `companies.people`.
+//! - Company filters are clauses on the person's `employer_` facets and
+//!   columns (the employer company's own, copied onto its people by the
+//!   indexer), plus `employer_kind = company`; only the keys naming
+//!   companies or investors select companies, whose staff then joins
+//!   (`companies.people`).
 //! - Firm filters select firms (a firms plan), then keep investors with a
 //!   firm in that set (`people.firms`).
 //! - `investor.deals` selects the qualifying deals D (a deals plan), then
@@ -33,7 +36,8 @@ use crate::query::request::{
 use crate::query::sort::Direction::{Ascending, Descending};
 
 use super::blocks::{
-    company_on_companies, company_on_deals, deal_on_deals, latest_deal_on_companies,
+    company_on_companies, company_on_deals, deal_on_deals, employer_on_people,
+    latest_deal_on_companies,
 };
 use super::joins::{
     bitmap_of, companies_of_deals, deals_of_people, docs_of_keys, docs_of_org_identifiers,
@@ -433,16 +437,17 @@ fn base_matches(
         plan.facet("is_investor", Some(TRUE));
     }
     let (employer_set, semantic) = match &q.company {
-        Some(c) => {
-            let companies = employers(index, c)?;
-            match &c.semantic {
-                Some(s) => {
-                    let set = SemanticSet::of(&semantic_hits(index, s, "company", &companies)?);
-                    (Some(set.companies.clone()), Some(set))
-                }
-                None => (Some(companies), None),
+        Some(c) => match &c.semantic {
+            Some(s) => {
+                let companies = employers(index, c)?;
+                let set = SemanticSet::of(&semantic_hits(index, s, "company", &companies)?);
+                (Some(set.companies.clone()), Some(set))
             }
-        }
+            None => {
+                employer_on_people(&mut plan, index, c)?;
+                (None, None)
+            }
+        },
         None => (None, None),
     };
     let mut matches = evaluate(&index.people, &plan)?;
