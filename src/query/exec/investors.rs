@@ -97,7 +97,7 @@ fn tally_firms(index: &Index, deals: &RoaringBitmap) -> Result<Tally, IndexError
     let mut tally = Tally::new(index.firms.docs);
     for d in deals {
         for (&f, &payload) in firms.targets(d).iter().zip(firms.payload(d)) {
-            tally.add(f, payload & FIRM_LED != 0, None);
+            tally.add(f, payload & FIRM_LED != 0);
         }
     }
     Ok(tally)

@@ -237,8 +237,6 @@ fn count_deals(
 /// person's counts are then their totals (`total_deal_count`,
 /// `lead_deal_count`: every deal of the index, distinct) minus their counts
 /// over the deals *not* in D, so the walk covers at most half of the deals.
-/// The latest date is only needed for a page's rows and is then read from
-/// the person's own deals ([`latest_date`]).
 enum PersonTally {
     Direct(Tally),
     Complement {
@@ -250,7 +248,7 @@ enum PersonTally {
 }
 
 impl PersonTally {
-    /// Deals and leads (the latest date only when counted directly).
+    /// Deals and leads.
     fn get(&self, p: u32) -> Acc {
         match self {
             PersonTally::Direct(t) => t.get(p),
@@ -261,7 +259,6 @@ impl PersonTally {
                 Acc {
                     deals: if *only_lead { leads } else { deals },
                     leads,
-                    latest: i32::MIN,
                 }
             }
         }
@@ -277,13 +274,21 @@ impl PersonTally {
         }
     }
 
-    /// A page row's counts, with the latest date of its counted deals.
-    fn with_latest(&self, index: &Index, rules: &DealRules, deals: &RoaringBitmap, p: u32) -> Result<Acc, IndexError> {
-        let mut acc = self.get(p);
-        if let PersonTally::Complement { .. } = self {
-            acc.latest = latest_date(index, rules, deals, p)?.unwrap_or(i32::MIN);
-        }
-        Ok(acc)
+    /// A page row's counts, with the latest date of its counted deals
+    /// (read from the person's own deals: only a page needs it).
+    fn counts(
+        &self,
+        index: &Index,
+        rules: &DealRules,
+        deals: &RoaringBitmap,
+        p: u32,
+    ) -> Result<FilteredCounts, IndexError> {
+        let acc = self.get(p);
+        Ok(FilteredCounts {
+            deal_count: acc.deals,
+            lead_count: acc.leads,
+            most_recent_date: latest_date(index, rules, deals, p)?.map(crate::schema::Date),
+        })
     }
 }
 
@@ -332,8 +337,6 @@ fn count_from_people(
         index.people.relation("partner_deals")?,
     );
     let (angel_deals, partner_deals) = (angel_rel.edges(), partner_rel.edges());
-    let dates = index.deals.column_i32("date")?;
-    let dates = dates.values();
     let mut tally = Tally::new(dated_investors(index)?);
     let mut mine: Vec<(u32, bool)> = Vec::new();
     for p in candidates {
@@ -341,7 +344,7 @@ fn count_from_people(
         rules.deals_of(&angel_deals, &partner_deals, p, &mut mine);
         for (d, lead) in distinct_deals(&mut mine) {
             if deals.contains(d) && (lead || !rules.only_lead) {
-                tally.add(p, lead, day_of(dates, d));
+                tally.add(p, lead);
             }
         }
     }
@@ -359,8 +362,6 @@ fn count_from_deals(
 ) -> Result<Tally, IndexError> {
     let relation = index.deals.relation("participants")?;
     let participants = relation.edges();
-    let dates = index.deals.column_i32("date")?;
-    let dates = dates.values();
     let mut tally = Tally::new(dated_investors(index)?);
     let counted = (if rules.angel { PARTICIPANT_ANGEL } else { 0 })
         | (if rules.institutional {
@@ -373,14 +374,13 @@ fn count_from_deals(
         if people.is_empty() {
             continue;
         }
-        let day = day_of(dates, d);
         for (&p, &flags) in people.iter().zip(participants.payload(d)) {
             let lead = rules.institutional && flags & PARTICIPANT_LEAD != 0;
             if flags & counted != 0
                 && (lead || !rules.only_lead)
                 && candidates.is_none_or(|c| c.contains(p))
             {
-                tally.add(p, lead, day);
+                tally.add(p, lead);
             }
         }
     }
@@ -406,15 +406,6 @@ fn distinct_deals(pairs: &mut [(u32, bool)]) -> impl Iterator<Item = (u32, bool)
         }
         Some((id, lead))
     })
-}
-
-fn filtered(acc: Acc) -> FilteredCounts {
-    let most_recent_date = (acc.latest != i32::MIN).then_some(crate::schema::Date(acc.latest));
-    FilteredCounts {
-        deal_count: acc.deals,
-        lead_count: acc.leads,
-        most_recent_date,
-    }
 }
 
 /// People matching every block but `investor.deals`, and the semantic set
@@ -545,7 +536,7 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
         page.filtered = page
             .docs
             .iter()
-            .map(|&p| t.with_latest(index, rules, deals, p).map(filtered))
+            .map(|&p| t.counts(index, rules, deals, p))
             .collect::<Result<_, _>>()?;
     }
     Ok(page)

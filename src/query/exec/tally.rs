@@ -21,28 +21,20 @@ thread_local! {
     static SCRATCH: RefCell<Vec<Acc>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Counts of one entity over the qualifying deals.
+/// Counts of one entity over the qualifying deals (8 bytes: a slot per
+/// doc of the dense part stays in cache for as many docs as possible).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Acc {
     pub deals: u32,
     pub leads: u32,
-    /// Latest deal date (days), `i32::MIN` when none.
-    pub latest: i32,
 }
 
 impl Acc {
-    const EMPTY: Acc = Acc {
-        deals: 0,
-        leads: 0,
-        latest: i32::MIN,
-    };
+    const EMPTY: Acc = Acc { deals: 0, leads: 0 };
 
-    fn add(&mut self, lead: bool, date: Option<i32>) {
+    fn add(&mut self, lead: bool) {
         self.deals += 1;
         self.leads += lead as u32;
-        if let Some(d) = date {
-            self.latest = self.latest.max(d);
-        }
     }
 }
 
@@ -68,7 +60,7 @@ impl Tally {
     }
 
     /// Counts one deal of `doc`.
-    pub fn add(&mut self, doc: u32, lead: bool, date: Option<i32>) {
+    pub fn add(&mut self, doc: u32, lead: bool) {
         let acc = match (doc as usize) < self.limit {
             true => &mut self.dense[doc as usize],
             false => self.sparse.entry(doc).or_insert(Acc::EMPTY),
@@ -76,7 +68,7 @@ impl Tally {
         if acc.deals == 0 {
             self.touched.push(doc);
         }
-        acc.add(lead, date);
+        acc.add(lead);
     }
 
     pub fn get(&self, doc: u32) -> Acc {
@@ -86,10 +78,20 @@ impl Tally {
         }
     }
 
-    /// Doc ids with at least one counted deal, ascending.
+    /// Doc ids with at least one counted deal, ascending: the touched list
+    /// sorted, or, when it covers much of the dense part, a scan of the
+    /// slots (sequential, cheaper than sorting) and the sparse ones sorted.
     pub fn touched(&self) -> Vec<u32> {
-        let mut docs = self.touched.clone();
-        docs.sort_unstable();
+        if self.touched.len() < self.limit / 16 {
+            let mut docs = self.touched.clone();
+            docs.sort_unstable();
+            return docs;
+        }
+        let dense = self.dense[..self.limit].iter().enumerate();
+        let mut docs: Vec<u32> = dense.filter(|(_, a)| a.deals > 0).map(|(d, _)| d as u32).collect();
+        let mut sparse: Vec<u32> = self.sparse.keys().copied().collect();
+        sparse.sort_unstable();
+        docs.extend(sparse);
         docs
     }
 }
@@ -156,22 +158,21 @@ mod tests {
 
     #[test]
     fn dense_and_sparse_slots_agree() {
-        for dense in [0, 5, 10] {
+        for dense in [0, 5, 10, 1000] {
             let mut t = Tally::new(dense);
-            t.add(7, false, None);
-            t.add(3, true, Some(5));
-            t.add(3, false, Some(2));
-            assert_eq!(
-                t.get(3),
-                Acc {
-                    deals: 2,
-                    leads: 1,
-                    latest: 5
-                }
-            );
-            assert_eq!(t.get(7).latest, i32::MIN);
+            t.add(7, false);
+            t.add(3, true);
+            t.add(3, false);
+            assert_eq!(t.get(3), Acc { deals: 2, leads: 1 });
+            assert_eq!(t.get(7), Acc { deals: 1, leads: 0 });
             assert_eq!(t.get(4).deals, 0);
             assert_eq!(t.touched(), vec![3, 7]);
+            (0..dense as u32).rev().for_each(|d| t.add(d, false));
+            t.add(12, false);
+            let mut all: Vec<u32> = (0..dense as u32).chain([3, 7, 12]).collect();
+            all.sort_unstable();
+            all.dedup();
+            assert_eq!(t.touched(), all, "scanned or sorted, ascending and once");
         }
     }
 
@@ -179,7 +180,7 @@ mod tests {
     fn scratch_slots_come_back_clean() {
         {
             let mut t = Tally::new(8);
-            t.add(2, true, Some(9));
+            t.add(2, true);
         }
         let t = Tally::new(4);
         assert_eq!(t.get(2), Acc::EMPTY);
