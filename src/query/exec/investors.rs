@@ -1,9 +1,11 @@
 //! `POST /investors`: firms, optionally through their portfolio. The
 //! qualifying deals D are found first (portfolio filters on deals and their
 //! companies); each deal's firm edges then count, per firm, the deals of D
-//! it took part in and those it led (edge payload bit 7). When D holds
-//! most deals, the firms' totals minus their counts over the other deals
-//! give the same figures from a walk over fewer deals ([`FirmTally`]).
+//! it took part in and those it led (edge payload bit 7). Two shapes of D
+//! are counted without walking it ([`FirmTally`]): one block of doc ids (a
+//! lone date range, since deal doc ids follow the date) is one run of each
+//! firm's sorted deals; most of the deals are the firms' totals minus their
+//! counts over the other deals.
 //!
 //! With `company_investments.search_query`, the portfolio companies are
 //! first narrowed to the semantic set (the 150 most relevant companies
@@ -58,10 +60,15 @@ impl FirmCounts {
 enum FirmTally {
     Direct(Tally),
     Complement(Totals),
+    /// (deals, leads) per firm doc.
+    Runs(Vec<(u32, u32)>),
 }
 
 impl FirmTally {
     fn of(index: &Index, d: &RoaringBitmap) -> Result<FirmTally, IndexError> {
+        if let Some(block) = block_of(d).filter(|_| d.len() > index.firms.docs as u64) {
+            return runs_in(index, block).map(FirmTally::Runs);
+        }
         if d.len() * 2 <= index.deals.docs as u64 {
             return Ok(FirmTally::Direct(tally_firms(index, d)?));
         }
@@ -76,6 +83,7 @@ impl FirmTally {
                 (acc.deals, acc.leads)
             }
             FirmTally::Complement(totals) => totals.get(firm),
+            FirmTally::Runs(counts) => counts[firm as usize],
         }
     }
 
@@ -83,11 +91,37 @@ impl FirmTally {
     fn touched(&self, firms: usize) -> Vec<u32> {
         match self {
             FirmTally::Direct(t) => t.touched(),
-            FirmTally::Complement { .. } => {
+            FirmTally::Complement(_) | FirmTally::Runs(_) => {
                 (0..firms as u32).filter(|&f| self.get(f).0 > 0).collect()
             }
         }
     }
+}
+
+/// `d` as one block of doc ids `lo..hi`, when it is one (a lone date
+/// range: deal doc ids follow the date; or every deal).
+fn block_of(d: &RoaringBitmap) -> Option<std::ops::Range<u32>> {
+    let (lo, hi) = (d.min()?, d.max()?);
+    (u64::from(hi - lo) + 1 == d.len()).then_some(lo..hi + 1)
+}
+
+/// Each firm's deals and leads among the deals of `block`: its deals
+/// (`investors.deals`, ascending) in the block are one run, found by two
+/// binary searches; its leads are the run's payload bytes set. No deal is
+/// walked, whatever the size of the block.
+fn runs_in(index: &Index, block: std::ops::Range<u32>) -> Result<Vec<(u32, u32)>, IndexError> {
+    let rel = index.firms.relation("deals")?;
+    let edges = rel.edges();
+    let counts = (0..index.firms.docs as u32).map(|f| {
+        let deals = edges.targets(f);
+        let (i, j) = (
+            deals.partition_point(|&d| d < block.start),
+            deals.partition_point(|&d| d < block.end),
+        );
+        let leads = edges.payload(f)[i..j].iter().filter(|&&b| b != 0).count();
+        ((j - i) as u32, leads as u32)
+    });
+    Ok(counts.collect())
 }
 
 /// Each firm's deals and leads among `deals` (its edges, led: payload bit 7).

@@ -211,12 +211,13 @@ fn count_deals(
     let edges = people.relation("angel_deals")?.total_edges()
         + people.relation("partner_deals")?.total_edges();
     // Edges read from the people side, estimated from the candidates' share
-    // of all investors; a deal read from the deal side costs about four.
+    // of all investors; one costs about twice a deal read from the deal side
+    // (a bitmap probe per edge and a sort per person; measured at M).
     let people_side = edges as u64 * candidates.len() / investors.len().max(1);
     let all = index.deals.docs as u64;
     let complement = rules.angel && rules.institutional && deals.len() * 2 > all;
     let deal_side = if complement { all - deals.len() } else { deals.len() };
-    if people_side <= deal_side.saturating_mul(DEAL_SIDE_COST) {
+    if people_side.saturating_mul(PEOPLE_SIDE_COST) <= deal_side {
         return count_from_people(index, rules, deals, candidates).map(PersonTally::Direct);
     }
     let every_investor = candidates.len() >= investors.len();
@@ -313,8 +314,8 @@ fn latest_date(
         .max())
 }
 
-/// Relative cost of reading one deal's participants versus one edge of a person.
-const DEAL_SIDE_COST: u64 = 4;
+/// Relative cost of reading one edge of a person versus one deal's participants.
+const PEOPLE_SIDE_COST: u64 = 2;
 
 /// People with a dated deal: doc ids `0..n` (doc ids follow the most
 /// recent deal date, people without one last), the dense part of a tally.
