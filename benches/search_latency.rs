@@ -21,7 +21,11 @@
 //! cargo bench --bench search_latency -- [--queries 2000] [--rounds 3]
 //!     [--seed 42] [--only c1,c2,c3,c4,c5,selective] [--slowest N]
 //! cargo bench --bench search_latency -- --show 5 [--only c1]
+//! cargo bench --bench search_latency -- --write-requests FILE [--queries 200]
 //! ```
+//! `--write-requests FILE` also writes every timed request as a JSON line
+//! with our `total_count`, page (UUIDs) and per-round latencies
+//! (`support/export.rs`), for `scripts/bench/peers.sh` to replay on SQL peers.
 //! `--show N` prints the first N requests of each class with their
 //! `total_count` and exits (to see what is being timed); `--slowest N`
 //! prints, after the tables, the N slowest requests of each class (median
@@ -38,6 +42,7 @@ use std::time::{Duration, Instant};
 use fundsearch::index::Index;
 
 use support::dataset::{describe, open_index};
+use support::export::{write_lines, Answered};
 use support::searches::{hydrate, page_is_consistent, requests, Bucket, Class, Request};
 use support::stats::{fmt_us, Summary};
 
@@ -48,6 +53,7 @@ struct Options {
     classes: Vec<Class>,
     show: Option<usize>,
     slowest: usize,
+    write_requests: Option<String>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -58,6 +64,7 @@ fn parse_args() -> Result<Options, String> {
         classes: Class::ALL.to_vec(),
         show: None,
         slowest: 0,
+        write_requests: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -74,6 +81,7 @@ fn parse_args() -> Result<Options, String> {
             "--only" => o.classes = parse_classes(&value("--only")?)?,
             "--show" => o.show = Some(number(value("--show")?, "--show")?),
             "--slowest" => o.slowest = number(value("--slowest")?, "--slowest")?,
+            "--write-requests" => o.write_requests = Some(value("--write-requests")?),
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
@@ -382,6 +390,30 @@ fn run(o: &Options) -> Result<(), String> {
     if o.slowest > 0 {
         runs.iter().for_each(|run| print_slowest(run, o.slowest));
     }
+    if let Some(path) = &o.write_requests {
+        write_requests(&index, &runs, path)?;
+    }
+    Ok(())
+}
+
+/// Writes every timed request with our answer and its latencies per round.
+fn write_requests(index: &Index, runs: &[ClassRun], path: &str) -> Result<(), String> {
+    let us = |d: Duration| (d.as_secs_f64() * 1e7).round() / 10.0;
+    let answered: Vec<Answered> = runs
+        .iter()
+        .flat_map(|run| {
+            run.requests.iter().enumerate().map(|(i, request)| Answered {
+                class: run.class,
+                request,
+                engine_us: run.rounds.iter().map(|r| us(r[i].engine)).collect(),
+                hydrated_us: run.rounds.iter().map(|r| us(r[i].hydrated)).collect(),
+            })
+        })
+        .collect();
+    let file = std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut out = std::io::BufWriter::new(file);
+    write_lines(index, &answered, &mut out)?;
+    println!("\nwrote {} requests to {path}", answered.len());
     Ok(())
 }
 

@@ -8,6 +8,7 @@ pub mod app;
 pub mod cli;
 pub mod dataset;
 pub mod entity;
+pub mod export;
 pub mod queries;
 pub mod requests;
 pub mod searches;
