@@ -516,6 +516,16 @@ def print_table(table, names):
         print(row)
 
 
+def client_floor(engine, n=200):
+    """Median client time of `SELECT 1` (driver and round-trip overhead), µs."""
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        engine.rows("SELECT 1")
+        times.append((time.perf_counter() - t0) * 1e6)
+    return sorted(times)[n // 2]
+
+
 def cmd_run(args):
     path, rounds = args[0], int(opt(args, "--rounds", "3"))
     with open(path) as f:
@@ -528,7 +538,8 @@ def cmd_run(args):
         bad = mismatches(lines, answers, engine.name)
         results[f"{engine.name}"] = (answers, times, bad)
         print(f"{engine.name} {engine.version}: {len(lines)} requests x (1 warm-up + {rounds} rounds) "
-              f"in {time.perf_counter() - t0:.0f} s; {len(bad)} mismatches", flush=True)
+              f"in {time.perf_counter() - t0:.0f} s; {len(bad)} mismatches; client floor (SELECT 1) "
+              f"{fmt(client_floor(engine))}", flush=True)
     print(f"\nper class: p50 / p99 of each round (nearest rank), median over {rounds} rounds; ours = the "
           f"search call in process (engine only); peers = count + page statements from a Python client; "
           f"x = peer / ours")
