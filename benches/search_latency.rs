@@ -22,10 +22,14 @@
 //!     [--seed 42] [--only c1,c2,c3,c4,c5,selective] [--slowest N]
 //! cargo bench --bench search_latency -- --show 5 [--only c1]
 //! cargo bench --bench search_latency -- --write-requests FILE [--queries 200]
+//! cargo bench --bench search_latency -- --write-bodies FILE [--queries 2000]
 //! ```
 //! `--write-requests FILE` also writes every timed request as a JSON line
 //! with our `total_count`, page (UUIDs) and per-round latencies
 //! (`support/export.rs`), for `scripts/bench/peers.sh` to replay on SQL peers.
+//! `--write-bodies FILE` writes the `POST /v1/companies` bodies of
+//! `--queries` C1 requests, one per line, each checked to parse back into
+//! its typed request, and exits (`scripts/bench/http_load.sh` `MIX=c1`).
 //! `--show N` prints the first N requests of each class with their
 //! `total_count` and exits (to see what is being timed); `--slowest N`
 //! prints, after the tables, the N slowest requests of each class (median
@@ -41,6 +45,7 @@ use std::time::{Duration, Instant};
 
 use fundsearch::index::Index;
 
+use support::bodies::companies_body;
 use support::dataset::{describe, open_index};
 use support::export::{write_lines, Answered};
 use support::searches::{hydrate, page_is_consistent, requests, Bucket, Class, Request};
@@ -54,6 +59,7 @@ struct Options {
     show: Option<usize>,
     slowest: usize,
     write_requests: Option<String>,
+    write_bodies: Option<String>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -65,6 +71,7 @@ fn parse_args() -> Result<Options, String> {
         show: None,
         slowest: 0,
         write_requests: None,
+        write_bodies: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -82,6 +89,7 @@ fn parse_args() -> Result<Options, String> {
             "--show" => o.show = Some(number(value("--show")?, "--show")?),
             "--slowest" => o.slowest = number(value("--slowest")?, "--slowest")?,
             "--write-requests" => o.write_requests = Some(value("--write-requests")?),
+            "--write-bodies" => o.write_bodies = Some(value("--write-bodies")?),
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
@@ -361,6 +369,9 @@ fn run(o: &Options) -> Result<(), String> {
     if let Some(n) = o.show {
         return show(&index, o, n);
     }
+    if let Some(path) = &o.write_bodies {
+        return write_bodies(&index, o, path);
+    }
     println!(
         "{} requests per class, {} rounds (figures = median over rounds), one thread, in process; warm-up: 200 other requests per class",
         o.queries, o.rounds
@@ -396,18 +407,36 @@ fn run(o: &Options) -> Result<(), String> {
     Ok(())
 }
 
+/// Writes the `POST /v1/companies` bodies of `--queries` C1 requests.
+fn write_bodies(index: &Index, o: &Options, path: &str) -> Result<(), String> {
+    let mut text = String::new();
+    for request in requests(index, Class::C1, o.queries, o.seed)? {
+        let Request::Companies(q) = &request else {
+            return Err("a C1 request that is not /companies".into());
+        };
+        text.push_str(&companies_body(q)?);
+        text.push('\n');
+    }
+    std::fs::write(path, text).map_err(|e| format!("{path}: {e}"))?;
+    println!("wrote {} C1 bodies to {path}", o.queries);
+    Ok(())
+}
+
 /// Writes every timed request with our answer and its latencies per round.
 fn write_requests(index: &Index, runs: &[ClassRun], path: &str) -> Result<(), String> {
     let us = |d: Duration| (d.as_secs_f64() * 1e7).round() / 10.0;
     let answered: Vec<Answered> = runs
         .iter()
         .flat_map(|run| {
-            run.requests.iter().enumerate().map(|(i, request)| Answered {
-                class: run.class,
-                request,
-                engine_us: run.rounds.iter().map(|r| us(r[i].engine)).collect(),
-                hydrated_us: run.rounds.iter().map(|r| us(r[i].hydrated)).collect(),
-            })
+            run.requests
+                .iter()
+                .enumerate()
+                .map(|(i, request)| Answered {
+                    class: run.class,
+                    request,
+                    engine_us: run.rounds.iter().map(|r| us(r[i].engine)).collect(),
+                    hydrated_us: run.rounds.iter().map(|r| us(r[i].hydrated)).collect(),
+                })
         })
         .collect();
     let file = std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?;

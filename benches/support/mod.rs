@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod app;
+pub mod bodies;
 pub mod cli;
 pub mod dataset;
 pub mod entity;
