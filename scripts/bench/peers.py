@@ -2,12 +2,12 @@
 """Our collection searches against DuckDB and PostgreSQL, on the same dump.
 
 Usage (run by scripts/bench/peers.sh, which installs and prepares everything):
-  peers.py load --csv DIR --duckdb FILE --pg DBNAME
+  peers.py load --csv DIR --duckdb FILE --pg DBNAME [--engines duckdb,postgresql]
       loads pg_csv.py's CSV files into both engines (PostgreSQL: pg_schema.sql,
       COPY, pg_indexes.sql; DuckDB: the same schema with text for text[]),
       then the derived tables of peers_derived.sql (+ peers_indexes.sql on
       PostgreSQL); prints the load time per engine and step.
-  peers.py run REQUESTS.jsonl --duckdb FILE --pg DBNAME [--rounds 3]
+  peers.py run REQUESTS.jsonl --duckdb FILE --pg DBNAME [--rounds 3] [--engines ...]
       replays the requests our bench exported (`search_latency
       --write-requests`), translated to SQL, on both engines: one warm-up pass
       (whose answers are compared with ours), then ROUNDS timed passes, one
@@ -427,9 +427,19 @@ def load(engine, csv_dir):
     return report
 
 
+def engines(args):
+    """The engines named by --engines (default both), connected."""
+    names = opt(args, "--engines", "duckdb,postgresql").split(",")
+    unknown = set(names) - {"duckdb", "postgresql"}
+    if unknown:
+        sys.exit(f"peers.py: unknown engines {sorted(unknown)}")
+    return ([Duck(opt(args, "--duckdb"))] if "duckdb" in names else []) + (
+        [Pg(opt(args, "--pg"))] if "postgresql" in names else [])
+
+
 def cmd_load(args):
-    csv_dir, duck_path, pg_db = opt(args, "--csv"), opt(args, "--duckdb"), opt(args, "--pg")
-    for engine in (Duck(duck_path), Pg(pg_db)):
+    csv_dir = opt(args, "--csv")
+    for engine in engines(args):
         report = load(engine, csv_dir)
         total = sum(s for _, s in report)
         steps = ", ".join(f"{label} {s:.1f} s" for label, s in report)
@@ -532,7 +542,7 @@ def cmd_run(args):
         lines = [json.loads(line) for line in f if line.strip()]
     sqls = [translate(line["request"]) for line in lines]
     results = {}
-    for engine in (Duck(opt(args, "--duckdb")), Pg(opt(args, "--pg"))):
+    for engine in engines(args):
         t0 = time.perf_counter()
         answers, times = replay(engine, lines, sqls, rounds)
         bad = mismatches(lines, answers, engine.name)

@@ -23,7 +23,8 @@
 # env: QUERIES (default 200 per class), ROUNDS (default 3),
 #      PEERS_WORK (default target/peers-LABEL: CSV, DuckDB file, requests),
 #      SKIP_LOAD=1 reuses the databases of an earlier run with this LABEL,
-#      KEEP_DB=1 keeps the PostgreSQL database and DuckDB file afterwards.
+#      KEEP_DB=1 keeps the PostgreSQL database and DuckDB file afterwards,
+#      PEERS (default duckdb,postgresql): the engines to load and run.
 # Runs as root (apt, cluster start). Disk: about 3x the dump for the CSV and
 # both databases (the CSV is removed after the load).
 set -euo pipefail
@@ -40,10 +41,14 @@ db=fundsearch_peers_$label
 duck=$work/peers.duckdb
 venv=target/peers-venv
 py=$venv/bin/python
+peers=${PEERS:-duckdb,postgresql}
+with_pg() { [[ ",$peers," == *,postgresql,* ]]; }
 
 # --- 1. peers ----------------------------------------------------------------
-. "$here/pg_setup.sh"
-pg_setup
+if with_pg; then
+  . "$here/pg_setup.sh"
+  pg_setup
+fi
 if ! "$py" -c 'import duckdb, psycopg' 2>/dev/null; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q 'duckdb==2.0.0' 'psycopg[binary]==3.3.9'
@@ -55,10 +60,12 @@ if [ "${SKIP_LOAD:-0}" != 1 ]; then
   echo "== $dump -> CSV"
   rm -rf "$work/csv" "$duck"
   python3 "$here/pg_csv.py" "$dump" "$work/csv"
-  dropdb --if-exists "$db"
-  createdb "$db"
+  if with_pg; then
+    dropdb --if-exists "$db"
+    createdb "$db"
+  fi
   echo "== load"
-  "$py" "$here/peers.py" load --csv "$PWD/$work/csv" --duckdb "$duck" --pg "$db"
+  "$py" "$here/peers.py" load --csv "$PWD/$work/csv" --duckdb "$duck" --pg "$db" --engines "$peers"
   rm -rf "$work/csv"
 fi
 
@@ -71,10 +78,11 @@ FUNDSEARCH_BENCH_INDEX=$index cargo bench --bench search_latency -- \
 echo
 echo "== peers: the same requests as SQL"
 status=0
-"$py" "$here/peers.py" run "$work/requests.jsonl" --duckdb "$duck" --pg "$db" --rounds "$rounds" || status=$?
+"$py" "$here/peers.py" run "$work/requests.jsonl" --duckdb "$duck" --pg "$db" --rounds "$rounds" \
+  --engines "$peers" || status=$?
 
 if [ "${KEEP_DB:-0}" != 1 ]; then
-  dropdb "$db"
+  if with_pg; then dropdb "$db"; fi
   rm -f "$duck" "$duck.wal"
 fi
 exit "$status"
