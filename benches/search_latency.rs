@@ -21,7 +21,15 @@
 //! cargo bench --bench search_latency -- [--queries 2000] [--rounds 3]
 //!     [--seed 42] [--only c1,c2,c3,c4,c5,selective] [--slowest N]
 //! cargo bench --bench search_latency -- --show 5 [--only c1]
+//! cargo bench --bench search_latency -- --write-requests FILE [--queries 200]
+//! cargo bench --bench search_latency -- --write-bodies FILE [--queries 2000]
 //! ```
+//! `--write-requests FILE` also writes every timed request as a JSON line
+//! with our `total_count`, page (UUIDs) and per-round latencies
+//! (`support/export.rs`), for `scripts/bench/peers.sh` to replay on SQL peers.
+//! `--write-bodies FILE` writes the `POST /v1/companies` bodies of
+//! `--queries` C1 requests, one per line, each checked to parse back into
+//! its typed request, and exits (`scripts/bench/http_load.sh` `MIX=c1`).
 //! `--show N` prints the first N requests of each class with their
 //! `total_count` and exits (to see what is being timed); `--slowest N`
 //! prints, after the tables, the N slowest requests of each class (median
@@ -37,7 +45,9 @@ use std::time::{Duration, Instant};
 
 use fundsearch::index::Index;
 
+use support::bodies::companies_body;
 use support::dataset::{describe, open_index};
+use support::export::{write_lines, Answered};
 use support::searches::{hydrate, page_is_consistent, requests, Bucket, Class, Request};
 use support::stats::{fmt_us, Summary};
 
@@ -48,6 +58,8 @@ struct Options {
     classes: Vec<Class>,
     show: Option<usize>,
     slowest: usize,
+    write_requests: Option<String>,
+    write_bodies: Option<String>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -58,6 +70,8 @@ fn parse_args() -> Result<Options, String> {
         classes: Class::ALL.to_vec(),
         show: None,
         slowest: 0,
+        write_requests: None,
+        write_bodies: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -74,6 +88,8 @@ fn parse_args() -> Result<Options, String> {
             "--only" => o.classes = parse_classes(&value("--only")?)?,
             "--show" => o.show = Some(number(value("--show")?, "--show")?),
             "--slowest" => o.slowest = number(value("--slowest")?, "--slowest")?,
+            "--write-requests" => o.write_requests = Some(value("--write-requests")?),
+            "--write-bodies" => o.write_bodies = Some(value("--write-bodies")?),
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
@@ -353,6 +369,9 @@ fn run(o: &Options) -> Result<(), String> {
     if let Some(n) = o.show {
         return show(&index, o, n);
     }
+    if let Some(path) = &o.write_bodies {
+        return write_bodies(&index, o, path);
+    }
     println!(
         "{} requests per class, {} rounds (figures = median over rounds), one thread, in process; warm-up: 200 other requests per class",
         o.queries, o.rounds
@@ -382,6 +401,48 @@ fn run(o: &Options) -> Result<(), String> {
     if o.slowest > 0 {
         runs.iter().for_each(|run| print_slowest(run, o.slowest));
     }
+    if let Some(path) = &o.write_requests {
+        write_requests(&index, &runs, path)?;
+    }
+    Ok(())
+}
+
+/// Writes the `POST /v1/companies` bodies of `--queries` C1 requests.
+fn write_bodies(index: &Index, o: &Options, path: &str) -> Result<(), String> {
+    let mut text = String::new();
+    for request in requests(index, Class::C1, o.queries, o.seed)? {
+        let Request::Companies(q) = &request else {
+            return Err("a C1 request that is not /companies".into());
+        };
+        text.push_str(&companies_body(q)?);
+        text.push('\n');
+    }
+    std::fs::write(path, text).map_err(|e| format!("{path}: {e}"))?;
+    println!("wrote {} C1 bodies to {path}", o.queries);
+    Ok(())
+}
+
+/// Writes every timed request with our answer and its latencies per round.
+fn write_requests(index: &Index, runs: &[ClassRun], path: &str) -> Result<(), String> {
+    let us = |d: Duration| (d.as_secs_f64() * 1e7).round() / 10.0;
+    let answered: Vec<Answered> = runs
+        .iter()
+        .flat_map(|run| {
+            run.requests
+                .iter()
+                .enumerate()
+                .map(|(i, request)| Answered {
+                    class: run.class,
+                    request,
+                    engine_us: run.rounds.iter().map(|r| us(r[i].engine)).collect(),
+                    hydrated_us: run.rounds.iter().map(|r| us(r[i].hydrated)).collect(),
+                })
+        })
+        .collect();
+    let file = std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut out = std::io::BufWriter::new(file);
+    write_lines(index, &answered, &mut out)?;
+    println!("\nwrote {} requests to {path}", answered.len());
     Ok(())
 }
 

@@ -5,9 +5,11 @@
 #![allow(dead_code)]
 
 pub mod app;
+pub mod bodies;
 pub mod cli;
 pub mod dataset;
 pub mod entity;
+pub mod export;
 pub mod queries;
 pub mod requests;
 pub mod searches;

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# HTTP load test of the lookup endpoints with wrk (Server issue §4).
+# HTTP load test of the lookup endpoints, or of the C1 discovery mix, with
+# wrk (Server issue §4; issue 17 §4).
 #
 # 1. writes N lookup paths drawn from the index (company / investor / person
 #    name searches -- exact, one typo, prefix -- company domains, a few
 #    location and industry searches; see benches/support/requests.rs) with
-#    `cargo bench --bench lookup_latency -- --write-paths`;
+#    `cargo bench --bench lookup_latency -- --write-paths`; or, with MIX=c1,
+#    N `POST /v1/companies` bodies of the C1 class of the in-process bench
+#    (benches/support/searches.rs, each checked to parse back into its typed
+#    request) with `cargo bench --bench search_latency -- --write-bodies`,
+#    replayed by posts.lua;
 # 2. creates an api-plan key (unmetered) in a fresh state directory;
 # 3. "1 core": the server pinned to core 0 (`taskset -c 0`, --threads 1),
 #    wrk pinned to core 1 (-t1); for each connection count: WARMUP seconds
@@ -19,7 +24,8 @@
 # env: CONNS ("8 32 128"), WARMUP (10), DURATION (30), PORT (18080),
 #      PATHS (20000), WORKERS_1 / WORKERS_2 (server --workers for the 1-core /
 #      2-core runs; default: the server's own default), MODES ("1 2"),
-#      MIX ("lookups"; "domain" = domain lookups only, the HTTP stack's ceiling).
+#      MIX ("lookups"; "domain" = domain lookups only, the HTTP stack's ceiling;
+#      "c1" = POST /v1/companies bodies of the C1 mix).
 # Installs wrk from apt when missing. Closed-loop saturation: p99 here is
 # queueing under overload, not the latency at a sustainable rate.
 set -euo pipefail
@@ -53,7 +59,13 @@ if [ -n "${1:-}" ]; then
   export FUNDSEARCH_BENCH_INDEX=$1
 fi
 cargo build --release --bin server
-cargo bench --bench lookup_latency -- --write-paths "$work/paths.txt" --paths "$npaths" --mix "$mix"
+if [ "$mix" = c1 ]; then
+  cargo bench --bench search_latency -- --write-bodies "$work/paths.txt" --queries "$npaths"
+  lua=scripts/bench/posts.lua
+else
+  cargo bench --bench lookup_latency -- --write-paths "$work/paths.txt" --paths "$npaths" --mix "$mix"
+  lua=scripts/bench/lookups.lua
+fi
 index=${FUNDSEARCH_BENCH_INDEX:-target/bench-data/s-7-index}
 server=target/release/server
 FUNDSEARCH_BENCH_KEY=$("$server" keys create --state "$work/state" --user bench --plan api)
@@ -87,16 +99,21 @@ stop_server() {
 }
 
 run_wrk() { # $1 = connections, $2 = seconds; prints the RESULT line
-  taskset -c 1 wrk -t1 -c"$1" -d"$2"s --timeout 10s -s scripts/bench/lookups.lua \
+  taskset -c 1 wrk -t1 -c"$1" -d"$2"s --timeout 10s -s "$lua" \
     "http://127.0.0.1:$port" -- "$work/paths.txt" | grep '^RESULT'
 }
 
-# sanity check: one request of each kind answers 200
+# sanity check: the first 50 requests answer 200
 check() {
-  local n=0
-  while read -r path; do
-    code=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $FUNDSEARCH_BENCH_KEY" "http://127.0.0.1:$port$path")
-    [ "$code" = 200 ] || { echo "GET $path -> $code" >&2; return 1; }
+  local n=0 code
+  while read -r line; do
+    if [ "$mix" = c1 ]; then
+      code=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $FUNDSEARCH_BENCH_KEY" \
+        -H 'Content-Type: application/json' --data-binary "$line" "http://127.0.0.1:$port/v1/companies")
+    else
+      code=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $FUNDSEARCH_BENCH_KEY" "http://127.0.0.1:$port$line")
+    fi
+    [ "$code" = 200 ] || { echo "$line -> $code" >&2; return 1; }
     n=$((n + 1))
   done < <(head -n 50 "$work/paths.txt")
   echo "sanity: $n requests answered 200"

@@ -27,16 +27,8 @@ now() { date +%s.%N; }
 secs() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$1" "$2"; }
 
 # --- PostgreSQL 15 -----------------------------------------------------------
-if ! command -v pg_ctlcluster >/dev/null || [ ! -x /usr/lib/postgresql/15/bin/postgres ]; then
-  apt-get update
-  DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql-15 postgresql-contrib
-fi
-if [ "$(pg_lsclusters -h | awk '$1 == 15 && $2 == "main" { print $4 }')" != online ]; then
-  pg_ctlcluster 15 main start
-fi
-if ! su postgres -c "psql -tAc \"SELECT 1 FROM pg_roles WHERE rolname = 'root'\"" | grep -q 1; then
-  su postgres -c "createuser -s root"
-fi
+. "$here/pg_setup.sh"
+pg_setup
 
 psql_db() { PGOPTIONS="-c maintenance_work_mem=1GB -c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
 
