@@ -275,43 +275,41 @@ impl PersonTally {
         }
     }
 
-    /// A page row's counts, with the latest date of its counted deals
-    /// (read from the person's own deals: only a page needs it).
-    fn counts(
+    /// The counts of a page's rows, each with the latest date of its
+    /// counted deals (read from the person's own deals, the relations
+    /// opened once: only a page needs the date).
+    fn page_counts(
         &self,
         index: &Index,
         rules: &DealRules,
         deals: &RoaringBitmap,
-        p: u32,
-    ) -> Result<FilteredCounts, IndexError> {
-        let acc = self.get(p);
-        Ok(FilteredCounts {
-            deal_count: acc.deals,
-            lead_count: acc.leads,
-            most_recent_date: latest_date(index, rules, deals, p)?.map(crate::schema::Date),
-        })
+        page: &[u32],
+    ) -> Result<Vec<FilteredCounts>, IndexError> {
+        let (angel_rel, partner_rel) = (
+            index.people.relation("angel_deals")?,
+            index.people.relation("partner_deals")?,
+        );
+        let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
+        let dates = index.deals.column_i32("date")?;
+        let mut mine = Vec::new();
+        let latest = |p: u32, mine: &mut Vec<(u32, bool)>| {
+            mine.clear();
+            rules.deals_of(&angel, &partner, p, mine);
+            mine.iter()
+                .filter(|&&(d, lead)| deals.contains(d) && (lead || !rules.only_lead))
+                .filter_map(|&(d, _)| day_of(dates.values(), d))
+                .max()
+        };
+        let counts = page.iter().map(|&p| {
+            let acc = self.get(p);
+            FilteredCounts {
+                deal_count: acc.deals,
+                lead_count: acc.leads,
+                most_recent_date: latest(p, &mut mine).map(crate::schema::Date),
+            }
+        });
+        Ok(counts.collect())
     }
-}
-
-/// The latest date (days) among `person`'s counted deals in `deals`.
-fn latest_date(
-    index: &Index,
-    rules: &DealRules,
-    deals: &RoaringBitmap,
-    person: u32,
-) -> Result<Option<i32>, IndexError> {
-    let (angel_rel, partner_rel) = (
-        index.people.relation("angel_deals")?,
-        index.people.relation("partner_deals")?,
-    );
-    let dates = index.deals.column_i32("date")?;
-    let mut mine = Vec::new();
-    rules.deals_of(&angel_rel.edges(), &partner_rel.edges(), person, &mut mine);
-    Ok(mine
-        .into_iter()
-        .filter(|&(d, lead)| deals.contains(d) && (lead || !rules.only_lead))
-        .filter_map(|(d, _)| day_of(dates.values(), d))
-        .max())
 }
 
 /// Relative cost of reading one edge of a person versus one deal's participants.
@@ -489,9 +487,10 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
     let tally = match deals_filter {
         Some(f) => {
             let (deals, set) = qualifying_deals(index, f)?;
-            let tally = count_deals(index, &DealRules::of(f), &deals, &matches)?;
-            counted = Some((DealRules::of(f), deals.clone()));
-            portfolio = set.map(|set| (f, deals, set));
+            let rules = DealRules::of(f);
+            let tally = count_deals(index, &rules, &deals, &matches)?;
+            portfolio = set;
+            counted = Some((rules, deals));
             let min = f.min_matching_deals.unwrap_or(1).max(1);
             matches = bitmap_of(
                 tally
@@ -505,9 +504,13 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
         None => None,
     };
     let semantic = employer_set.is_some() || portfolio.is_some();
+    let portfolio = match (&portfolio, &counted) {
+        (Some(set), Some((rules, deals))) => Some((rules, deals, set)),
+        _ => None,
+    };
     let order = match (q.sort, &tally) {
         _ if semantic => Order::Keys(
-            relevance_keys(index, &matches, employer_set.as_ref(), portfolio.as_ref())?,
+            relevance_keys(index, &matches, employer_set.as_ref(), portfolio)?,
             Descending,
         ),
         (PersonSort::MostRecentDealDate, _) | (PersonSort::FilteredDealCount, None) => {
@@ -534,11 +537,7 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
     };
     let mut page = page_of(&index.people, &matches, order, q.page)?;
     if let (Some(t), Some((rules, deals))) = (&tally, &counted) {
-        page.filtered = page
-            .docs
-            .iter()
-            .map(|&p| t.counts(index, rules, deals, p))
-            .collect::<Result<_, _>>()?;
+        page.filtered = t.page_counts(index, rules, deals, &page.docs)?;
     }
     Ok(page)
 }
@@ -549,11 +548,11 @@ fn relevance_keys(
     index: &Index,
     matches: &RoaringBitmap,
     employer_set: Option<&SemanticSet>,
-    portfolio: Option<&(&PersonDealsFilter, RoaringBitmap, SemanticSet)>,
+    portfolio: Option<(&DealRules, &RoaringBitmap, &SemanticSet)>,
 ) -> Result<Vec<(Option<i64>, u32)>, QueryError> {
     let employer = index.people.column_i32("employer")?;
     let portfolio_best = match portfolio {
-        Some((f, deals, set)) => Some(portfolio_cosines(index, &DealRules::of(f), deals, set, matches)?),
+        Some((rules, deals, set)) => Some(portfolio_cosines(index, rules, deals, set, matches)?),
         None => None,
     };
     let mut keys = Vec::with_capacity(matches.len() as usize);
