@@ -15,7 +15,8 @@
 //! Every error a handler returns is held to the endpoint's declared code
 //! list: a 400 it does not declare is answered with its declared `invalid`
 //! code instead (see [`conform`]). `GET /openapi.json` (also under `/v1`)
-//! answers without a key, like `/health`.
+//! answers without a key, like `/health` (the table of such resources is
+//! [`super::public`]).
 //!
 //! Handlers run synchronously; the HTTP layer calls [`App::handle`] on a
 //! bounded blocking pool.
@@ -29,7 +30,7 @@ use super::declare::endpoint::{Cost, Endpoint, Gating, Input, UnknownParams};
 use super::envelope::success_body;
 use super::errors::{ApiError, Code, Item};
 use super::handler::{Ctx, Effort};
-use super::openapi;
+use super::public;
 use super::params::Query;
 use super::routes::{match_route, RouteMatch};
 pub use super::state::App;
@@ -55,6 +56,8 @@ pub struct Response {
     pub allow: Option<String>,
     /// Credits charged (for the access log).
     pub credits: u64,
+    /// `Content-Type`: JSON everywhere but the public pages ([`super::public`]).
+    pub content_type: &'static str,
 }
 
 impl Response {
@@ -65,9 +68,25 @@ impl Response {
             retry_after: e.retry_after,
             allow: e.allow.as_deref().map(str::to_string),
             credits: 0,
+            content_type: JSON,
+        }
+    }
+
+    /// A 200 that charges nothing.
+    pub fn ok(content_type: &'static str, body: Vec<u8>) -> Response {
+        Response {
+            status: 200,
+            body,
+            retry_after: None,
+            allow: None,
+            credits: 0,
+            content_type,
         }
     }
 }
+
+/// The content type of every API response.
+pub const JSON: &str = "application/json";
 
 /// What [`App::handle_quick`] did.
 #[derive(Debug)]
@@ -104,14 +123,11 @@ impl App {
 
     fn handle_checked(&self, req: &Request, effort: Effort) -> Result<Response, ApiError> {
         let path = normalise_path(req.path);
-        if path == "/health" || openapi::PATHS.contains(&path.as_str()) {
+        if let Some(resource) = public::find(&path) {
             if !matches!(req.method, "GET" | "HEAD") {
                 return Err(ApiError::method_not_allowed(req.method, "GET, HEAD"));
             }
-            return Ok(match path.as_str() {
-                "/health" => self.health(),
-                _ => json_response(openapi::document_bytes()),
-            });
+            return (resource.respond)(self);
         }
         let principal = self.authenticate(req.authorization)?;
         if effort != Effort::Deferred {
@@ -144,11 +160,8 @@ impl App {
         let meta = reply.meta.to_value(endpoint.meta, &charge);
         let body = success_body(&reply.data, &meta, reply.message.as_deref());
         Ok(Response {
-            status: 200,
-            body,
-            retry_after: None,
-            allow: None,
             credits: charge.credits_used,
+            ..Response::ok(JSON, body)
         })
     }
 
@@ -189,27 +202,6 @@ impl App {
                 Err(ApiError::internal(request_id))
             }
         }
-    }
-
-    fn health(&self) -> Response {
-        let c = &self.index.manifest.counts;
-        let body = json!({
-            "status": "ok",
-            "index": { "as_of": self.index.manifest.as_of, "built_at": self.index.manifest.built_at,
-                       "companies": c.companies, "deals": c.deals, "investors": c.investors, "people": c.people },
-        });
-        json_response(serde_json::to_vec(&body).unwrap_or_default())
-    }
-}
-
-/// A 200 with a JSON body that charges nothing.
-fn json_response(body: Vec<u8>) -> Response {
-    Response {
-        status: 200,
-        body,
-        retry_after: None,
-        allow: None,
-        credits: 0,
     }
 }
 

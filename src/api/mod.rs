@@ -10,6 +10,7 @@ pub mod errors;
 pub mod handler;
 pub mod openapi;
 pub mod params;
+pub mod public;
 pub mod rate_limit;
 pub mod routes;
 pub mod semantic;

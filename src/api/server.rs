@@ -272,7 +272,7 @@ fn caught<T>(
 fn to_hyper(response: Response, id: &str) -> hyper::Response<Full<Bytes>> {
     let mut builder = hyper::Response::builder()
         .status(response.status)
-        .header(hyper::header::CONTENT_TYPE, "application/json")
+        .header(hyper::header::CONTENT_TYPE, response.content_type)
         .header("x-request-id", id);
     if let Some(allow) = &response.allow {
         builder = builder.header(hyper::header::ALLOW, allow.as_str());
