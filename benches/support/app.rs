@@ -43,6 +43,7 @@ impl BenchApp {
             .authenticate(&key)
             .map_err(|e| format!("authenticating the bench key: {e:?}"))?;
         let app = App {
+            metrics: fundsearch::api::metrics::Metrics::disabled(),
             index,
             accounts: Arc::new(accounts),
             limiter: RateLimiter::new(0),

@@ -230,7 +230,7 @@ pub async fn serve(listener: UnixListener, accounts: Arc<dyn AccountStore>) {
         let accounts = accounts.clone();
         tokio::spawn(async move {
             if let Err(e) = answer(stream, accounts).await {
-                eprintln!("admin: {e}");
+                tracing::warn!(error = %e, "admin socket request failed");
             }
         });
     }
@@ -248,11 +248,10 @@ async fn answer(stream: tokio::net::UnixStream, accounts: Arc<dyn AccountStore>)
         Ok(op) => {
             let done = tokio::task::spawn_blocking(move || {
                 let result = execute(&*accounts, &op);
-                eprintln!(
-                    "admin: {} -> {}",
-                    describe(&op),
-                    if result.is_ok() { "ok" } else { "refused" }
-                );
+                match &result {
+                    Ok(_) => tracing::info!(op = %describe(&op), "admin command done"),
+                    Err(reason) => tracing::warn!(op = %describe(&op), %reason, "admin command refused"),
+                }
                 result
             });
             done.await

@@ -33,6 +33,7 @@ use super::handler::{Ctx, Effort};
 use super::public;
 use super::params::Query;
 use super::routes::{match_route, RouteMatch};
+pub use super::response::{Response, JSON};
 pub use super::state::App;
 
 /// A request, as the HTTP layer hands it over.
@@ -45,48 +46,6 @@ pub struct Request<'a> {
     pub body: &'a [u8],
     pub request_id: &'a str,
 }
-
-/// A response, ready to be written.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Response {
-    pub status: u16,
-    pub body: Vec<u8>,
-    pub retry_after: Option<u64>,
-    /// `Allow` (405).
-    pub allow: Option<String>,
-    /// Credits charged (for the access log).
-    pub credits: u64,
-    /// `Content-Type`: JSON everywhere but the public pages ([`super::public`]).
-    pub content_type: &'static str,
-}
-
-impl Response {
-    pub fn error(e: &ApiError) -> Response {
-        Response {
-            status: e.status,
-            body: serde_json::to_vec(&e.body()).unwrap_or_default(),
-            retry_after: e.retry_after,
-            allow: e.allow.as_deref().map(str::to_string),
-            credits: 0,
-            content_type: JSON,
-        }
-    }
-
-    /// A 200 that charges nothing.
-    pub fn ok(content_type: &'static str, body: Vec<u8>) -> Response {
-        Response {
-            status: 200,
-            body,
-            retry_after: None,
-            allow: None,
-            credits: 0,
-            content_type,
-        }
-    }
-}
-
-/// The content type of every API response.
-pub const JSON: &str = "application/json";
 
 /// What [`App::handle_quick`] did.
 #[derive(Debug)]
@@ -133,7 +92,10 @@ impl App {
         if effort != Effort::Deferred {
             self.limiter
                 .check(&principal.key_id, Instant::now())
-                .map_err(|wait| ApiError::rate_limited(self.limiter.limit(), wait))?;
+                .map_err(|wait| {
+                    self.metrics.rate_limited();
+                    ApiError::rate_limited(self.limiter.limit(), wait)
+                })?;
         }
         let RouteMatch { route, params } = match_route(req.method, &path)?;
         let endpoint = route.endpoint;
@@ -198,7 +160,7 @@ impl App {
                 short.balance.purchased_remaining,
             )),
             Err(e) => {
-                eprintln!("request {request_id}: could not record a charge: {e}");
+                tracing::error!(request_id, error = %e, "could not record a charge");
                 Err(ApiError::internal(request_id))
             }
         }

@@ -5,7 +5,8 @@
 
 use serde_json::json;
 
-use super::app::{App, Response, JSON};
+use super::response::{Response, JSON};
+use super::state::App;
 use super::errors::ApiError;
 use super::openapi;
 
@@ -20,6 +21,7 @@ pub static RESOURCES: &[Resource] = &[
     Resource { path: "/health", respond: health },
     Resource { path: "/openapi.json", respond: openapi_document },
     Resource { path: "/v1/openapi.json", respond: openapi_document },
+    Resource { path: "/metrics", respond: metrics },
 ];
 
 /// The resource at `path` (already normalised: no trailing slash).
@@ -36,6 +38,16 @@ fn health(app: &App) -> Result<Response, ApiError> {
                    "companies": c.companies, "deals": c.deals, "investors": c.investors, "people": c.people },
     });
     Ok(Response::ok(JSON, serde_json::to_vec(&body).unwrap_or_default()))
+}
+
+/// The Prometheus exposition; 404 like any unknown path when the server
+/// runs without `--metrics`.
+fn metrics(app: &App) -> Result<Response, ApiError> {
+    if !app.metrics.is_enabled() {
+        return Err(ApiError::route_not_found("/metrics"));
+    }
+    let text = app.metrics.render(&app.index.manifest);
+    Ok(Response::ok(super::metrics::CONTENT_TYPE, text.into_bytes()))
 }
 
 fn openapi_document(_: &App) -> Result<Response, ApiError> {

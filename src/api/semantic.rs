@@ -121,7 +121,7 @@ pub fn semantic_error(block: &'static str, e: &SemanticError) -> ApiError {
             }),
         ),
         SemanticError::Embed(_) => {
-            eprintln!("semantic search: {e}");
+            tracing::error!(error = %e, "semantic search failed");
             ApiError::of(Code::InternalServerError, &[], serde_json::Value::Null)
         }
     }

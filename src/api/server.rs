@@ -1,5 +1,8 @@
-//! The HTTP/1.1 transport (hyper + tokio).
+//! The HTTP transport (hyper + tokio): HTTP/1.1, and HTTP/2 over cleartext
+//! with prior knowledge (h2c), on the same port.
 //!
+//! * Requests the HTTP/1 parser refuses (bad bytes, 414, 431) are answered
+//!   in the error envelope ([`super::parse_errors`]).
 //! * Header read timeout, body read timeout (408) and body size limit (413)
 //!   protect against slow or oversized clients.
 //! * Request handling (`App::handle`) is CPU work: it runs on tokio's
@@ -15,14 +18,17 @@
 //!   microseconds as a rule, a few milliseconds at most); the few the exact stages cannot answer go to
 //!   the pool for the main stage ([`crate::api::app::Effort`]).
 //! * A panic inside a handler becomes a 500 with the request id, logged.
-//! * One access-log line per request: time, id, method, path, status,
-//!   latency, credits.
+//! * One span per request (`request`: id, method, path); the request id is
+//!   the client's `X-Request-Id` when sane, else generated, and always
+//!   returned in `X-Request-Id`. The access log is one event of that span
+//!   (status, duration, credits, error code), at a level by status
+//!   ([`access_event`]). Metrics ([`super::metrics`]) count every answer,
+//!   the worker queue and the busy workers.
 //! * Graceful shutdown: on SIGTERM/SIGINT stop accepting, let open
 //!   connections finish their current request (up to a grace period).
 
 use std::convert::Infallible;
 use std::future::Future;
-use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -30,16 +36,18 @@ use std::time::{Duration, Instant};
 
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Bytes, Incoming};
-use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
+use tracing::Instrument;
 
 use super::app::{App, Quick, Request, Response};
 use super::handler::Effort;
 use super::errors::ApiError;
+use super::parse_errors::Enveloped;
 use super::routes::{self, RunsOn};
 
 /// Transport settings.
@@ -97,6 +105,7 @@ pub async fn serve(
         app,
         config,
     });
+    let protocols = protocols(shared.config.header_timeout);
     let graceful = GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
@@ -104,20 +113,16 @@ pub async fn serve(
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => {
                     let _ = stream.set_nodelay(true);
-                    let header_timeout = shared.config.header_timeout;
                     let shared = shared.clone();
                     let service = service_fn(move |req| respond(shared.clone(), req));
-                    let conn = http1::Builder::new()
-                        .timer(TokioTimer::new())
-                        .header_read_timeout(Some(header_timeout))
-                        .serve_connection(TokioIo::new(stream), service);
-                    let conn = graceful.watch(conn);
+                    let io = TokioIo::new(Enveloped::new(stream));
+                    let conn = graceful.watch(protocols.serve_connection(io, service).into_owned());
                     tokio::spawn(async move {
                         let _ = conn.await;
                     });
                 }
                 Err(e) => {
-                    eprintln!("accept failed: {e}");
+                    tracing::warn!(error = %e, "accept failed");
                     tokio::time::sleep(Duration::from_millis(50)).await;
                 }
             },
@@ -130,8 +135,20 @@ pub async fn serve(
         .await
         .is_err()
     {
-        eprintln!("shutdown: connections still open after {grace:?}; closing");
+        tracing::warn!(?grace, "shutdown: connections still open after the grace period; closing");
     }
+}
+
+/// HTTP/1.1, and HTTP/2 with prior knowledge (h2c), told apart by the
+/// connection preface.
+fn protocols(header_timeout: Duration) -> auto::Builder<TokioExecutor> {
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(Some(header_timeout));
+    builder.http2().timer(TokioTimer::new());
+    builder
 }
 
 async fn respond(
@@ -139,21 +156,50 @@ async fn respond(
     req: hyper::Request<Incoming>,
 ) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
     let started = Instant::now();
-    let id = format!(
-        "{:x}-{:x}",
-        shared.epoch,
-        shared.next_id.fetch_add(1, Ordering::Relaxed)
-    );
+    let id = request_id(&shared, req.headers());
     let method = req.method().as_str().to_string();
     let path = req.uri().path().to_string();
-    let response = match read_body(&shared.config, req).await {
-        Ok((parts, body)) => run(&shared, parts, body, &id).await,
-        Err(e) => Response::error(&e),
-    };
+    let span = tracing::info_span!("request", id = %id, method = %method, path = %path);
+    let response = async {
+        match read_body(&shared.config, req).await {
+            Ok((parts, body)) => run(&shared, parts, body, &id).await,
+            Err(e) => Response::error(&e),
+        }
+    }
+    .instrument(span.clone())
+    .await;
+    let took = started.elapsed();
+    let metrics = &shared.app.metrics;
+    if metrics.is_enabled() {
+        let route = routes::label(&method, &path);
+        metrics.observe(route, response.status, response.credits, took);
+    }
     if shared.config.access_log {
-        log_line(&id, &method, &path, &response, started.elapsed());
+        span.in_scope(|| access_event(&response, took));
     }
     Ok(to_hyper(response, &id))
+}
+
+/// The client's `X-Request-Id` when it is a sane token (1–64 of
+/// `A-Z a-z 0-9 . _ -`), else a fresh `<epoch hex>-<counter hex>`.
+fn request_id(shared: &Shared, headers: &hyper::HeaderMap) -> String {
+    let given = headers
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| is_token(v));
+    match given {
+        Some(v) => v.to_string(),
+        None => format!(
+            "{:x}-{:x}",
+            shared.epoch,
+            shared.next_id.fetch_add(1, Ordering::Relaxed)
+        ),
+    }
+}
+
+fn is_token(v: &str) -> bool {
+    (1..=64).contains(&v.len())
+        && v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
 struct Parts {
@@ -214,19 +260,27 @@ async fn run(shared: &Arc<Shared>, parts: Parts, body: Bytes, id: &str) -> Respo
         RunsOn::Pool => Effort::Full,
     };
     let config = &shared.config;
-    let permit = match tokio::time::timeout(config.queue_timeout, shared.permits.acquire()).await {
-        Ok(Ok(p)) => p,
-        _ => return Response::error(&ApiError::overloaded()),
+    let metrics = &shared.app.metrics;
+    metrics.queued(1);
+    let waited = tokio::time::timeout(config.queue_timeout, shared.permits.acquire()).await;
+    metrics.queued(-1);
+    let Ok(Ok(permit)) = waited else {
+        return Response::error(&ApiError::overloaded());
     };
-    let (app, request_id) = (shared.app.clone(), id.to_string());
-    let work =
-        tokio::task::spawn_blocking(move || handle(&app, &parts, &body, &request_id, effort));
+    let (app, request_id, span) = (shared.app.clone(), id.to_string(), tracing::Span::current());
+    let work = tokio::task::spawn_blocking(move || {
+        let _entered = span.enter();
+        app.metrics.busy(1);
+        let response = handle(&app, &parts, &body, &request_id, effort);
+        app.metrics.busy(-1);
+        response
+    });
     let outcome = tokio::time::timeout(config.handler_timeout, work).await;
     drop(permit);
     match outcome {
         Ok(Ok(response)) => response,
         Ok(Err(join)) => {
-            eprintln!("request {id}: handler failed: {join}");
+            tracing::error!(error = %join, "handler failed");
             Response::error(&ApiError::internal(id))
         }
         Err(_) => Response::error(&ApiError::timeout()),
@@ -264,7 +318,7 @@ fn caught<T>(
     };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(&req)));
     if outcome.is_err() {
-        eprintln!("request {id}: handler panicked");
+        tracing::error!("handler panicked");
     }
     outcome.ok()
 }
@@ -285,15 +339,22 @@ fn to_hyper(response: Response, id: &str) -> hyper::Response<Full<Bytes>> {
         .unwrap_or_else(|_| hyper::Response::new(Full::new(Bytes::new())))
 }
 
-fn log_line(id: &str, method: &str, path: &str, response: &Response, took: Duration) {
-    let now = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%S%.3fZ");
-    let line = format!(
-        "{now} {id} {method} {path} {} {:.3}ms credits={}\n",
-        response.status,
-        took.as_secs_f64() * 1000.0,
-        response.credits
-    );
-    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+/// The access log: one event per request, inside the request's span (id,
+/// method, path). Server failures are errors, overload refusals (429, 503,
+/// 504) warnings, everything else information.
+fn access_event(response: &Response, took: Duration) {
+    let status = response.status;
+    let ms = took.as_micros() as f64 / 1000.0;
+    let (credits, code) = (response.credits, response.code.map(|c| c.as_str()));
+    match status {
+        500.. if status != 503 && status != 504 => {
+            tracing::error!(target: "access", status, duration_ms = ms, credits, code, "answered")
+        }
+        429 | 503 | 504 => {
+            tracing::warn!(target: "access", status, duration_ms = ms, credits, code, "answered")
+        }
+        _ => tracing::info!(target: "access", status, duration_ms = ms, credits, code, "answered"),
+    }
 }
 
 /// Binds `addr`.

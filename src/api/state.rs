@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use crate::accounts::AccountStore;
+use super::metrics::Metrics;
 use super::rate_limit::RateLimiter;
 use super::semantic::SemanticService;
 use crate::index::Index;
@@ -13,6 +14,8 @@ use crate::index::Index;
 /// Shared state of a running server.
 pub struct App {
     pub index: Arc<Index>,
+    /// Request, credit and pool figures (`GET /metrics` when enabled).
+    pub metrics: Metrics,
     pub accounts: Arc<dyn AccountStore>,
     pub limiter: RateLimiter,
     pub semantic: SemanticService,

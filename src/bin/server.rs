@@ -26,6 +26,7 @@ use clap::{Args, Parser, Subcommand};
 use fundsearch::accounts::{JournalStore, Allowances, Plan};
 use fundsearch::api::admin::{self, AdminOp};
 use fundsearch::api::app::App;
+use fundsearch::api::metrics::Metrics;
 use fundsearch::api::rate_limit::RateLimiter;
 use fundsearch::api::semantic::{SemanticService, QUERY_CACHE};
 use fundsearch::api::server::{bind, serve, ServerConfig};
@@ -89,9 +90,19 @@ struct ServeArgs {
     /// on first use).
     #[arg(long, env = "FUNDSEARCH_VERIFY_ON_START")]
     verify_on_start: bool,
-    /// Write one access-log line per request to stderr.
+    /// Log one access event per request (status, duration, credits).
     #[arg(long, env = "FUNDSEARCH_ACCESS_LOG", default_value_t = true, action = clap::ArgAction::Set)]
     access_log: bool,
+    /// Log format on stderr: `text` (human-readable) or `json` (one object per line).
+    #[arg(long, env = "FUNDSEARCH_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+    /// What to log: a level (`info`, `warn`, `debug`) or per-target
+    /// directives (`info,access=warn`), as tracing's `EnvFilter` reads them.
+    #[arg(long, env = "FUNDSEARCH_LOG", default_value = "info")]
+    log: String,
+    /// Serve Prometheus metrics at `GET /metrics` (unauthenticated; on with `--demo`).
+    #[arg(long, env = "FUNDSEARCH_METRICS", action = clap::ArgAction::Set)]
+    metrics: Option<bool>,
     #[command(flatten)]
     allowances: AllowanceArgs,
     #[command(flatten)]
@@ -100,6 +111,28 @@ struct ServeArgs {
     /// and vector search), milliseconds; past it the request answers 504.
     #[arg(long = "semantic-timeout-ms", env = "FUNDSEARCH_SEMANTIC_TIMEOUT_MS", default_value_t = 5_000)]
     semantic_timeout_ms: u64,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+/// Installs the log subscriber of a serving process.
+fn init_logging(args: &ServeArgs) -> Result<(), String> {
+    use std::io::IsTerminal;
+    let filter = tracing_subscriber::EnvFilter::try_new(&args.log)
+        .map_err(|e| format!("--log {:?}: {e}", args.log))?;
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal());
+    match args.log_format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().try_init(),
+    }
+    .map_err(|e| e.to_string())
 }
 
 #[derive(Args, Clone)]
@@ -246,13 +279,18 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
+    let serving = cli.command.is_none();
     let result = match cli.command {
         Some(Command::Keys { action }) => keys(action),
         Some(Command::Alerts { action }) => alerts(action),
-        None => run_server(cli.serve),
+        None => init_logging(&cli.serve).and_then(|()| run_server(cli.serve)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(reason) if serving && tracing::dispatcher::has_been_set() => {
+            tracing::error!(%reason, "server stopped");
+            ExitCode::FAILURE
+        }
         Err(reason) => {
             eprintln!("server: {reason}");
             ExitCode::FAILURE
@@ -331,10 +369,7 @@ fn prepare_demo(dir: &Path, model: &ModelArgs) -> Result<PathBuf, String> {
     let semantic = demo_model(dir, model)?;
     let as_of = Date::parse(DEMO_AS_OF);
     let dump = dir.join("dump");
-    eprintln!(
-        "demo: generating {DEMO_COMPANIES} synthetic companies (seed {DEMO_SEED}) into {}",
-        dump.display()
-    );
+    tracing::info!(companies = DEMO_COMPANIES, seed = DEMO_SEED, dump = %dump.display(), "demo: generating the synthetic dataset");
     let opts = GenerateOptions {
         companies: DEMO_COMPANIES,
         seed: DEMO_SEED,
@@ -342,7 +377,7 @@ fn prepare_demo(dir: &Path, model: &ModelArgs) -> Result<PathBuf, String> {
         as_of: as_of.unwrap_or_else(Date::today),
     };
     generate(&opts).map_err(|e| format!("generating the demo dataset: {e}"))?;
-    eprintln!("demo: building the index into {}", index.display());
+    tracing::info!(index = %index.display(), "demo: building the index");
     build_index(&BuildOptions {
         dump,
         out: index.clone(),
@@ -378,16 +413,16 @@ fn semantic_service(index: &Index, args: &ServeArgs) -> Result<SemanticService, 
         Ok(Some(model)) => model,
         Ok(None) => return Ok(SemanticService::none("semantic search is switched off (--semantic-model none)")),
         Err(e) => {
-            eprintln!("server: semantic search is off: {e}");
+            tracing::warn!(error = %e, "semantic search is off");
             return Ok(SemanticService::none(format!("the server has no semantic model ({e})")));
         }
     };
     match &index_model {
-        Some(id) if *id != loaded.info().id => eprintln!(
-            "server: the index was embedded with {id} but --semantic-model loaded {}; semantic queries will be refused",
-            loaded.info().id
+        Some(id) if *id != loaded.info().id => tracing::warn!(
+            index_model = %id, loaded = %loaded.info().id,
+            "the index was embedded with another model than --semantic-model loaded; semantic queries will be refused"
         ),
-        None => eprintln!("server: the index has no company vectors; semantic queries will be refused"),
+        None => tracing::warn!("the index has no company vectors; semantic queries will be refused"),
         _ => {}
     }
     Ok(SemanticService::new(Arc::new(CachedEmbedder::new(loaded, QUERY_CACHE)), budget))
@@ -407,7 +442,8 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
             PathBuf::from("state")
         }
     });
-    let index = Index::open(&index_dir).map_err(|e| e.to_string())?;
+    tracing::info!(index = %index_dir.display(), "opening the index");
+    let index = Index::open(&index_dir).map_err(|e| format!("{}: {e}", index_dir.display()))?;
     if args.verify_on_start {
         index.verify_checksums().map_err(|e| e.to_string())?;
         index.warm().map_err(|e| e.to_string())?;
@@ -425,7 +461,9 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
         None
     };
     let accounts = Arc::new(accounts);
+    let metrics = args.metrics.unwrap_or(args.demo);
     let app = Arc::new(App {
+        metrics: if metrics { Metrics::enabled() } else { Metrics::disabled() },
         index: Arc::new(index),
         accounts: accounts.clone(),
         limiter: RateLimiter::new(args.rate_limit),
@@ -449,17 +487,18 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
         let listener = bind(args.listen).await.map_err(|e| format!("listening on {}: {e}", args.listen))?;
         match admin::bind(&state) {
             Ok(socket) => drop(tokio::spawn(admin::serve(socket, accounts))),
-            Err(e) => eprintln!(
-                "server: no admin socket in {} ({e}); `server keys` commands will need the server stopped",
-                state.display()
+            Err(e) => tracing::warn!(
+                state = %state.display(), error = %e,
+                "no admin socket; `server keys` commands will need the server stopped"
             ),
         }
         let local = listener.local_addr().map_err(|e| e.to_string())?;
         let c = &app.index.manifest.counts;
-        eprintln!(
-            "server: {} ({} companies, {} deals, {} investors, {} people; as-of {}) ready on http://{local} in {:.0} ms",
-            index_dir.display(), c.companies, c.deals, c.investors, c.people, app.index.manifest.as_of,
-            started.elapsed().as_secs_f64() * 1000.0
+        tracing::info!(
+            index = %index_dir.display(), companies = c.companies, deals = c.deals, investors = c.investors,
+            people = c.people, as_of = %app.index.manifest.as_of, built_at = %app.index.manifest.built_at,
+            metrics, startup_ms = started.elapsed().as_millis() as u64,
+            "ready on http://{local}"
         );
         if let Some(key) = demo_key {
             println!("Demo API key (enterprise plan):");
@@ -467,7 +506,7 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
             println!("Try: curl -H 'Authorization: Bearer {key}' 'http://{local}/v1/company/search?name=lab'");
         }
         serve(app, listener, config, shutdown_signal()).await;
-        eprintln!("server: stopped");
+        tracing::info!("stopped");
         Ok(())
     })
 }
@@ -482,8 +521,8 @@ async fn shutdown_signal() {
                 Err(_) => return ctrl_c.await.unwrap_or(()),
             };
         tokio::select! {
-            _ = ctrl_c => {},
-            _ = term.recv() => {},
+            _ = ctrl_c => tracing::info!(signal = "SIGINT", "shutting down"),
+            _ = term.recv() => tracing::info!(signal = "SIGTERM", "shutting down"),
         }
     }
     #[cfg(not(unix))]

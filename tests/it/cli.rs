@@ -108,6 +108,98 @@ fn indexer_generate_is_deterministic() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// Starts the server binary on the fixture index and `state` with `extra`
+/// flags; returns it, its stderr (read up to the ready event) and its address.
+fn start_server(
+    state: &std::path::Path,
+    extra: &[&str],
+) -> (std::process::Child, BufReader<std::process::ChildStderr>, String) {
+    let index = fixture_index_dir();
+    let mut args = vec!["--index", index.to_str().unwrap(), "--listen", "127.0.0.1:0"];
+    args.extend_from_slice(&["--state", state.to_str().unwrap()]);
+    args.extend_from_slice(extra);
+    let mut child = Command::new(SERVER)
+        .args(&args)
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("ready on http://") {
+        line.clear();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "the server exited before it was ready");
+    }
+    let addr: String = line
+        .split("http://")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{line}"))
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ':')
+        .collect();
+    (child, stderr, addr)
+}
+
+/// Sends SIGTERM and waits (at most 15 s) for a clean exit.
+fn stop_server(child: &mut std::process::Child) {
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let started = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "server did not stop on SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status}");
+}
+
+#[test]
+fn server_logs_json_events_in_request_spans_and_serves_metrics() {
+    let state = scratch("cli-server-json").join("state");
+    let (ok, key, err) = run(SERVER, &["keys", "create", "--state", state.to_str().unwrap(), "--user", "ops", "--plan", "pro"]);
+    assert!(ok, "{err}");
+    let key = key.trim().to_string();
+    let (mut child, mut stderr, addr) = start_server(&state, &["--log-format", "json", "--metrics", "true"]);
+    let server = http::Client(addr.parse().unwrap());
+    let raw = format!("GET /v1/company/search?name=helix HTTP/1.1\r\nHost: t\r\nConnection: close\r\nX-Request-Id: trace-42\r\nAuthorization: Bearer {key}\r\n\r\n");
+    let r = server.send_raw(raw.as_bytes());
+    assert_eq!((r.status, r.header("x-request-id")), (200, Some("trace-42")), "{}", r.body);
+    let id = r.body["data"]["companies"][0]["id"].as_str().unwrap_or_else(|| panic!("{}", r.body));
+    let detail = server.get(&format!("/v1/company?id={id}"), Some(&key));
+    assert_eq!(detail.status, 200, "{}", detail.body);
+    let unauthorised = server.get("/v1/company/search?name=helix", None);
+    assert_eq!(unauthorised.status, 401);
+    let metrics = server.get("/metrics", None);
+    assert_eq!(metrics.status, 200);
+    assert!(metrics.header("content-type").unwrap().starts_with("application/openmetrics-text"));
+    assert!(metrics.text.contains(r#"fundsearch_http_requests_total{route="/v1/company/search",status="200"} 1"#), "{}", metrics.text);
+    assert!(metrics.text.contains(r#"fundsearch_http_requests_total{route="/v1/company/search",status="401"} 1"#));
+    assert!(metrics.text.contains(r#"fundsearch_credits_charged_total{route="/v1/company"} 1"#));
+    assert!(metrics.text.contains(r#"fundsearch_index_documents{kind="companies"}"#));
+    stop_server(&mut child);
+    let mut rest = String::new();
+    let _ = std::io::Read::read_to_string(&mut stderr, &mut rest);
+    let events: Vec<serde_json::Value> = rest.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
+    let access: Vec<&serde_json::Value> = events.iter().filter(|e| e["target"] == "access").collect();
+    let traced = access.iter().find(|e| e["span"]["id"] == "trace-42").expect("the access event of trace-42");
+    assert_eq!((traced["level"].as_str(), traced["fields"]["status"].as_u64()), (Some("INFO"), Some(200)));
+    assert_eq!(traced["span"]["path"], "/v1/company/search");
+    assert_eq!(traced["fields"]["credits"], 0);
+    let charged = access.iter().find(|e| e["span"]["path"] == "/v1/company");
+    assert_eq!(charged.expect("the detail's access event")["fields"]["credits"], 1);
+    let refused = access.iter().find(|e| e["fields"]["status"] == 401).expect("the 401's access event");
+    assert_eq!(refused["fields"]["code"], "AUTH_ERROR", "{refused}");
+    assert!(events.iter().any(|e| e["fields"]["message"] == "shutting down" && e["fields"]["signal"] == "SIGTERM"));
+}
+
 #[test]
 fn server_keys_create_then_serve_then_sigterm() {
     let state = scratch("cli-server").join("state");
@@ -128,60 +220,19 @@ fn server_keys_create_then_serve_then_sigterm() {
     let key = key.trim().to_string();
     assert!(key.starts_with("vg_") && key.len() == 48, "{key}");
 
-    let index = fixture_index_dir();
-    let mut child = Command::new(SERVER)
-        .args([
-            "--index",
-            index.to_str().unwrap(),
-            "--listen",
-            "127.0.0.1:0",
-            "--state",
-            state.to_str().unwrap(),
-            "--access-log",
-            "false",
-        ])
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    stderr.read_line(&mut line).unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .unwrap_or_else(|| panic!("{line}"))
-        .to_string();
-
+    let (mut child, mut stderr, addr) = start_server(&state, &["--access-log", "false"]);
     let server = http::Client(addr.parse().unwrap());
     let r = server.get("/v1/company/search?name=helix", Some(&key));
     assert_eq!(r.status, 200, "{}", r.body);
     keys_change_while_the_server_runs(&server, state.to_str().unwrap());
     let alert_id = alerts_change_while_the_server_runs(&server, state.to_str().unwrap());
 
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let started = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(15),
-            "server did not stop on SIGTERM"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    assert!(status.success(), "{status}");
+    stop_server(&mut child);
     let mut rest = String::new();
     let _ = std::io::Read::read_to_string(&mut stderr, &mut rest);
     assert!(rest.contains("stopped"), "{rest}");
     assert!(
-        rest.contains("admin: add_credits user=\"ops\" credits=7 -> ok"),
+        rest.contains("admin command done op=add_credits user=\"ops\" credits=7"),
         "{rest}"
     );
 

@@ -11,3 +11,4 @@ mod oracle;
 mod real_data;
 mod search_api;
 mod semantic;
+mod transport;

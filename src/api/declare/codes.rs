@@ -53,6 +53,10 @@ codes! {
     RequestTimeout = 408, "REQUEST_TIMEOUT", "The request was not received in time";
     PayloadTooLarge = 413, "PAYLOAD_TOO_LARGE", "Request body too large";
     BadRequest = 400, "BAD_REQUEST", "Malformed request body";
+    /// The HTTP parser's refusals ([`crate::api::parse_errors`]).
+    MalformedRequest = 400, "MALFORMED_REQUEST", "The request line or a header could not be parsed";
+    UriTooLong = 414, "URI_TOO_LONG", "Request URI too long";
+    HeadersTooLarge = 431, "HEADERS_TOO_LARGE", "Request headers too large";
     InternalServerError = 500, "INTERNAL_SERVER_ERROR", "An unexpected error occurred";
     SemanticSearchUnavailable = 501, "SEMANTIC_SEARCH_UNAVAILABLE", "Semantic search ({block}.search_query) is not available: {reason}";
     ServiceUnavailable = 503, "SERVICE_UNAVAILABLE", "The server is busy";

@@ -83,6 +83,23 @@ pub enum RunsOn {
     Pool,
 }
 
+/// The metrics label of `method path`: the declared pattern of its route
+/// (`/v1/company/{id}`), the path of a public resource, or `unmatched`;
+/// never the raw path, so labels stay few whatever clients send.
+pub fn label(method: &str, path: &str) -> &'static str {
+    let path = match path.trim_end_matches('/') {
+        "" => "/",
+        trimmed => trimmed,
+    };
+    if let Some(resource) = super::public::find(path) {
+        return resource.path;
+    }
+    match match_route(method, path) {
+        Ok(m) => m.route.endpoint.path,
+        Err(_) => "unmatched",
+    }
+}
+
 /// Where the request `method path?query` runs.
 pub fn runs_on(method: &str, path: &str, query: Option<&str>) -> RunsOn {
     let path = path.trim_end_matches('/');
@@ -142,6 +159,14 @@ fn match_path<'p>(pattern: &str, path: &'p str) -> Option<Vec<&'p str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_are_patterns_public_paths_or_unmatched() {
+        assert_eq!(label("GET", "/v1/deals/abc/investors/"), "/v1/deals/{id}/investors");
+        assert_eq!(label("GET", "/health"), "/health");
+        assert_eq!(label("GET", "/v1/no/such/thing"), "unmatched");
+        assert_eq!(label("DELETE", "/v1/deals/abc"), "unmatched");
+    }
 
     #[test]
     fn patterns_capture_segments_and_distinguish_methods() {

@@ -44,7 +44,7 @@ pub fn one_of(kinds: &[IdentifierKind]) -> String {
 /// An index failure (of a store, a column or a name index): logged,
 /// answered as a 500.
 pub fn internal(e: impl std::fmt::Display) -> ApiError {
-    eprintln!("index error: {e}");
+    tracing::error!(error = %e, "index read failed");
     ApiError::of(Code::InternalServerError, &[], Value::Null)
 }
 

@@ -7,6 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use fundsearch::api::metrics::Metrics;
 use fundsearch::accounts::{JournalStore, Allowances, Plan};
 use fundsearch::api::app::App;
 use fundsearch::api::rate_limit::RateLimiter;
@@ -29,6 +30,8 @@ pub struct Setup {
     pub config: ServerConfig,
     /// The server's semantic search (default: MiniLM, the fixture's model).
     pub semantic: fn() -> SemanticService,
+    /// `GET /metrics` served (default: off, as `--metrics` defaults).
+    pub metrics: bool,
 }
 
 impl Default for Setup {
@@ -44,6 +47,7 @@ impl Default for Setup {
             allowances: Allowances::default(),
             config,
             semantic: super::semantic_service,
+            metrics: false,
         }
     }
 }
@@ -54,6 +58,7 @@ impl TestServer {
         index.warm().expect("index warms");
         let accounts = Arc::new(JournalStore::open(state_dir, setup.allowances).expect("state opens"));
         let app = Arc::new(App {
+            metrics: if setup.metrics { Metrics::enabled() } else { Metrics::disabled() },
             index: Arc::new(index),
             accounts: accounts.clone(),
             limiter: RateLimiter::new(setup.rate_limit),
@@ -164,6 +169,8 @@ pub struct Reply {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     pub body: Value,
+    /// The body as text (for the responses that are not JSON).
+    pub text: String,
 }
 
 impl Reply {
@@ -180,11 +187,11 @@ impl Reply {
             .filter_map(|l| l.split_once(':'))
             .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
             .collect();
-        let body = serde_json::from_str(body).unwrap_or(Value::Null);
         Reply {
             status,
             headers,
-            body,
+            body: serde_json::from_str(body).unwrap_or(Value::Null),
+            text: body.to_string(),
         }
     }
 
