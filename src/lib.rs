@@ -10,7 +10,6 @@
 //!
 //! The only `unsafe` code is the memory map in [`index::mmap`].
 
-#![deny(unsafe_code)]
 
 pub mod accounts;
 pub mod api;
