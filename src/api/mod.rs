@@ -9,6 +9,7 @@ pub mod envelope;
 pub mod errors;
 pub mod handler;
 pub mod openapi;
+pub mod pages;
 pub mod params;
 pub mod public;
 pub mod rate_limit;
