@@ -448,6 +448,13 @@ function cellText(v) {
   return String(v);
 }
 
+// A table cell: long text cut at 80 characters, all of it in the title.
+function cell(column, value) {
+  const text = cellText(value);
+  const short = text.length > 80 ? text.slice(0, 79) + "…" : text;
+  return el("td", { "data-col": column, title: short === text ? undefined : text, text: short });
+}
+
 function showTable(rows) {
   const table = $("results");
   const head = table.tHead;
@@ -458,7 +465,7 @@ function showTable(rows) {
   if (!rows.length) return;
   const cols = columnsOf(rows);
   head.append(el("tr", {}, ...cols.map((c) => el("th", { scope: "col", text: c }))));
-  for (const row of rows) body.append(el("tr", {}, ...cols.map((c) => el("td", { "data-col": c, text: cellText((row || {})[c]) }))));
+  for (const row of rows) body.append(el("tr", {}, ...cols.map((c) => cell(c, (row || {})[c]))));
   const meta = state.lastMeta || {};
   $("results-caption").textContent = state.op.method.toUpperCase() + " " + state.op.path + ": " + summaryText(meta, rows.length);
 }
