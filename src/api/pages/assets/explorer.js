@@ -353,6 +353,12 @@ async function run() {
     $("key").focus();
     return;
   }
+  const missing = state.form.params.find(({ p, f }) => p.required && f.read() === undefined);
+  if (missing) {
+    setStatus("Fill " + missing.p.name + ": this endpoint requires it.");
+    (missing.f.input || $("run")).focus();
+    return;
+  }
   const req = buildRequest();
   $("curl").textContent = curlFor(req);
   setStatus("Running " + req.method + " " + req.url + "…");
@@ -384,8 +390,8 @@ function showAnswer(status, text) {
 }
 
 function summaryText(meta, shown) {
-  if (meta.total_count === undefined) return shown + " row" + (shown === 1 ? "" : "s") + ".";
   const credits = meta.credits_used === undefined ? "" : ", " + meta.credits_used + " credits used";
+  if (meta.total_count === undefined) return shown + " row" + (shown === 1 ? "" : "s") + credits + ".";
   if (!shown) return "no rows on this page, " + meta.total_count + " in total" + credits + ".";
   const from = (meta.page || 0) * (meta.page_size || shown) + 1;
   return "rows " + from + "–" + (from + shown - 1) + " of " + meta.total_count + " in total" + credits + ".";
@@ -549,6 +555,13 @@ async function start() {
   wireKey();
   $("request").addEventListener("submit", (e) => { e.preventDefault(); run(); });
   $("endpoint").addEventListener("change", (e) => selectOperation(e.target.value));
+  window.addEventListener("hashchange", () => {
+    const wanted = decodeURIComponent(location.hash.slice(1));
+    if (state.ops.some((o) => o.id === wanted) && (!state.op || state.op.id !== wanted)) {
+      $("endpoint").value = wanted;
+      selectOperation(wanted);
+    }
+  });
   $("prev").addEventListener("click", () => turnPage(-1));
   $("next").addEventListener("click", () => turnPage(1));
   try {
