@@ -164,13 +164,15 @@ fn enum_values(schema: &Value) -> Option<String> {
     Some(texts.join(", "))
 }
 
+/// A stated value: a string as itself (a pattern, a default), anything
+/// else as its JSON text.
 fn bound(map: &Map<String, Value>, key: &str, label: &str, parts: &mut Vec<String>) {
-    if let Some(value) = map.get(key) {
-        parts.push(format!(
-            "{label} <code>{}</code>.",
-            escape(&value.to_string())
-        ));
-    }
+    let text = match map.get(key) {
+        Some(Value::String(s)) => s.clone(),
+        Some(value) => value.to_string(),
+        None => return,
+    };
+    parts.push(format!("{label} <code>{}</code>.", escape(&text)));
 }
 
 #[cfg(test)]
