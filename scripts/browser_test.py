@@ -3,8 +3,9 @@ Playwright), against a running server. Run by scripts/browser-test.sh:
 
     python browser_test.py BASE_URL API_KEY CHROMIUM_PATH
 
-The explorer (/): enter the key, pick the company search, add a location
-filter through the lookup autocomplete, set the page size, run, and check
+The explorer (/): every control of every operation's form has a label;
+enter the key, pick the company search, add a location filter through the
+lookup autocomplete (by keyboard), set the page size, run, and check
 the table (ids and names in order), the total count and the credits used
 against the API's own answer for the same request (fetched here with
 urllib); page forward and back and check again; check the curl command's
@@ -113,15 +114,39 @@ def add_location(page, permalink):
     box.press_sequentially(LOCATION_TEXT[:10], delay=30)
     option = company.locator(f"[role=option][data-value='{permalink}']")
     expect(option).to_be_visible()
-    option.click()
+    # by keyboard: down to the suggestion, Enter
+    for _ in range(company.get_by_role("option").count()):
+        box.press("ArrowDown")
+        if option.get_attribute("aria-selected") == "true":
+            break
+    expect(box).to_have_attribute("aria-activedescendant", option.get_attribute("id"))
+    box.press("Enter")
     expect(company.locator(f".chips li[data-value='{permalink}']")).to_be_visible()
     expect(box).to_have_attribute("aria-expanded", "false")
+
+
+UNLABELLED = """() => [...document.querySelectorAll("input, select, button")]
+    .filter((e) => e.tagName === "BUTTON" ? !e.textContent.trim() && !e.getAttribute("aria-label")
+                                          : !e.labels.length && !e.getAttribute("aria-label"))
+    .map((e) => e.id || e.outerHTML)"""
+
+
+def labels(page):
+    """Every control of every operation's form has a label."""
+    operations = page.locator("#endpoint option").evaluate_all("(os) => os.map((o) => o.value)")
+    for operation in operations:
+        page.get_by_label("Endpoint", exact=True).select_option(operation)
+        for add in page.get_by_role("button", name=re.compile(r"^Add .* item$")).all():
+            add.click()
+        assert page.evaluate(UNLABELLED) == [], (operation, page.evaluate(UNLABELLED))
+    say(f"every control of the {len(operations)} operations' forms has a label")
 
 
 def explorer(page):
     permalink = the_location()
     page.goto(BASE + "/")
     expect(page.locator(f"#endpoint option[value={SEARCH}]")).to_have_count(1)
+    labels(page)
     page.get_by_label("API key", exact=True).fill(KEY)
     page.get_by_label("Endpoint", exact=True).select_option(SEARCH)
     add_location(page, permalink)

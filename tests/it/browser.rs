@@ -1,8 +1,9 @@
 //! The pages in a real browser: `scripts/browser-test.sh` starts the real
 //! server binary on a small synthetic index with a demo key and drives
 //! headless Chromium (Debian's `chromium`, through Python Playwright) over
-//! the explorer and the reference: a company search with a location filter
-//! picked through the autocomplete, paged forward and back, its table,
+//! the explorer and the reference: every form control labelled, a company
+//! search with a location filter picked through the autocomplete by
+//! keyboard, paged forward and back, its table,
 //! total count and credits checked against the API's own answer; an API
 //! error shown from its envelope; the key kept across a reload; `/docs`
 //! listing every operation of `/openapi.json`; no request to another origin.
@@ -39,6 +40,7 @@ fn the_explorer_and_the_reference_work_in_a_real_browser() {
         tail.into_iter().rev().collect::<Vec<_>>().join("\n")
     );
     for check in [
+        "has a label",
         "page 2:",
         "/docs lists all",
         "an invalid page_size shows",
