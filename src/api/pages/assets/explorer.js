@@ -191,34 +191,40 @@ function repeatedGroup(name, items, desc) {
 
 function combobox(name, lookup, desc) {
   const id = nextId(name);
-  const listId = id + "-list";
-  const chosen = [];
-  const chips = el("ul", { class: "chips", "aria-label": "Chosen " + name });
   const input = el("input", {
     id, type: "text", role: "combobox", "aria-autocomplete": "list", "aria-expanded": "false",
-    "aria-controls": listId, autocomplete: "off", placeholder: "Type a name, then pick",
+    "aria-controls": id + "-list", autocomplete: "off", placeholder: "Type a name, then pick",
   });
-  const list = el("ul", { id: listId, role: "listbox", "aria-label": name + " suggestions", hidden: true });
-  const combo = { input, list, lookup, active: -1, timer: null, options: [] };
-  const addValue = (value, label) => {
+  const list = el("ul", { id: id + "-list", role: "listbox", "aria-label": name + " suggestions", hidden: true });
+  const chips = chipList(name, input);
+  const combo = { input, list, lookup, active: -1, timer: null, options: [], add: chips.add };
+  combo.pick = (option) => { chips.add(option.value, option.label); input.value = ""; closeList(combo); };
+  input.addEventListener("input", () => { clearTimeout(combo.timer); combo.timer = setTimeout(() => suggest(combo), 200); });
+  input.addEventListener("keydown", (e) => comboKey(e, combo));
+  input.addEventListener("blur", () => setTimeout(() => closeList(combo), 150));
+  const more = " Suggestions come from " + lookup.path + "; Enter adds the highlighted one (or the text as typed).";
+  const node = labelled(name, id, desc + more, false, input);
+  const box = el("div", { class: "combo" });
+  node.insertBefore(box, input);
+  box.append(input, list);
+  node.insertBefore(chips.node, box);
+  return { node, read: chips.read };
+}
+
+// The values chosen in a combobox, each with a button that removes it.
+function chipList(name, input) {
+  const chosen = [];
+  const node = el("ul", { class: "chips", "aria-label": "Chosen " + name });
+  const add = (value, label) => {
     if (!value || chosen.includes(value)) return;
     chosen.push(value);
     const remove = el("button", { type: "button", "aria-label": "Remove " + value, text: "×" });
     const chip = el("li", { "data-value": value }, label + " ", remove);
     remove.addEventListener("click", () => { chosen.splice(chosen.indexOf(value), 1); chip.remove(); input.focus(); });
-    chips.append(chip);
+    node.append(chip);
     setStatus("Added " + value + " to " + name + ".");
   };
-  combo.pick = (option) => { addValue(option.value, option.label); input.value = ""; closeList(combo); };
-  input.addEventListener("input", () => { clearTimeout(combo.timer); combo.timer = setTimeout(() => suggest(combo), 200); });
-  input.addEventListener("keydown", (e) => comboKey(e, combo, addValue));
-  input.addEventListener("blur", () => setTimeout(() => closeList(combo), 150));
-  const desc2 = desc + " Suggestions come from " + lookup.path + "; Enter adds the highlighted one (or the text as typed).";
-  const node = labelled(name, id, desc2, false, el("div", { class: "combo" }, input, list));
-  node.insertBefore(chips, node.querySelector(".combo"));
-  node.querySelector(".combo").removeAttribute("aria-describedby");
-  input.setAttribute("aria-describedby", id + "-desc");
-  return { node, read: () => (chosen.length ? chosen.slice() : undefined) };
+  return { node, add, read: () => (chosen.length ? chosen.slice() : undefined) };
 }
 
 async function suggest(combo) {
@@ -267,7 +273,7 @@ function closeList(combo) {
   combo.input.removeAttribute("aria-activedescendant");
 }
 
-function comboKey(e, combo, addValue) {
+function comboKey(e, combo) {
   const n = combo.list.hidden ? 0 : combo.options.length;
   if (e.key === "ArrowDown" || e.key === "ArrowUp") {
     if (!n) return;
@@ -277,7 +283,7 @@ function comboKey(e, combo, addValue) {
   } else if (e.key === "Enter") {
     e.preventDefault();
     if (combo.active >= 0 && n) combo.pick(combo.options[combo.active]);
-    else if (combo.input.value.trim()) { addValue(combo.input.value.trim(), combo.input.value.trim()); combo.input.value = ""; closeList(combo); }
+    else if (combo.input.value.trim()) combo.pick({ value: combo.input.value.trim(), label: combo.input.value.trim() });
   } else if (e.key === "Escape") {
     closeList(combo);
   }
@@ -346,34 +352,45 @@ function authHeaders() {
 }
 
 async function run() {
-  if (!state.op) return;
-  const needsKey = (state.op.op.security || state.doc.security || []).length > 0;
-  if (needsKey && !$("key").value.trim()) {
-    setStatus("Enter your API key first.");
-    $("key").focus();
-    return;
-  }
-  const missing = state.form.params.find(({ p, f }) => p.required && f.read() === undefined);
-  if (missing) {
-    setStatus("Fill " + missing.p.name + ": this endpoint requires it.");
-    (missing.f.input || $("run")).focus();
-    return;
-  }
+  if (!state.op || !ready()) return;
   const req = buildRequest();
   $("curl").textContent = curlFor(req);
   setStatus("Running " + req.method + " " + req.url + "…");
   $("run").disabled = true;
   try {
-    const init = { method: req.method, headers: authHeaders() };
-    if (req.body !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(req.body); }
-    const r = await fetch(req.url, init);
-    const text = await r.text();
-    showAnswer(r.status, text);
+    const r = await fetch(req.url, fetchInit(req));
+    showAnswer(r.status, await r.text());
   } catch (e) {
     clearResult("The request failed: " + e.message);
   } finally {
     $("run").disabled = false;
   }
+}
+
+// True when the key (if the operation needs one) and every required
+// parameter are there; otherwise says what is missing and focuses it.
+function ready() {
+  const needsKey = (state.op.op.security || state.doc.security || []).length > 0;
+  if (needsKey && !$("key").value.trim()) {
+    setStatus("Enter your API key first.");
+    $("key").focus();
+    return false;
+  }
+  const missing = state.form.params.find(({ p, f }) => p.required && f.read() === undefined);
+  if (missing) {
+    setStatus("Fill " + missing.p.name + ": this endpoint requires it.");
+    (missing.f.input || $("run")).focus();
+  }
+  return !missing;
+}
+
+function fetchInit(req) {
+  const init = { method: req.method, headers: authHeaders() };
+  if (req.body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(req.body);
+  }
+  return init;
 }
 
 function showAnswer(status, text) {
