@@ -132,54 +132,59 @@ fn intro(doc: &Value, title: &str) -> String {
 
 fn security_schemes(doc: &Value) -> String {
     let schemes = doc["components"]["securitySchemes"].as_object();
-    let items: String = schemes
-        .into_iter()
-        .flatten()
-        .map(|(name, s)| {
-            let kind = [
-                s["type"].as_str(),
-                s["scheme"].as_str(),
-                s["bearerFormat"].as_str(),
-            ];
-            let kind: Vec<String> = kind.into_iter().flatten().map(escape).collect();
-            let description = inline(s["description"].as_str().unwrap_or(""));
-            format!(
-                "<dt><code>{}</code> ({})</dt><dd>{description}</dd>\n",
-                escape(name),
-                kind.join(", ")
-            )
-        })
-        .collect();
+    let items: String = schemes.into_iter().flatten().map(scheme_item).collect();
     if items.is_empty() {
         return String::new();
     }
     format!("<h2 id=\"authentication\">Authentication</h2>\n<dl>\n{items}</dl>\n")
 }
 
+/// One security scheme: its name, kind and description.
+fn scheme_item((name, s): (&String, &Value)) -> String {
+    let kind = [
+        s["type"].as_str(),
+        s["scheme"].as_str(),
+        s["bearerFormat"].as_str(),
+    ];
+    let kind: Vec<String> = kind.into_iter().flatten().map(escape).collect();
+    let description = inline(s["description"].as_str().unwrap_or(""));
+    format!(
+        "<dt><code>{}</code> ({})</dt><dd>{description}</dd>\n",
+        escape(name),
+        kind.join(", ")
+    )
+}
+
 /// The table of contents: groups, then their operations.
 fn contents(groups: &[(&str, Vec<Op>)], doc: &Value) -> String {
     let mut out = String::from("<nav aria-label=\"Contents\">\n<h2>Contents</h2>\n<ul>\n");
     for (tag, ops) in groups {
-        out.push_str(&format!(
-            "<li><a href=\"#{}\">{}</a>\n<ul>\n",
-            slug("tag", tag),
-            escape(tag)
-        ));
-        for op in ops {
-            out.push_str(&format!(
-                "<li><a href=\"#{}\"><span class=\"method\">{}</span> {}</a></li>\n",
-                op.id(),
-                op.method.to_uppercase(),
-                escape(op.path)
-            ));
-        }
-        out.push_str("</ul></li>\n");
+        out.push_str(&contents_group(tag, ops));
     }
     if doc["components"]["schemas"].is_object() {
         out.push_str("<li><a href=\"#schemas\">Schemas</a></li>\n");
     }
     out.push_str("</ul>\n</nav>\n");
     out
+}
+
+/// A tag in the contents, with a link to each of its operations.
+fn contents_group(tag: &str, ops: &[Op]) -> String {
+    let links: String = ops
+        .iter()
+        .map(|op| {
+            let (id, method) = (op.id(), op.method.to_uppercase());
+            format!(
+                "<li><a href=\"#{id}\"><span class=\"method\">{method}</span> {}</a></li>\n",
+                escape(op.path)
+            )
+        })
+        .collect();
+    format!(
+        "<li><a href=\"#{}\">{}</a>\n<ul>\n{links}</ul></li>\n",
+        slug("tag", tag),
+        escape(tag)
+    )
 }
 
 fn operation(op: &Op, doc: &Value) -> String {

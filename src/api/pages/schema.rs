@@ -91,11 +91,8 @@ pub fn type_text(schema: &Value) -> String {
     if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
         return reference_link(reference);
     }
-    for (key, joiner) in [("oneOf", " or "), ("anyOf", " or "), ("allOf", " and ")] {
-        if let Some(parts) = schema.get(key).and_then(Value::as_array) {
-            let texts: Vec<String> = parts.iter().map(type_text).collect();
-            return texts.join(joiner);
-        }
+    if let Some(text) = composite(schema) {
+        return text;
     }
     let names = type_names(schema);
     let mut text = if names.is_empty() {
@@ -110,6 +107,17 @@ pub fn type_text(schema: &Value) -> String {
         text.push_str(&format!(" ({})", escape(format)));
     }
     text
+}
+
+/// The alternatives of a `oneOf` / `anyOf`, or the parts of an `allOf`.
+fn composite(schema: &Value) -> Option<String> {
+    for (key, joiner) in [("oneOf", " or "), ("anyOf", " or "), ("allOf", " and ")] {
+        if let Some(parts) = schema.get(key).and_then(Value::as_array) {
+            let texts: Vec<String> = parts.iter().map(type_text).collect();
+            return Some(texts.join(joiner));
+        }
+    }
+    None
 }
 
 fn type_names(schema: &Value) -> Vec<String> {
