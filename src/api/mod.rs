@@ -10,6 +10,7 @@ pub mod errors;
 pub mod handler;
 pub mod metrics;
 pub mod openapi;
+pub mod pages;
 pub mod params;
 pub mod parse_errors;
 pub mod public;

@@ -1,5 +1,6 @@
 //! Resources served without an API key: the health check, the OpenAPI
-//! document, and whatever else an operator or a browser fetches before
+//! document, the API reference (`/docs`) and the explorer (`/`, `/explore`;
+//! both in `api::pages`): whatever an operator or a browser fetches before
 //! holding a key. One table; the dispatcher (`api::app`) answers `GET` and
 //! `HEAD` on these paths and refuses other methods with 405.
 
@@ -9,6 +10,7 @@ use super::response::{Response, JSON};
 use super::state::App;
 use super::errors::ApiError;
 use super::openapi;
+use super::pages::{self, HTML};
 
 /// A path answered without authentication.
 pub struct Resource {
@@ -22,6 +24,9 @@ pub static RESOURCES: &[Resource] = &[
     Resource { path: "/openapi.json", respond: openapi_document },
     Resource { path: "/v1/openapi.json", respond: openapi_document },
     Resource { path: "/metrics", respond: metrics },
+    Resource { path: "/docs", respond: docs },
+    Resource { path: "/", respond: explorer },
+    Resource { path: "/explore", respond: explorer },
 ];
 
 /// The resource at `path` (already normalised: no trailing slash).
@@ -52,6 +57,14 @@ fn metrics(app: &App) -> Result<Response, ApiError> {
 
 fn openapi_document(_: &App) -> Result<Response, ApiError> {
     Ok(Response::ok(JSON, openapi::document_bytes()))
+}
+
+fn docs(_: &App) -> Result<Response, ApiError> {
+    Ok(Response::ok(HTML, pages::docs::page().to_vec()).with_headers(pages::DOCS_HEADERS))
+}
+
+fn explorer(_: &App) -> Result<Response, ApiError> {
+    Ok(Response::ok(HTML, pages::explorer::page().to_vec()).with_headers(pages::EXPLORER_HEADERS))
 }
 
 #[cfg(test)]

@@ -18,6 +18,8 @@ pub struct Response {
     pub content_type: &'static str,
     /// The error code of a refusal (for the log).
     pub code: Option<Code>,
+    /// Headers of this kind of answer (the pages' cache and content policies).
+    pub headers: &'static [(&'static str, &'static str)],
 }
 
 impl Response {
@@ -30,6 +32,7 @@ impl Response {
             credits: 0,
             content_type: JSON,
             code: Some(e.code),
+            headers: &[],
         }
     }
 
@@ -43,7 +46,13 @@ impl Response {
             credits: 0,
             content_type,
             code: None,
+            headers: &[],
         }
+    }
+
+    /// The same answer with `headers` added.
+    pub fn with_headers(self, headers: &'static [(&'static str, &'static str)]) -> Response {
+        Response { headers, ..self }
     }
 }
 

@@ -327,7 +327,11 @@ fn to_hyper(response: Response, id: &str) -> hyper::Response<Full<Bytes>> {
     let mut builder = hyper::Response::builder()
         .status(response.status)
         .header(hyper::header::CONTENT_TYPE, response.content_type)
-        .header("x-request-id", id);
+        .header("x-request-id", id)
+        .header("x-content-type-options", "nosniff");
+    for (name, value) in response.headers {
+        builder = builder.header(*name, *value);
+    }
     if let Some(allow) = &response.allow {
         builder = builder.header(hyper::header::ALLOW, allow.as_str());
     }

@@ -3,11 +3,13 @@
 
 mod alerts;
 mod api;
+mod browser;
 mod cli;
 mod common;
 mod conformance;
 mod index_cycle;
 mod oracle;
+mod pages;
 mod real_data;
 mod search_api;
 mod semantic;
