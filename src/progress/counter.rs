@@ -1,7 +1,8 @@
 //! The count of one stage: what hot loops touch. [`Counter::inc`] is one
-//! relaxed atomic add; a [`Tally`] batches even those.
+//! relaxed atomic add; a [`Tally`] batches even those. A stage ends at the
+//! first [`Counter::finish`]; a counter dropped before it ends silently.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -73,37 +74,34 @@ impl Stage {
 
 /// The handle of one stage; shared by reference between threads.
 pub struct Counter {
-    stage: Option<Arc<Stage>>,
+    stage: Arc<Stage>,
     shared: Option<Arc<Shared>>,
+    closed: AtomicBool,
 }
 
 impl Counter {
-    pub(super) fn new(stage: Arc<Stage>, shared: Arc<Shared>) -> Counter {
+    pub(super) fn new(stage: Arc<Stage>, shared: Option<Arc<Shared>>) -> Counter {
         Counter {
-            stage: Some(stage),
-            shared: Some(shared),
+            stage,
+            shared,
+            closed: AtomicBool::new(false),
         }
     }
 
     /// A counter that reports nowhere (but still counts: [`Counter::count`]).
     pub fn hidden() -> Counter {
         let stage = Stage::new(String::new(), 0, Unit::Items(""), None);
-        Counter {
-            stage: Some(Arc::new(stage)),
-            shared: None,
-        }
+        Counter::new(Arc::new(stage), None)
     }
 
     /// Adds `n` done units.
     pub fn inc(&self, n: u64) {
-        if let Some(stage) = &self.stage {
-            stage.done.fetch_add(n, Ordering::Relaxed);
-        }
+        self.stage.done.fetch_add(n, Ordering::Relaxed);
     }
 
     /// Units done so far.
     pub fn count(&self) -> u64 {
-        self.stage.as_ref().map_or(0, |s| s.count())
+        self.stage.count()
     }
 
     /// A local count for one thread's loop, published in batches.
@@ -114,20 +112,26 @@ impl Counter {
         }
     }
 
-    /// Ends the stage: its closing line says how many units, how long, how fast.
-    pub fn finish(mut self) {
-        if let (Some(stage), Some(shared)) = (self.stage.take(), self.shared.take()) {
-            stage.draw();
-            shared.close(&stage, true);
+    /// Ends the stage: its closing line says how many units, how long, how
+    /// fast. Only the first call counts.
+    pub fn finish(&self) {
+        self.close(true);
+    }
+
+    fn close(&self, done: bool) {
+        if self.closed.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        self.stage.draw();
+        if let Some(shared) = &self.shared {
+            shared.close(&self.stage, done);
         }
     }
 }
 
 impl Drop for Counter {
     fn drop(&mut self) {
-        if let (Some(stage), Some(shared)) = (self.stage.take(), self.shared.take()) {
-            shared.close(&stage, false);
-        }
+        self.close(false);
     }
 }
 

@@ -24,12 +24,16 @@
 //! - with `--quiet` ([`Progress::silent`]), nothing: no thread, and counters
 //!   that count nowhere.
 //!
+//! A file read as a stream is counted in bytes against its size through a
+//! [`CountingRead`].
+//!
 //! [`Progress::note`] prints a one-off line the same way (the build's step
 //! timings). Dropping the [`Progress`] stops its thread.
 
 mod bars;
 mod counter;
 pub mod line;
+mod read;
 mod ticker;
 
 #[cfg(test)]
@@ -43,6 +47,7 @@ use indicatif::MultiProgress;
 
 use counter::Stage;
 pub use counter::{Counter, Tally, TALLY_BATCH};
+pub use read::CountingRead;
 use ticker::Ticker;
 
 /// How often a running stage gets a plain line when stderr is not a terminal.
@@ -158,7 +163,7 @@ impl Shared {
         };
         let stage = Arc::new(Stage::new(name, total, unit, bar));
         self.lock_running().push(Arc::clone(&stage));
-        Counter::new(stage, Arc::clone(self))
+        Counter::new(stage, Some(Arc::clone(self)))
     }
 
     fn lock_running(&self) -> std::sync::MutexGuard<'_, Vec<Arc<Stage>>> {
