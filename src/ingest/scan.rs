@@ -42,7 +42,12 @@ where
 /// Like [`scan_jsonl`], but maps each parsed row in parallel before handing
 /// the results over in order (used to render records); counts the bytes
 /// read on `read`.
-pub fn scan_jsonl_map<R, T, M, F>(path: &Path, read: &Counter, map: M, mut each: F) -> io::Result<()>
+pub fn scan_jsonl_map<R, T, M, F>(
+    path: &Path,
+    read: &Counter,
+    map: M,
+    mut each: F,
+) -> io::Result<()>
 where
     R: DeserializeOwned + Send,
     T: Send,

@@ -7,8 +7,8 @@ use super::{line, Unit};
 
 const ITEMS: &str =
     "{prefix:>24} [{bar:28}] {counted} ({percent}%) {rate} ETA {eta} elapsed {elapsed}";
-const BYTES: &str =
-    "{prefix:>24} [{bar:28}] {bytes}/{total_bytes} ({percent}%) {bytes_per_sec} ETA {eta} elapsed {elapsed}";
+const BYTES: &str = "{prefix:>24} [{bar:28}] {decimal_bytes}/{decimal_total_bytes} ({percent}%) \
+     {decimal_bytes_per_sec} ETA {eta} elapsed {elapsed}";
 
 /// A bar for a stage of `total` units named `name` (not yet drawn anywhere).
 pub(super) fn bar(name: &str, total: u64, unit: Unit) -> ProgressBar {

@@ -59,10 +59,11 @@ pub(crate) fn import(
 ) -> Result<(), ImportError> {
     let mut stats = CrunchbaseStats::default();
     let table = |file: &str| Table::open(&dir.join(file), progress);
-    stats.companies = read_companies(&dir.join(COMPANIES), table(COMPANIES)?, catalog, &mut stats)?;
+    let companies = table(COMPANIES)?;
+    stats.companies = read_companies(&dir.join(COMPANIES), companies, catalog, &mut stats)?;
     report.read(&source_name(COMPANIES), stats.companies);
-    let acquisitions =
-        read_acquisitions(&dir.join(ACQUISITIONS), table(ACQUISITIONS)?, catalog, &mut stats)?;
+    let acquired = table(ACQUISITIONS)?;
+    let acquisitions = read_acquisitions(&dir.join(ACQUISITIONS), acquired, catalog, &mut stats)?;
     report.read(&source_name(ACQUISITIONS), acquisitions);
     let mut rounds = read_rounds(&dir.join(ROUNDS), table(ROUNDS)?, catalog, &mut stats)?;
     stats.rounds = rounds.len() as u64;
