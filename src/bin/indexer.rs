@@ -1,14 +1,17 @@
 //! `indexer`: turns data dumps into an immutable, versioned index directory.
 //!
 //! ```text
-//! indexer import --crunchbase-2013 DIR --yc-2014 DIR --out DUMP_DIR
-//! indexer generate --companies N --seed S --out DUMP_DIR
-//! indexer build --dump DUMP_DIR --out INDEX_DIR [--as-of YYYY-MM-DD] [--strict]
+//! indexer import --crunchbase-2013 DIR --yc-2014 DIR --out DUMP_DIR [--quiet]
+//! indexer generate --companies N --seed S --out DUMP_DIR [--quiet]
+//! indexer build --dump DUMP_DIR --out INDEX_DIR [--as-of YYYY-MM-DD] [--strict] [--quiet]
 //!               [--semantic-model minilm|wordllama|none] [--models DIR] [--embed-cache DIR|none]
 //! indexer verify INDEX_DIR
 //! indexer inspect INDEX_DIR
 //! ```
 //! Exit status 0 on success; otherwise non-zero with a one-line reason.
+//! `import`, `generate` and `build` show their progress on stderr: bars on a
+//! terminal, plain lines otherwise, nothing with `--quiet` (see
+//! `fundsearch::progress`); their summaries go to stdout.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,8 +22,9 @@ use fundsearch::cli::{parse_or_usage_error, ModelArgs};
 use fundsearch::index::build::{build_index, BuildOptions, SemanticOptions};
 use fundsearch::index::inspect::inspect_index;
 use fundsearch::index::verify::verify_index;
-use fundsearch::ingest::generate::{generate, GenerateOptions};
-use fundsearch::ingest::import::{import, ImportOptions};
+use fundsearch::ingest::generate::{generate_with_progress, GenerateOptions};
+use fundsearch::ingest::import::{import_with_progress, ImportOptions};
+use fundsearch::progress::Progress;
 use fundsearch::schema::Date;
 
 /// Default "today" of generated dumps.
@@ -50,6 +54,9 @@ enum Command {
         /// The dump directory to write.
         #[arg(long)]
         out: PathBuf,
+        /// No progress output.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Write a deterministic synthetic dump (same seed, same bytes).
     Generate {
@@ -65,6 +72,9 @@ enum Command {
         /// always gives the same bytes.
         #[arg(long, value_parser = parse_date, default_value = GENERATE_AS_OF)]
         as_of: Date,
+        /// No progress output.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Build an index directory from a canonical dump.
     Build {
@@ -119,13 +129,15 @@ fn run(cli: Cli) -> Result<(), String> {
             crunchbase_2013,
             yc_2014,
             out,
+            quiet,
         } => {
-            let report = import(&ImportOptions {
+            let opts = ImportOptions {
                 crunchbase_2013,
                 yc_2014,
                 out,
-            })
-            .map_err(|e| e.to_string())?;
+            };
+            let report = import_with_progress(&opts, &Progress::to_stderr(quiet))
+                .map_err(|e| e.to_string())?;
             print!("{report}");
             Ok(())
         }
@@ -134,14 +146,16 @@ fn run(cli: Cli) -> Result<(), String> {
             seed,
             out,
             as_of,
+            quiet,
         } => {
-            let report = generate(&GenerateOptions {
+            let opts = GenerateOptions {
                 companies,
                 seed,
                 out,
                 as_of,
-            })
-            .map_err(|e| e.to_string())?;
+            };
+            let report = generate_with_progress(&opts, &Progress::to_stderr(quiet))
+                .map_err(|e| e.to_string())?;
             println!("{report}");
             Ok(())
         }

@@ -15,12 +15,16 @@
 //!
 //! "Last 12 months" means dated in `[as_of − 1 year, as_of]` (inclusive). Top lists break
 //! count ties by name so that the output is deterministic.
+//!
+//! Progress (one stage, `derive aggregates`) counts the deals indexed, then
+//! the companies, firms and people aggregated.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
 use rayon::prelude::*;
 
+use crate::progress::{Counter, Progress, Unit};
 use crate::schema::{Date, RoundType};
 
 use super::facts::{DealFacts, Facts};
@@ -157,13 +161,28 @@ pub fn desc_nulls_last<T: Ord>(a: Option<T>, b: Option<T>) -> Ordering {
 
 /// Derives every aggregate with "last 12 months" relative to `as_of`.
 pub fn derive(facts: &Facts, as_of: Date) -> Derived {
+    derive_with_progress(facts, as_of, &Progress::silent())
+}
+
+/// [`derive`], counting rows on `progress`.
+pub fn derive_with_progress(facts: &Facts, as_of: Date, progress: &Progress) -> Derived {
+    let rows = facts.deals.len() + facts.companies.len() + facts.firms.len() + facts.people.len();
+    let counter = progress.stage("derive aggregates", rows as u64, Unit::Items("rows"));
+    let derived = derive_counted(facts, as_of, &counter);
+    counter.finish();
+    derived
+}
+
+fn derive_counted(facts: &Facts, as_of: Date, counter: &Counter) -> Derived {
     let deal_rank = recency_ranks(facts);
     let by_recency = |rows: &mut Vec<u32>| rows.sort_by_key(|&d| deal_rank[d as usize]);
     let mut company_deals = vec![Vec::new(); facts.companies.len()];
     let mut firm_deals = vec![Vec::new(); facts.firms.len()];
     let mut angel_deals = vec![Vec::new(); facts.people.len()];
     let mut partner_deals = vec![Vec::new(); facts.people.len()];
+    let mut tally = counter.tally();
     for (row, deal) in facts.deals.iter().enumerate() {
+        tally.inc();
         let row = row as u32;
         company_deals[deal.company as usize].push(row);
         for f in &deal.firms {
@@ -176,14 +195,16 @@ pub fn derive(facts: &Facts, as_of: Date) -> Derived {
             angel_deals[p as usize].push(row);
         }
     }
-    let companies = company_deals
+    drop(tally);
+    let companies: Vec<CompanyAgg> = company_deals
         .into_par_iter()
         .map(|mut deals| {
             by_recency(&mut deals);
             company_agg(facts, deals)
         })
         .collect();
-    let firms = firm_deals
+    counter.inc(companies.len() as u64);
+    let firms: Vec<FirmAgg> = firm_deals
         .into_par_iter()
         .enumerate()
         .map(|(firm, mut deals)| {
@@ -191,7 +212,8 @@ pub fn derive(facts: &Facts, as_of: Date) -> Derived {
             firm_agg(facts, as_of, firm as u32, deals)
         })
         .collect();
-    let people = angel_deals
+    counter.inc(firms.len() as u64);
+    let people: Vec<PersonAgg> = angel_deals
         .into_par_iter()
         .zip(partner_deals)
         .map(|(mut angel, mut partner)| {
@@ -200,6 +222,7 @@ pub fn derive(facts: &Facts, as_of: Date) -> Derived {
             person_agg(facts, as_of, angel, partner)
         })
         .collect();
+    counter.inc(people.len() as u64);
     Derived {
         as_of,
         companies,

@@ -6,12 +6,16 @@
 //! reported with file, line and reason and skipped; with `strict`, the first
 //! bad row found fails the whole load (rows are checked file by file: first
 //! while parsing, then cross-row references). Never a panic on input.
+//!
+//! Each file is one progress stage, `read <file>`, counted in bytes against
+//! the file's size.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use uuid::Uuid;
 
+use crate::progress::{Progress, Unit};
 use crate::schema::ids::{crunchbase_key, domain_key, linkedin_key, slugify, twitter_key};
 use crate::schema::{
     CompanyRow, DealRow, DumpMeta, FirmRow, LocationType, PersonRow, PlaceRefs, RoundKey,
@@ -61,17 +65,19 @@ pub struct LoadedDump {
 }
 
 /// Shared state of one load: the report, rejected lines and strictness.
-pub struct Loader {
+pub struct Loader<'p> {
     strict: bool,
+    progress: &'p Progress,
     report: IngestReport,
     kept: KeptLines,
     first_error: Option<RowError>,
 }
 
-impl Loader {
-    fn new(strict: bool) -> Loader {
+impl<'p> Loader<'p> {
+    fn new(strict: bool, progress: &'p Progress) -> Loader<'p> {
         Loader {
             strict,
+            progress,
             report: IngestReport::default(),
             kept: KeptLines::default(),
             first_error: None,
@@ -111,8 +117,10 @@ impl Loader {
             return Err(IngestError::MissingFile(path));
         }
         self.report.entry(file);
+        let size = path.metadata().map_or(0, |m| m.len());
+        let read = self.progress.stage(format!("read {file}"), size, Unit::Bytes);
         let convert = |_: u64, parsed: Result<R, String>| parsed.and_then(&convert);
-        scan_jsonl_map(&path, convert, |line, converted: Result<T, String>| {
+        scan_jsonl_map(&path, &read, convert, |line, converted: Result<T, String>| {
             self.report.entry(file).read += 1;
             match converted.and_then(|row| accept(line, row)) {
                 Ok(()) => {
@@ -126,6 +134,7 @@ impl Loader {
             path: path.clone(),
             source: e,
         })?;
+        read.finish();
         self.fail_if_strict()
     }
 
@@ -163,8 +172,17 @@ impl Loader {
 
 /// Reads and validates the dump in `dir`.
 pub fn load_dump(dir: &Path, strict: bool) -> Result<LoadedDump, IngestError> {
+    load_dump_with_progress(dir, strict, &Progress::silent())
+}
+
+/// [`load_dump`], reporting each file read on `progress`.
+pub fn load_dump_with_progress(
+    dir: &Path,
+    strict: bool,
+    progress: &Progress,
+) -> Result<LoadedDump, IngestError> {
     let meta = read_meta(dir)?;
-    let mut loader = Loader::new(strict);
+    let mut loader = Loader::new(strict, progress);
     let catalog = load_catalog(dir, &mut loader)?;
     let companies = load_companies(dir, &mut loader, &catalog)?;
     let company_ids: HashMap<Uuid, u32> = companies

@@ -3,7 +3,8 @@
 //! A line that is not valid UTF-8 or not a valid row becomes an `Err` with
 //! serde's reason; blank lines are skipped. Callers see rows in file order
 //! with their 1-based line numbers, so decisions that depend on order (the
-//! first of two duplicate ids wins) are reproducible.
+//! first of two duplicate ids wins) are reproducible. The bytes read are
+//! counted on a [`Counter`] once per chunk (the file's size is the total).
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
@@ -11,6 +12,8 @@ use std::path::Path;
 
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
+
+use crate::progress::Counter;
 
 const CHUNK_LINES: usize = 16_384;
 
@@ -20,7 +23,7 @@ where
     R: DeserializeOwned + Send,
     F: FnMut(u64, Result<R, String>),
 {
-    scan_jsonl_chunks(path, |first_line, lines| {
+    scan_jsonl_chunks(path, &Counter::hidden(), |first_line, lines| {
         let parsed: Vec<(u64, Result<R, String>)> = lines
             .par_iter()
             .map(|(n, bytes)| {
@@ -37,15 +40,21 @@ where
 }
 
 /// Like [`scan_jsonl`], but maps each parsed row in parallel before handing
-/// the results over in order (used to render records).
-pub fn scan_jsonl_map<R, T, M, F>(path: &Path, map: M, mut each: F) -> io::Result<()>
+/// the results over in order (used to render records); counts the bytes
+/// read on `read`.
+pub fn scan_jsonl_map<R, T, M, F>(
+    path: &Path,
+    read: &Counter,
+    map: M,
+    mut each: F,
+) -> io::Result<()>
 where
     R: DeserializeOwned + Send,
     T: Send,
     M: Fn(u64, Result<R, String>) -> T + Sync,
     F: FnMut(u64, T),
 {
-    scan_jsonl_chunks(path, |first_line, lines| {
+    scan_jsonl_chunks(path, read, |first_line, lines| {
         let mapped: Vec<(u64, T)> = lines
             .par_iter()
             .map(|(n, bytes)| {
@@ -65,8 +74,9 @@ where
     })
 }
 
-/// Reads `path` in chunks of lines: `(offset within chunk, bytes)`.
-fn scan_jsonl_chunks<F>(path: &Path, mut chunk: F) -> io::Result<()>
+/// Reads `path` in chunks of lines: `(offset within chunk, bytes)`; adds
+/// each chunk's bytes to `read`.
+fn scan_jsonl_chunks<F>(path: &Path, read: &Counter, mut chunk: F) -> io::Result<()>
 where
     F: FnMut(u64, &[(u64, Vec<u8>)]),
 {
@@ -75,11 +85,13 @@ where
     loop {
         let first = line_no + 1;
         let mut lines = Vec::with_capacity(CHUNK_LINES);
+        let mut bytes = 0;
         while lines.len() < CHUNK_LINES {
             let mut buf = Vec::new();
             if reader.read_until(b'\n', &mut buf)? == 0 {
                 break;
             }
+            bytes += buf.len() as u64;
             let offset = line_no + 1 - first;
             line_no += 1;
             if !buf.iter().all(u8::is_ascii_whitespace) {
@@ -88,6 +100,7 @@ where
         }
         let done = lines.len() < CHUNK_LINES;
         chunk(first, &lines);
+        read.inc(bytes);
         if done {
             return Ok(());
         }

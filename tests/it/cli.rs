@@ -1,6 +1,8 @@
 //! The command-line contracts that deployment and benchmark scripts rely
 //! on: exact forms, exit status, one-line failure reasons, the key printed
-//! by `server keys create`, and a clean exit on SIGTERM.
+//! by `server keys create`, a clean exit on SIGTERM, and the indexer's
+//! progress as plain lines when stderr is not a terminal (silent with
+//! `--quiet`).
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -25,7 +27,7 @@ fn run(bin: &str, args: &[&str]) -> (bool, String, String) {
 fn indexer_build_verify_inspect_and_failures() {
     let dir = scratch("cli-indexer");
     let (index, dump) = (dir.join("index"), repo().join("fixtures/dump"));
-    let (ok, out, _) = run(
+    let (ok, out, err) = run(
         INDEXER,
         &[
             "build",
@@ -39,6 +41,7 @@ fn indexer_build_verify_inspect_and_failures() {
         ],
     );
     assert!(ok && out.contains("built"), "{out}");
+    assert_eq!(err, "", "--quiet prints no progress");
     let (ok, out, _) = run(INDEXER, &["verify", index.to_str().unwrap()]);
     assert!(ok && out.starts_with("ok:"), "{out}");
     let (ok, out, _) = run(INDEXER, &["inspect", index.to_str().unwrap()]);
@@ -71,6 +74,84 @@ fn indexer_build_verify_inspect_and_failures() {
             "one-line reason for {args:?}: {err}"
         );
     }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Every line of `err` is plain text (no escape code, no carriage return).
+fn assert_plain(err: &str) {
+    assert!(
+        !err.contains('\x1b') && !err.contains('\r'),
+        "escape codes in {err:?}"
+    );
+}
+
+#[test]
+fn indexer_build_reports_progress_as_plain_lines_when_stderr_is_piped() {
+    let dir = scratch("cli-progress");
+    let (index, dump) = (dir.join("index"), repo().join("fixtures/dump"));
+    let (ok, out, err) = run(
+        INDEXER,
+        &[
+            "build",
+            "--dump",
+            dump.to_str().unwrap(),
+            "--out",
+            index.to_str().unwrap(),
+            "--as-of",
+            "2026-11-01",
+            "--semantic-model",
+            "none",
+        ],
+    );
+    assert!(ok && out.contains("built"), "{out}{err}");
+    assert!(!out.contains("done,"), "progress stays off stdout: {out}");
+    assert_plain(&err);
+    for finished in [
+        "  read companies.jsonl: done, ",
+        "  derive aggregates: done, 121 rows in ",
+        "  companies.idx: done, 25 docs in ",
+        "  deals.idx: done, 56 docs in ",
+        "  text/people: done, 32 names in ",
+        "  person stores: done, 32 records in ",
+        "  deal and company stores: done, 81 records in ",
+        "[1/4] read dump: ",
+        "[4/4] manifest: ",
+    ] {
+        assert!(
+            err.lines().any(|l| l.starts_with(finished)),
+            "no line starting {finished:?} in:\n{err}"
+        );
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn indexer_generate_reports_each_pass_with_its_known_total() {
+    let dir = scratch("cli-generate-progress");
+    let out_dir = dir.join("dump");
+    let args = [
+        "generate",
+        "--companies",
+        "60",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ];
+    let (ok, _, err) = run(INDEXER, &args);
+    assert!(ok, "{err}");
+    assert_plain(&err);
+    for finished in [
+        "  companies: done, 60 companies in ",
+        "  investors: done, 5 firms in ",
+        "  people of companies: done, 60 companies in ",
+        "  deals of companies: done, 60 companies in ",
+    ] {
+        assert!(
+            err.lines().any(|l| l.starts_with(finished)),
+            "no line starting {finished:?} in:\n{err}"
+        );
+    }
+    let (ok, _, err) = run(INDEXER, &[&args[..], &["--quiet"]].concat());
+    assert!(ok && err.is_empty(), "--quiet: {err}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 

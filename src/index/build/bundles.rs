@@ -1,6 +1,9 @@
 //! Writes the per-kind index bundles: ids, facets, columns (with sort
 //! orders), relations and key maps. Names of every structure are listed in
 //! [`crate::index::names`] and documented in `index_schema/README.md`.
+//!
+//! Each writer counts its docs on the progress counter it is given, in the
+//! doc loop (writing the structures after the loop is not counted).
 
 use std::io;
 
@@ -16,6 +19,7 @@ use crate::index::payload::{FIRM_LED, PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTI
 use crate::index::relation::RelationBuilder;
 use crate::ingest::derive::Derived;
 use crate::ingest::facts::{Employer, Facts, Places};
+use crate::progress::Counter;
 use crate::schema::ids::fold_text;
 use crate::schema::{Date, Headcount, IpoStatus, PersonRole, RoundType, Timestamp};
 
@@ -84,7 +88,7 @@ fn declare_all(facet: &mut FacetBuilder, values: impl Iterator<Item = &'static s
     values.for_each(|v| facet.declare(v));
 }
 
-pub fn write_companies(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
+pub fn write_companies(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<WrittenFile> {
     let (facts, derived, orders) = (inp.facts, inp.derived, inp.orders);
     let order = &orders.companies;
     let n = order.len();
@@ -119,7 +123,9 @@ pub fn write_companies(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     let (mut domains, mut linkedins, mut crunchbases, mut permalinks) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
 
+    let mut tally = counter.tally();
     for doc in 0..n as u32 {
+        tally.inc();
         let row = order.row(doc);
         let c = &facts.companies[row as usize];
         let agg = &derived.companies[row as usize];
@@ -158,6 +164,7 @@ pub fn write_companies(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
             .for_each(|k| crunchbases.push((k.to_string(), doc)));
         permalinks.push((c.permalink.to_string(), doc));
     }
+    drop(tally);
     company_facets.write(&mut out, "")?;
     latest_facets.write(&mut out, "")?;
     write_sorted_column(&mut out, "total_raised", &total_raised)?;
@@ -231,7 +238,7 @@ pub fn financing_code(t: Option<RoundType>) -> u8 {
         .map_or(0, |i| i as u8 + 1)
 }
 
-pub fn write_deals(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
+pub fn write_deals(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<WrittenFile> {
     let (facts, orders) = (inp.facts, inp.orders);
     let order = &orders.deals;
     let n = order.len();
@@ -253,7 +260,9 @@ pub fn write_deals(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     let mut angels = RelationBuilder::new(n, true);
     let mut partners = RelationBuilder::new(n, true);
     let mut participants = RelationBuilder::new(n, true);
+    let mut tally = counter.tally();
     for doc in 0..n as u32 {
+        tally.inc();
         let deal = &facts.deals[order.row(doc) as usize];
         let c = &facts.companies[deal.company as usize];
         let d = doc as usize;
@@ -289,6 +298,7 @@ pub fn write_deals(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
             participants.add(doc, orders.people.doc(person), flags);
         }
     }
+    drop(tally);
     round.write(&mut out, "round")?;
     company_facets.write(&mut out, "company_")?;
     write_sorted_column(&mut out, "size", &size)?;
@@ -489,7 +499,7 @@ impl StatColumns {
     }
 }
 
-pub fn write_firms(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
+pub fn write_firms(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<WrittenFile> {
     let (facts, derived, orders) = (inp.facts, inp.derived, inp.orders);
     let order = &orders.firms;
     let n = order.len();
@@ -508,7 +518,9 @@ pub fn write_firms(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     let mut people = RelationBuilder::new(n, false);
     let (mut domains, mut linkedins, mut crunchbases, mut permalinks) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut tally = counter.tally();
     for doc in 0..n as u32 {
+        tally.inc();
         let row = order.row(doc);
         let (f, agg) = (&facts.firms[row as usize], &derived.firms[row as usize]);
         let d = doc as usize;
@@ -537,6 +549,7 @@ pub fn write_firms(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
             .for_each(|k| crunchbases.push((k.to_string(), doc)));
         permalinks.push((f.permalink.to_string(), doc));
     }
+    drop(tally);
     declare_all(&mut headcount, Headcount::ALL.iter().map(|h| h.as_str()));
     location.write(&mut out, "location")?;
     headcount.write(&mut out, "employee_count")?;
@@ -550,7 +563,7 @@ pub fn write_firms(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     out.finish()
 }
 
-pub fn write_people(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
+pub fn write_people(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<WrittenFile> {
     let (facts, derived, orders) = (inp.facts, inp.derived, inp.orders);
     let order = &orders.people;
     let n = order.len();
@@ -576,7 +589,9 @@ pub fn write_people(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
     let mut partner_deals = RelationBuilder::new(n, true);
     let mut firms = RelationBuilder::new(n, false);
     let (mut linkedins, mut crunchbases, mut twitters) = (Vec::new(), Vec::new(), Vec::new());
+    let mut tally = counter.tally();
     for doc in 0..n as u32 {
+        tally.inc();
         let row = order.row(doc);
         let (p, agg) = (&facts.people[row as usize], &derived.people[row as usize]);
         let d = doc as usize;
@@ -636,6 +651,7 @@ pub fn write_people(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
             .iter()
             .for_each(|k| twitters.push((k.to_string(), doc)));
     }
+    drop(tally);
     let names = [
         "role",
         "contact_type",
@@ -667,7 +683,7 @@ pub fn write_people(path: &Path, inp: &Inputs) -> io::Result<WrittenFile> {
 }
 
 /// Locations and industries: doc id = catalog row.
-pub fn write_catalog(path: &Path, facts: &Facts) -> io::Result<WrittenFile> {
+pub fn write_catalog(path: &Path, facts: &Facts, counter: &Counter) -> io::Result<WrittenFile> {
     let catalog = &facts.catalog;
     let mut out = BundleWriter::create(path, CATALOG_TAG)?;
     let mut location_type = FacetBuilder::default();
@@ -678,6 +694,7 @@ pub fn write_catalog(path: &Path, facts: &Facts) -> io::Result<WrittenFile> {
             location_descendants.add(&catalog.locations[a as usize].permalink, row as u32);
         }
     }
+    counter.inc(catalog.locations.len() as u64);
     let mut industry_type = FacetBuilder::default();
     let mut super_members = FacetBuilder::default();
     for (row, ind) in catalog.industries.iter().enumerate() {
@@ -687,6 +704,7 @@ pub fn write_catalog(path: &Path, facts: &Facts) -> io::Result<WrittenFile> {
             super_members.add(&catalog.industries[s as usize].permalink, row as u32);
         }
     }
+    counter.inc(catalog.industries.len() as u64);
     location_type.write(&mut out, "location_type")?;
     location_descendants.write(&mut out, "location_within")?;
     industry_type.write(&mut out, "industry_type")?;

@@ -8,11 +8,15 @@
 //! 5. write `manifest.json` last, sync, and rename the temporary directory
 //!    into place. A crash at any point leaves no partial index under the
 //!    final name (at worst a `.building-*` directory next to it).
+//!
+//! Progress goes to stderr through [`crate::progress`] (unless `quiet`):
+//! each dump file read, the derivation, and every writer task is a stage
+//! with its known total; each step ends with its wall time (`steps`).
 
 pub mod bundles;
 pub mod embed_cache;
 pub mod order;
-pub mod progress;
+pub mod steps;
 pub mod render;
 pub mod stores;
 pub mod text;
@@ -28,11 +32,13 @@ use crate::index::manifest::{
     checksum_file, list_files, Counts, FileEntry, Manifest, MANIFEST_FORMAT,
 };
 use crate::index::names::*;
-use crate::ingest::{derive::derive, load_dump, IngestError, IngestReport};
+use crate::ingest::{derive::derive_with_progress, load_dump_with_progress};
+use crate::ingest::{IngestError, IngestReport};
+use crate::progress::{Counter, Progress, Unit};
 use crate::schema::{Date, Timestamp};
 
 use bundles::Inputs;
-use progress::Progress;
+use steps::Steps;
 pub use vectors::{EmbedReport, SemanticOptions};
 
 /// What to build.
@@ -43,7 +49,7 @@ pub struct BuildOptions {
     /// Reference date of "last 12 months" metrics; `None` = today.
     pub as_of: Option<Date>,
     pub strict: bool,
-    /// No progress output.
+    /// No progress output on stderr.
     pub quiet: bool,
     /// Embed company texts for semantic search; `None` builds no vectors.
     pub semantic: Option<SemanticOptions>,
@@ -110,56 +116,55 @@ pub fn build_index(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
 }
 
 fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError> {
-    let steps = if opts.semantic.is_some() { 5 } else { 4 };
-    let mut progress = Progress::new(steps, opts.quiet);
-    progress.start("read dump");
-    let loaded = load_dump(&opts.dump, opts.strict).map_err(BuildError::Ingest)?;
-    progress.finish("read dump");
+    let progress = Progress::to_stderr(opts.quiet);
+    let mut steps = Steps::new(if opts.semantic.is_some() { 5 } else { 4 }, &progress);
+    steps.start();
+    let loaded = load_dump_with_progress(&opts.dump, opts.strict, &progress)
+        .map_err(BuildError::Ingest)?;
+    steps.finish("read dump");
     let as_of = opts.as_of.unwrap_or_else(Date::today);
-    progress.start("derive aggregates");
-    let derived = derive(&loaded.facts, as_of);
+    steps.start();
+    let derived = derive_with_progress(&loaded.facts, as_of, &progress);
     let orders = order::assign_doc_ids(&loaded.facts, &derived);
-    progress.finish("derive aggregates");
+    steps.finish("derive aggregates");
     let inp = Inputs {
         facts: &loaded.facts,
         derived: &derived,
         orders: &orders,
     };
-    let step = "bitmaps, columns, relations, name indexes, record stores";
-    progress.start(step);
+    steps.start();
     let mut tasks = structure_tasks(dir, &inp);
     tasks.extend(store_tasks(dir, &opts.dump, &loaded.kept, &inp));
-    let mut files = run_parallel(tasks, opts.quiet)?;
-    progress.finish(step);
+    let mut files = run_parallel(tasks, &progress)?;
+    steps.finish("bitmaps, columns, relations, name indexes, record stores");
     let embed = match &opts.semantic {
         Some(semantic) => {
-            progress.start("company vectors");
+            steps.start();
             let (written, report) = vectors::write_company_vectors(
                 &dir.join(COMPANY_VECTORS),
                 &opts.dump,
                 &loaded.kept,
                 &inp,
                 semantic,
-                opts.quiet,
+                &progress,
             )
             .map_err(|e| step_err("company vectors")(&e))?;
             files.extend(entries(dir, Ok(vec![written])).map_err(|e| step_err("company vectors")(&e))?);
-            progress.finish("company vectors");
+            steps.finish("company vectors");
             Some(report)
         }
         None => None,
     };
-    progress.start("manifest");
+    steps.start();
     let manifest = manifest_for(files, &loaded.meta.source, as_of, &inp);
     sync_dirs(dir).map_err(|e| step_err("sync")(&e))?;
     manifest.write(dir).map_err(|e| step_err("manifest")(&e))?;
-    progress.finish("manifest");
-    progress.close();
+    steps.finish("manifest");
     let report = BuildReport {
         ingest: loaded.report,
         manifest,
-        timings: progress.timings.clone(),
-        elapsed: progress.elapsed(),
+        timings: steps.timings.clone(),
+        elapsed: steps.elapsed(),
         embed,
     };
     // Tens of millions of small allocations: free them off the critical path
@@ -169,25 +174,45 @@ fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError
     Ok(report)
 }
 
-/// A writer task: the files it wrote (path relative to the index, bytes, CRC).
-type Task<'a> = (
-    &'static str,
-    Box<dyn FnOnce() -> Result<Vec<FileEntry>, String> + Send + 'a>,
-);
+/// The work of a writer task: it counts its units on the counter and
+/// returns the files it wrote (path relative to the index, bytes, CRC).
+type Work<'a> = Box<dyn FnOnce(&Counter) -> Result<Vec<FileEntry>, String> + Send + 'a>;
+
+/// A writer task: its name, the units it will count, and its work.
+struct Task<'a> {
+    name: &'static str,
+    total: usize,
+    unit: &'static str,
+    work: Work<'a>,
+}
+
+fn task<'a>(
+    name: &'static str,
+    (total, unit): (usize, &'static str),
+    work: impl FnOnce(&Counter) -> Result<Vec<FileEntry>, String> + Send + 'a,
+) -> Task<'a> {
+    Task {
+        name,
+        total,
+        unit,
+        work: Box::new(work),
+    }
+}
 
 /// Runs independent writers in parallel and collects the files they wrote;
-/// the first failure wins. Each task's wall time is reported unless `quiet`.
-fn run_parallel(tasks: Vec<Task<'_>>, quiet: bool) -> Result<Vec<FileEntry>, BuildError> {
+/// the first failure wins. Each task is a progress stage from its start.
+fn run_parallel(tasks: Vec<Task<'_>>, progress: &Progress) -> Result<Vec<FileEntry>, BuildError> {
     let failure: Mutex<Option<BuildError>> = Mutex::new(None);
     let written: Mutex<Vec<FileEntry>> = Mutex::new(Vec::new());
     rayon::scope(|s| {
-        for (step, task) in tasks {
+        for task in tasks {
             let (failure, written) = (&failure, &written);
             s.spawn(move |_| {
-                let started = std::time::Instant::now();
-                let outcome = task();
-                if !quiet {
-                    eprintln!("      {step}: {:.2}s", started.elapsed().as_secs_f64());
+                let step = task.name;
+                let counter = progress.stage(step, task.total as u64, Unit::Items(task.unit));
+                let outcome = (task.work)(&counter);
+                if outcome.is_ok() {
+                    counter.finish();
                 }
                 match outcome {
                     Ok(files) => written
@@ -256,72 +281,41 @@ fn structure_tasks<'a>(dir: &'a Path, inp: &'a Inputs<'a>) -> Vec<Task<'a>> {
         r.map_err(|e| e.to_string())?;
         entries_below(dir, &format!("{TEXT_DIR}/{kind}"))
     };
+    let text_dir = move |kind: &str| dir.join(TEXT_DIR).join(kind);
+    let (o, catalog) = (inp.orders, &inp.facts.catalog);
+    let places = catalog.locations.len();
+    let industries = catalog.industries.len();
     vec![
-        (
-            "companies.idx",
-            Box::new(move || io(bundles::write_companies(&dir.join(COMPANIES_IDX), inp))),
-        ),
-        (
-            "deals.idx",
-            Box::new(move || io(bundles::write_deals(&dir.join(DEALS_IDX), inp))),
-        ),
-        (
-            "investors.idx",
-            Box::new(move || io(bundles::write_firms(&dir.join(FIRMS_IDX), inp))),
-        ),
-        (
-            "people.idx",
-            Box::new(move || io(bundles::write_people(&dir.join(PEOPLE_IDX), inp))),
-        ),
-        (
-            "catalog.idx",
-            Box::new(move || io(bundles::write_catalog(&dir.join(CATALOG_IDX), inp.facts))),
-        ),
-        (
-            "text/companies",
-            Box::new(move || {
-                tx(
-                    text::build_companies(&dir.join(TEXT_DIR).join("companies"), inp),
-                    "companies",
-                )
-            }),
-        ),
-        (
-            "text/investors",
-            Box::new(move || {
-                tx(
-                    text::build_firms(&dir.join(TEXT_DIR).join("investors"), inp),
-                    "investors",
-                )
-            }),
-        ),
-        (
-            "text/people",
-            Box::new(move || {
-                tx(
-                    text::build_people(&dir.join(TEXT_DIR).join("people"), inp),
-                    "people",
-                )
-            }),
-        ),
-        (
-            "text/locations",
-            Box::new(move || {
-                tx(
-                    text::build_locations(&dir.join(TEXT_DIR).join("locations"), inp),
-                    "locations",
-                )
-            }),
-        ),
-        (
-            "text/industries",
-            Box::new(move || {
-                tx(
-                    text::build_industries(&dir.join(TEXT_DIR).join("industries"), inp),
-                    "industries",
-                )
-            }),
-        ),
+        task("companies.idx", (o.companies.len(), "docs"), move |c| {
+            io(bundles::write_companies(&dir.join(COMPANIES_IDX), inp, c))
+        }),
+        task("deals.idx", (o.deals.len(), "docs"), move |c| {
+            io(bundles::write_deals(&dir.join(DEALS_IDX), inp, c))
+        }),
+        task("investors.idx", (o.firms.len(), "docs"), move |c| {
+            io(bundles::write_firms(&dir.join(FIRMS_IDX), inp, c))
+        }),
+        task("people.idx", (o.people.len(), "docs"), move |c| {
+            io(bundles::write_people(&dir.join(PEOPLE_IDX), inp, c))
+        }),
+        task("catalog.idx", (places + industries, "rows"), move |c| {
+            io(bundles::write_catalog(&dir.join(CATALOG_IDX), inp.facts, c))
+        }),
+        task("text/companies", (o.companies.len(), "names"), move |c| {
+            tx(text::build_companies(&text_dir("companies"), inp, c), "companies")
+        }),
+        task("text/investors", (o.firms.len(), "names"), move |c| {
+            tx(text::build_firms(&text_dir("investors"), inp, c), "investors")
+        }),
+        task("text/people", (o.people.len(), "names"), move |c| {
+            tx(text::build_people(&text_dir("people"), inp, c), "people")
+        }),
+        task("text/locations", (places, "names"), move |c| {
+            tx(text::build_locations(&text_dir("locations"), inp, c), "locations")
+        }),
+        task("text/industries", (industries, "names"), move |c| {
+            tx(text::build_industries(&text_dir("industries"), inp, c), "industries")
+        }),
     ]
 }
 
@@ -332,30 +326,30 @@ fn store_tasks<'a>(
     kept: &'a crate::ingest::KeptLines,
     inp: &'a Inputs<'a>,
 ) -> Vec<Task<'a>> {
+    let (o, catalog) = (inp.orders, &inp.facts.catalog);
+    let catalog_rows = catalog.locations.len() + catalog.industries.len();
     vec![
-        (
+        task(
             "deal and company stores",
-            Box::new(move || {
-                let mut files = entries(dir, stores::write_deal_store(dir, dump, kept, inp))?;
+            (o.deals.len() + o.companies.len(), "records"),
+            move |c| {
+                let mut files = entries(dir, stores::write_deal_store(dir, dump, kept, inp, c))?;
                 files.extend(entries(
                     dir,
-                    stores::write_company_store(dir, dump, kept, inp),
+                    stores::write_company_store(dir, dump, kept, inp, c),
                 )?);
                 Ok(files)
-            }),
+            },
         ),
-        (
-            "investor stores",
-            Box::new(move || entries(dir, stores::write_firm_store(dir, dump, kept, inp))),
-        ),
-        (
-            "person stores",
-            Box::new(move || entries(dir, stores::write_person_store(dir, dump, kept, inp))),
-        ),
-        (
-            "catalog stores",
-            Box::new(move || entries(dir, stores::write_catalog_store(dir, inp))),
-        ),
+        task("investor stores", (o.firms.len(), "records"), move |c| {
+            entries(dir, stores::write_firm_store(dir, dump, kept, inp, c))
+        }),
+        task("person stores", (o.people.len(), "records"), move |c| {
+            entries(dir, stores::write_person_store(dir, dump, kept, inp, c))
+        }),
+        task("catalog stores", (catalog_rows, "records"), move |c| {
+            entries(dir, stores::write_catalog_store(dir, inp, c))
+        }),
     ]
 }
 

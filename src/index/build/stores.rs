@@ -1,6 +1,7 @@
 //! Renders the record stores by streaming the dump a second time (only the
 //! facts were kept in memory), rendering rows in parallel and writing them
 //! under their doc ids. Rows rejected while loading are skipped by line.
+//! Each writer counts the records it stores on its progress counter.
 
 use std::io;
 use std::path::Path;
@@ -33,6 +34,7 @@ impl Variants {
 }
 use crate::ingest::load::KeptLines;
 use crate::ingest::scan::scan_jsonl_map;
+use crate::progress::Counter;
 use crate::schema::record::{DealRecord, IndustryCard, LatestDealRecord, LocationCard};
 use crate::schema::{CompanyRow, DealRow, FirmRow, PersonRow};
 
@@ -46,6 +48,7 @@ fn render_file<R, F>(
     file: &'static str,
     kept: &KeptLines,
     store: &mut Variants,
+    counter: &Counter,
     render: F,
 ) -> io::Result<()>
 where
@@ -53,8 +56,10 @@ where
     F: Fn(u32, R) -> io::Result<(u32, Vec<Vec<u8>>)> + Sync,
 {
     let mut result = Ok(());
+    let mut tally = counter.tally();
     scan_jsonl_map::<R, Option<io::Result<(u32, Vec<Vec<u8>>)>>, _, _>(
         &dump.join(file),
+        &Counter::hidden(),
         |line, parsed| {
             let row = kept.row_of_line(file, line)?;
             Some(match parsed {
@@ -67,6 +72,7 @@ where
         },
         |_, rendered| {
             if let (Some(outcome), Ok(())) = (rendered, &result) {
+                tally.inc();
                 result = outcome.and_then(|(doc, records)| {
                     records
                         .iter()
@@ -88,9 +94,10 @@ pub fn write_deal_store(
     dump: &Path,
     kept: &KeptLines,
     inp: &Inputs,
+    counter: &Counter,
 ) -> io::Result<Vec<WrittenFile>> {
     let mut store = Variants::create(dir, DEALS, DEAL_STORES, inp.orders.deals.len())?;
-    render_file::<DealRow, _>(dump, "deals.jsonl", kept, &mut store, |row, r| {
+    render_file::<DealRow, _>(dump, "deals.jsonl", kept, &mut store, counter, |row, r| {
         Ok((
             inp.orders.deals.doc(row),
             vec![json(&render::deal_record(&r))?],
@@ -104,13 +111,14 @@ pub fn write_company_store(
     dump: &Path,
     kept: &KeptLines,
     inp: &Inputs,
+    counter: &Counter,
 ) -> io::Result<Vec<WrittenFile>> {
     let deals_bundle = Bundle::open(&dir.join(store_file(DEALS, "full")), STORE_TAG, false)
         .map_err(io::Error::other)?;
     let deals =
         Store::open(&deals_bundle, "full", inp.orders.deals.len()).map_err(io::Error::other)?;
     let mut store = Variants::create(dir, COMPANIES, COMPANY_STORES, inp.orders.companies.len())?;
-    render_file::<CompanyRow, _>(dump, "companies.jsonl", kept, &mut store, |row, r| {
+    render_file::<CompanyRow, _>(dump, "companies.jsonl", kept, &mut store, counter, |row, r| {
         let agg = &inp.derived.companies[row as usize];
         let latest = match agg.latest_deal() {
             Some(l) => {
@@ -135,9 +143,10 @@ pub fn write_firm_store(
     dump: &Path,
     kept: &KeptLines,
     inp: &Inputs,
+    counter: &Counter,
 ) -> io::Result<Vec<WrittenFile>> {
     let mut store = Variants::create(dir, FIRMS, FIRM_STORES, inp.orders.firms.len())?;
-    render_file::<FirmRow, _>(dump, "investors.jsonl", kept, &mut store, |row, r| {
+    render_file::<FirmRow, _>(dump, "investors.jsonl", kept, &mut store, counter, |row, r| {
         let full = render::investor_record(&r, &inp.derived.firms[row as usize], inp.facts);
         Ok((
             inp.orders.firms.doc(row),
@@ -152,9 +161,10 @@ pub fn write_person_store(
     dump: &Path,
     kept: &KeptLines,
     inp: &Inputs,
+    counter: &Counter,
 ) -> io::Result<Vec<WrittenFile>> {
     let mut store = Variants::create(dir, PEOPLE, PERSON_STORES, inp.orders.people.len())?;
-    render_file::<PersonRow, _>(dump, "people.jsonl", kept, &mut store, |row, r| {
+    render_file::<PersonRow, _>(dump, "people.jsonl", kept, &mut store, counter, |row, r| {
         let agg = &inp.derived.people[row as usize];
         let employer = inp.facts.people[row as usize].employer;
         let full = render::person_record(&r, agg, employer, inp.facts);
@@ -165,7 +175,11 @@ pub fn write_person_store(
     store.finish()
 }
 
-pub fn write_catalog_store(dir: &Path, inp: &Inputs) -> io::Result<Vec<WrittenFile>> {
+pub fn write_catalog_store(
+    dir: &Path,
+    inp: &Inputs,
+    counter: &Counter,
+) -> io::Result<Vec<WrittenFile>> {
     let catalog = &inp.facts.catalog;
     let n = catalog.locations.len().max(catalog.industries.len());
     let mut store = Variants::create(dir, CATALOG, CATALOG_STORES, n)?;
@@ -177,6 +191,7 @@ pub fn write_catalog_store(dir: &Path, inp: &Inputs) -> io::Result<Vec<WrittenFi
         };
         store.set(0, row as u32, &json(&card)?)?;
     }
+    counter.inc(catalog.locations.len() as u64);
     for (row, i) in catalog.industries.iter().enumerate() {
         let card = IndustryCard {
             permalink: i.permalink.clone(),
@@ -185,5 +200,6 @@ pub fn write_catalog_store(dir: &Path, inp: &Inputs) -> io::Result<Vec<WrittenFi
         };
         store.set(1, row as u32, &json(&card)?)?;
     }
+    counter.inc(catalog.industries.len() as u64);
     store.finish()
 }

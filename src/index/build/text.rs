@@ -4,10 +4,15 @@
 //! the investor pool (1) and the company pool (2); locations carry their
 //! level (0 city, 1 state, 2 region, 3 country); industries their type
 //! (0 industry, 1 super category).
+//!
+//! Each builder counts its names on its progress counter as the index
+//! writer takes them (tantivy's commit and the ranked postings after them
+//! are not counted).
 
 use std::path::Path;
 
 use crate::index::text::{build_name_index, NameEntry, TextError};
+use crate::progress::Counter;
 use crate::schema::{IndustryType, LocationType};
 
 use super::bundles::Inputs;
@@ -31,7 +36,7 @@ pub fn industry_category(t: IndustryType) -> u8 {
     }
 }
 
-pub fn build_companies(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
+pub fn build_companies(dir: &Path, inp: &Inputs, counter: &Counter) -> Result<(), TextError> {
     let order = &inp.orders.companies;
     let entries = (0..order.len() as u32).map(|doc| {
         let c = &inp.facts.companies[order.row(doc) as usize];
@@ -41,10 +46,10 @@ pub fn build_companies(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
             category: None,
         }
     });
-    build_name_index(dir, entries).map(|_| ())
+    build_name_index(dir, counted(entries, counter)).map(|_| ())
 }
 
-pub fn build_firms(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
+pub fn build_firms(dir: &Path, inp: &Inputs, counter: &Counter) -> Result<(), TextError> {
     let order = &inp.orders.firms;
     let entries = (0..order.len() as u32).map(|doc| {
         let f = &inp.facts.firms[order.row(doc) as usize];
@@ -54,10 +59,10 @@ pub fn build_firms(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
             category: None,
         }
     });
-    build_name_index(dir, entries).map(|_| ())
+    build_name_index(dir, counted(entries, counter)).map(|_| ())
 }
 
-pub fn build_people(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
+pub fn build_people(dir: &Path, inp: &Inputs, counter: &Counter) -> Result<(), TextError> {
     let order = &inp.orders.people;
     let entries = (0..order.len() as u32).map(|doc| {
         let row = order.row(doc) as usize;
@@ -72,10 +77,10 @@ pub fn build_people(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
             category: Some(pool),
         }
     });
-    build_name_index(dir, entries).map(|_| ())
+    build_name_index(dir, counted(entries, counter)).map(|_| ())
 }
 
-pub fn build_locations(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
+pub fn build_locations(dir: &Path, inp: &Inputs, counter: &Counter) -> Result<(), TextError> {
     let entries = inp
         .facts
         .catalog
@@ -87,10 +92,10 @@ pub fn build_locations(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
             names: vec![l.name.as_str()],
             category: Some(location_category(l.location_type)),
         });
-    build_name_index(dir, entries).map(|_| ())
+    build_name_index(dir, counted(entries, counter)).map(|_| ())
 }
 
-pub fn build_industries(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
+pub fn build_industries(dir: &Path, inp: &Inputs, counter: &Counter) -> Result<(), TextError> {
     let entries = inp
         .facts
         .catalog
@@ -102,5 +107,14 @@ pub fn build_industries(dir: &Path, inp: &Inputs) -> Result<(), TextError> {
             names: vec![i.name.as_str()],
             category: Some(industry_category(i.industry_type)),
         });
-    build_name_index(dir, entries).map(|_| ())
+    build_name_index(dir, counted(entries, counter)).map(|_| ())
+}
+
+/// `entries`, counted on `counter` as they are taken.
+fn counted<'c, T>(
+    entries: impl Iterator<Item = T> + 'c,
+    counter: &'c Counter,
+) -> impl Iterator<Item = T> + 'c {
+    let mut tally = counter.tally();
+    entries.inspect(move |_| tally.inc())
 }

@@ -10,14 +10,15 @@
 //! - an embedding cache keyed by (model id, SHA-256 of the text) keeps
 //!   every vector of the last build (`embed_cache`), so a rebuild over a
 //!   mostly unchanged dump embeds only the new texts;
-//! - progress (count, rate, ETA) is printed every few seconds.
+//! - progress is two stages: `read company texts` (bytes of
+//!   `companies.jsonl`) and `embed company texts` (texts missing from the
+//!   cache, counted per batch).
 
 use std::collections::HashMap;
 use std::fmt;
-use std::io::{self, IsTerminal, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
@@ -28,6 +29,7 @@ use crate::index::format::WrittenFile;
 use crate::index::vectors::{write_vectors, Quantized};
 use crate::ingest::load::KeptLines;
 use crate::ingest::scan::scan_jsonl_map;
+use crate::progress::{Progress, Unit};
 use crate::schema::CompanyRow;
 
 /// Texts per model call (guide: batches ≤ 32 keep memory near 200 MB).
@@ -83,9 +85,9 @@ pub fn write_company_vectors(
     kept: &KeptLines,
     inp: &Inputs,
     opts: &SemanticOptions,
-    quiet: bool,
+    progress: &Progress,
 ) -> io::Result<(WrittenFile, EmbedReport)> {
-    let texts = company_texts(dump, kept, inp)?;
+    let texts = company_texts(dump, kept, inp, progress)?;
     let model = opts.embedder.info().clone();
     let cache_path = opts.cache_dir.as_ref().map(|d| d.join(format!("{}.cache", model.id)));
     let old = cache_path.as_deref().and_then(|p| EmbedCache::open(p, &model));
@@ -109,7 +111,7 @@ pub fn write_company_vectors(
         from_cache: vectors.len(),
         embedded: missing.len(),
     };
-    embed_missing(&*opts.embedder, missing, &mut vectors, quiet)?;
+    embed_missing(&*opts.embedder, missing, &mut vectors, progress)?;
     drop(old);
     if let Some(p) = &cache_path {
         EmbedCache::write(p, &model, &vectors)?;
@@ -126,11 +128,20 @@ pub fn write_company_vectors(
 }
 
 /// (doc id, text) of every company with text, in doc order.
-fn company_texts(dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<Vec<(u32, String)>> {
+fn company_texts(
+    dump: &Path,
+    kept: &KeptLines,
+    inp: &Inputs,
+    progress: &Progress,
+) -> io::Result<Vec<(u32, String)>> {
     let file = "companies.jsonl";
+    let path = dump.join(file);
+    let size = path.metadata().map_or(0, |m| m.len());
+    let read = progress.stage("read company texts", size, Unit::Bytes);
     let mut out = Vec::new();
     scan_jsonl_map::<CompanyRow, Option<(u32, String)>, _, _>(
-        &dump.join(file),
+        &path,
+        &read,
         |line, parsed| {
             let row = kept.row_of_line(file, line)?;
             let text = company_text(&parsed.ok()?)?;
@@ -138,6 +149,7 @@ fn company_texts(dump: &Path, kept: &KeptLines, inp: &Inputs) -> io::Result<Vec<
         },
         |_, found| out.extend(found),
     )?;
+    read.finish();
     out.sort_unstable_by_key(|(doc, _)| *doc);
     Ok(out)
 }
@@ -147,77 +159,21 @@ fn embed_missing(
     embedder: &dyn Embedder,
     mut missing: Vec<(u128, &str)>,
     vectors: &mut HashMap<u128, Quantized>,
-    quiet: bool,
+    progress: &Progress,
 ) -> io::Result<()> {
     missing.sort_by_key(|(hash, text)| (text.len(), *hash));
-    let mut progress = Rate::new(missing.len(), quiet);
+    let total = missing.len() as u64;
+    let done = progress.stage("embed company texts", total, Unit::Items("texts"));
     for batch in missing.chunks(BATCH) {
         let texts: Vec<&str> = batch.iter().map(|(_, t)| *t).collect();
         let embedded = embedder.embed(&texts).map_err(io::Error::other)?;
         for ((hash, _), v) in batch.iter().zip(embedded) {
             vectors.insert(*hash, Quantized::of(&v));
         }
-        progress.add(batch.len());
+        done.inc(batch.len() as u64);
     }
-    progress.finish();
+    done.finish();
     Ok(())
-}
-
-/// Periodic "embedding: done/total (rate/s, ETA)" lines on stderr.
-struct Rate {
-    total: usize,
-    done: usize,
-    started: Instant,
-    last: Instant,
-    quiet: bool,
-    terminal: bool,
-}
-
-impl Rate {
-    fn new(total: usize, quiet: bool) -> Rate {
-        let now = Instant::now();
-        Rate {
-            total,
-            done: 0,
-            started: now,
-            last: now,
-            quiet: quiet || total == 0,
-            terminal: io::stderr().is_terminal(),
-        }
-    }
-
-    fn add(&mut self, n: usize) {
-        self.done += n;
-        let every = if self.terminal { Duration::from_millis(250) } else { Duration::from_secs(5) };
-        if !self.quiet && self.last.elapsed() >= every {
-            self.last = Instant::now();
-            self.print();
-        }
-    }
-
-    fn print(&self) {
-        let secs = self.started.elapsed().as_secs_f64().max(1e-9);
-        let rate = self.done as f64 / secs;
-        let eta = (self.total - self.done) as f64 / rate.max(1e-9);
-        let line = format!(
-            "      embedding company texts: {}/{} ({rate:.0}/s, ETA {eta:.0}s)",
-            self.done, self.total
-        );
-        match self.terminal {
-            true => eprint!("\r\x1b[2K{line}"),
-            false => eprintln!("{line}"),
-        }
-        let _ = io::stderr().flush();
-    }
-
-    fn finish(&self) {
-        if !self.quiet {
-            self.print();
-            if self.terminal {
-                eprintln!();
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -28,6 +28,13 @@
 //! companies (planned in parallel, permalinks made unique sequentially, rows
 //! written in batches) → firms → people (company people, firm people, pure
 //! angels) → deals.
+//!
+//! # Progress
+//!
+//! Every count is known up front, so each pass is a progress stage with its
+//! total: `companies`, `investors`, `people of companies` (companies done),
+//! `people of firms`, `angels`, `deals of companies` (companies done);
+//! counted per written batch.
 
 mod calibration;
 mod companies;
@@ -58,6 +65,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::ingest::write::{DumpCounts, DumpWriter};
+use crate::progress::{Counter, Progress, Unit};
 use crate::schema::{Date, DumpMeta};
 
 use deals::DealContext;
@@ -134,6 +142,14 @@ impl Sizes {
 
 /// Generates a complete dump; see the module documentation.
 pub fn generate(opts: &GenerateOptions) -> io::Result<GenerateReport> {
+    generate_with_progress(opts, &Progress::silent())
+}
+
+/// [`generate`], reporting each pass on `progress`.
+pub fn generate_with_progress(
+    opts: &GenerateOptions,
+    progress: &Progress,
+) -> io::Result<GenerateReport> {
     let started = Instant::now();
     let sizes = Sizes::for_companies(opts.companies)?;
     let mut world = World::new(opts.seed, opts.as_of);
@@ -152,25 +168,35 @@ pub fn generate(opts: &GenerateOptions) -> io::Result<GenerateReport> {
         .rows()
         .iter()
         .try_for_each(|row| out.industry(row))?;
-    write_companies(&mut world, sizes.companies, &mut out)?;
-    world.firms = firms::plan_all(&world, sizes.firms);
-    for (f, firm) in world.firms.iter().enumerate() {
-        out.firm(&firms::row(&world, f, firm, sizes.firms))?;
-    }
-    write_people(&world, sizes.pure_angels, &mut out)?;
+    write_companies(&mut world, sizes.companies, &mut out, progress)?;
+    write_firms(&mut world, sizes.firms, &mut out, progress)?;
+    write_people(&world, sizes.pure_angels, &mut out, progress)?;
     let context = DealContext::new(&world, people::angel_pool(&world, sizes.pure_angels));
+    let counter = stage(progress, "deals of companies", sizes.companies, "companies");
     in_batches(
         sizes.companies,
+        &counter,
         |n| deals::company_deals(&context, n),
         |rows| rows.iter().try_for_each(|row| out.deal(row)),
     )?;
+    counter.finish();
     Ok(GenerateReport {
         counts: out.finish()?,
         elapsed: started.elapsed(),
     })
 }
 
-fn write_companies(world: &mut World, count: usize, out: &mut DumpWriter) -> io::Result<()> {
+fn stage(progress: &Progress, name: &str, total: usize, unit: &'static str) -> Counter {
+    progress.stage(name, total as u64, Unit::Items(unit))
+}
+
+fn write_companies(
+    world: &mut World,
+    count: usize,
+    out: &mut DumpWriter,
+    progress: &Progress,
+) -> io::Result<()> {
+    let counter = stage(progress, "companies", count, "companies");
     let mut plans = companies::plan_all(world, count);
     let permalinks = names::unique_permalinks(plans.iter().map(|p| p.facts.name.as_str()));
     for (plan, permalink) in plans.iter_mut().zip(permalinks) {
@@ -182,37 +208,73 @@ fn write_companies(world: &mut World, count: usize, out: &mut DumpWriter) -> io:
         .for_each(|(n, plan)| companies::assign_domain(world, n, plan));
     in_batches(
         count,
+        &counter,
         |n| companies::row(world, n, &plans[n]),
         |row| out.company(&row),
     )?;
+    counter.finish();
     world.companies = plans.into_iter().map(|p| p.facts).collect();
     Ok(())
 }
 
-fn write_people(world: &World, pure_angels: usize, out: &mut DumpWriter) -> io::Result<()> {
+fn write_firms(
+    world: &mut World,
+    count: usize,
+    out: &mut DumpWriter,
+    progress: &Progress,
+) -> io::Result<()> {
+    let counter = stage(progress, "investors", count, "firms");
+    world.firms = firms::plan_all(world, count);
+    for (f, firm) in world.firms.iter().enumerate() {
+        out.firm(&firms::row(world, f, firm, count))?;
+        counter.inc(1);
+    }
+    counter.finish();
+    Ok(())
+}
+
+fn write_people(
+    world: &World,
+    pure_angels: usize,
+    out: &mut DumpWriter,
+    progress: &Progress,
+) -> io::Result<()> {
     let mut write =
         |rows: Vec<crate::schema::PersonRow>| rows.iter().try_for_each(|row| out.person(row));
+    let (companies, firms) = (world.companies.len(), world.firms.len());
+    let counter = stage(progress, "people of companies", companies, "companies");
     in_batches(
-        world.companies.len(),
+        companies,
+        &counter,
         |n| people::company_people(world, n),
         &mut write,
     )?;
+    counter.finish();
+    let counter = stage(progress, "people of firms", firms, "firms");
     in_batches(
-        world.firms.len(),
+        firms,
+        &counter,
         |f| people::firm_people(world, f),
         &mut write,
     )?;
+    counter.finish();
+    let counter = stage(progress, "angels", pure_angels, "angels");
     in_batches(
         pure_angels,
+        &counter,
         |a| vec![people::pure_angel(world, a)],
         &mut write,
-    )
+    )?;
+    counter.finish();
+    Ok(())
 }
 
 /// Makes items `0..count` in parallel batches and hands them to `write` in
-/// order; batch `i + 1` is made while batch `i` is written.
+/// order; batch `i + 1` is made while batch `i` is written. Each written
+/// batch is counted on `counter`.
 fn in_batches<T: Send>(
     count: usize,
+    counter: &Counter,
     make: impl Fn(usize) -> T + Sync,
     mut write: impl FnMut(T) -> io::Result<()> + Send,
 ) -> io::Result<()> {
@@ -226,6 +288,7 @@ fn in_batches<T: Send>(
     let mut start = 0;
     while !current.is_empty() {
         start += BATCH;
+        let made = current.len() as u64;
         let (written, next) = rayon::join(
             || current.into_iter().try_for_each(&mut write),
             || {
@@ -237,6 +300,7 @@ fn in_batches<T: Send>(
             },
         );
         written?;
+        counter.inc(made);
         current = next;
     }
     Ok(())

@@ -13,6 +13,7 @@ use std::path::Path;
 use uuid::Uuid;
 
 use crate::ingest::{DumpCounts, DumpWriter};
+use crate::progress::{Progress, Unit};
 use crate::schema::ids::{slugify, uuid5};
 use crate::schema::{CompanyRow, DealRow, DumpMeta, FirmRow, PersonRow};
 
@@ -131,9 +132,17 @@ impl Catalog {
         &mut self.deals[index]
     }
 
-    /// Writes the dump to `dir` in the canonical order.
-    pub fn write(self, dir: &Path, meta: &DumpMeta) -> Result<DumpCounts, ImportError> {
+    /// Writes the dump to `dir` in the canonical order; a progress stage
+    /// counting companies, firms, people and deals (the catalog rows first).
+    pub fn write(
+        self,
+        dir: &Path,
+        meta: &DumpMeta,
+        progress: &Progress,
+    ) -> Result<DumpCounts, ImportError> {
         let io = |e| ImportError::io(dir, e);
+        let rows = self.companies.len() + self.firms.len() + self.people.len() + self.deals.len();
+        let written = progress.stage("write dump", rows as u64, Unit::Items("rows"));
         let mut out = DumpWriter::create(dir, meta).map_err(io)?;
         for row in self.locations.into_rows() {
             out.location(&row).map_err(io)?;
@@ -151,18 +160,24 @@ impl Catalog {
         for row in &companies {
             out.company(row).map_err(io)?;
         }
+        written.inc(companies.len() as u64);
         for row in self.firms.values() {
             out.firm(row).map_err(io)?;
         }
+        written.inc(self.firms.len() as u64);
         for row in self.people.values() {
             out.person(row).map_err(io)?;
         }
+        written.inc(self.people.len() as u64);
         let mut deals = self.deals;
         deals.sort_by_cached_key(|d| (permalinks.get(&d.company_id).cloned(), d.date, d.id));
         for row in &deals {
             out.deal(row).map_err(io)?;
         }
-        out.finish().map_err(io)
+        written.inc(deals.len() as u64);
+        let counts = out.finish().map_err(io)?;
+        written.finish();
+        Ok(counts)
     }
 }
 

@@ -30,6 +30,7 @@ use super::locations::Address;
 use super::report::{CrunchbaseStats, ImportReport};
 use super::rounds::{deal_key, describe, parse_amount, round_type};
 use super::table::{Row, Table};
+use crate::progress::Progress;
 
 pub(crate) const COMPANIES: &str = "companies.csv.gz";
 pub(crate) const ACQUISITIONS: &str = "acquisitions.csv.gz";
@@ -54,16 +55,20 @@ pub(crate) fn import(
     dir: &Path,
     catalog: &mut Catalog,
     report: &mut ImportReport,
+    progress: &Progress,
 ) -> Result<(), ImportError> {
     let mut stats = CrunchbaseStats::default();
-    stats.companies = read_companies(&dir.join(COMPANIES), catalog, &mut stats)?;
+    let table = |file: &str| Table::open(&dir.join(file), progress);
+    let companies = table(COMPANIES)?;
+    stats.companies = read_companies(&dir.join(COMPANIES), companies, catalog, &mut stats)?;
     report.read(&source_name(COMPANIES), stats.companies);
-    let acquisitions = read_acquisitions(&dir.join(ACQUISITIONS), catalog, &mut stats)?;
+    let acquired = table(ACQUISITIONS)?;
+    let acquisitions = read_acquisitions(&dir.join(ACQUISITIONS), acquired, catalog, &mut stats)?;
     report.read(&source_name(ACQUISITIONS), acquisitions);
-    let mut rounds = read_rounds(&dir.join(ROUNDS), catalog, &mut stats)?;
+    let mut rounds = read_rounds(&dir.join(ROUNDS), table(ROUNDS)?, catalog, &mut stats)?;
     stats.rounds = rounds.len() as u64;
     report.read(&source_name(ROUNDS), stats.rounds);
-    stats.edges = join_edges(&dir.join(EDGES), &mut rounds, catalog, &mut stats)?;
+    stats.edges = join_edges(table(EDGES)?, &mut rounds, catalog, &mut stats)?;
     report.read(&source_name(EDGES), stats.edges);
     add_deals(rounds, catalog, &mut stats);
     let (firms, angels) = catalog.investor_kinds();
@@ -78,10 +83,10 @@ fn source_name(file: &str) -> String {
 
 fn read_companies(
     path: &Path,
+    mut table: Table,
     catalog: &mut Catalog,
     stats: &mut CrunchbaseStats,
 ) -> Result<u64, ImportError> {
-    let mut table = Table::open(path)?;
     let cols = table.columns([
         "permalink",
         "name",
@@ -168,10 +173,10 @@ fn ipo_status(status: &str) -> Result<Option<IpoStatus>, String> {
 
 fn read_acquisitions(
     path: &Path,
+    mut table: Table,
     catalog: &mut Catalog,
     stats: &mut CrunchbaseStats,
 ) -> Result<u64, ImportError> {
-    let mut table = Table::open(path)?;
     let [permalink] = table.columns(["company_permalink"])?;
     table.for_each_row(|row| {
         let slug =
@@ -194,10 +199,10 @@ fn read_acquisitions(
 
 fn read_rounds(
     path: &Path,
+    mut table: Table,
     catalog: &Catalog,
     stats: &mut CrunchbaseStats,
 ) -> Result<Vec<RawRound>, ImportError> {
-    let mut table = Table::open(path)?;
     let cols = table.columns([
         "company_permalink",
         "company_name",
@@ -240,7 +245,7 @@ fn raw_round(row: &Row, cols: &[usize; 5], catalog: &Catalog) -> Result<RawRound
 
 /// Attaches edge-list investors to the raw rounds; returns the edges read.
 fn join_edges(
-    path: &Path,
+    mut table: Table,
     rounds: &mut [RawRound],
     catalog: &mut Catalog,
     stats: &mut CrunchbaseStats,
@@ -256,7 +261,6 @@ fn join_edges(
         .into_iter()
         .map(|((n, d), v)| ((n.to_string(), d.to_string()), v))
         .collect();
-    let mut table = Table::open(path)?;
     let [company, investor, funded_when] =
         table.columns(["company_name", "investor_name", "funded_when"])?;
     let mut key = (String::new(), String::new());

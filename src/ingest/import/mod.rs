@@ -56,6 +56,9 @@
 //!
 //! Output is deterministic: rows are sorted by stable keys before writing
 //! (see [`catalog`]), so the same inputs give the same bytes.
+//!
+//! Progress: each source file read is a stage (`read <file>`, compressed
+//! bytes against the file's size), and so is writing the dump.
 
 mod catalog;
 mod crunchbase;
@@ -75,6 +78,7 @@ mod real_data_tests;
 
 use std::path::PathBuf;
 
+use crate::progress::Progress;
 use crate::schema::{Date, DumpMeta};
 
 use catalog::Catalog;
@@ -94,18 +98,27 @@ pub struct ImportOptions {
 
 /// Imports the given sources and writes one dump to `opts.out`.
 pub fn import(opts: &ImportOptions) -> Result<ImportReport, ImportError> {
+    import_with_progress(opts, &Progress::silent())
+}
+
+/// [`import`], reporting each source file read and the dump written on
+/// `progress`.
+pub fn import_with_progress(
+    opts: &ImportOptions,
+    progress: &Progress,
+) -> Result<ImportReport, ImportError> {
     if opts.crunchbase_2013.is_none() && opts.yc_2014.is_none() {
         return Err(ImportError::NoSource);
     }
     let mut catalog = Catalog::default();
     let mut report = ImportReport::default();
     if let Some(dir) = &opts.crunchbase_2013 {
-        crunchbase::import(dir, &mut catalog, &mut report)?;
+        crunchbase::import(dir, &mut catalog, &mut report, progress)?;
     }
     if let Some(dir) = &opts.yc_2014 {
-        yc::import(dir, &mut catalog, &mut report)?;
+        yc::import(dir, &mut catalog, &mut report, progress)?;
     }
-    report.written = catalog.write(&opts.out, &dump_meta(opts))?;
+    report.written = catalog.write(&opts.out, &dump_meta(opts), progress)?;
     Ok(report)
 }
 

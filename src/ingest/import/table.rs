@@ -4,20 +4,27 @@
 //! Every row carries its line number (the header is line 1) so that a bad
 //! value is reported as `file:line`. Fields are trimmed; a missing column is
 //! reported once, at line 1, before any row is read.
+//!
+//! Reading a file is a progress stage, `read <file>`, counted in (compressed)
+//! bytes against the file's size.
 
 use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use csv::StringRecord;
 use flate2::read::MultiGzDecoder;
 
 use super::error::ImportError;
+use crate::progress::{Counter, CountingRead, Progress, Unit};
 
 /// An open CSV file and its header.
 pub(crate) struct Table {
     path: PathBuf,
     reader: csv::Reader<Box<dyn Read>>,
+    /// The bytes read from the file; finished with the last row.
+    read: Arc<Counter>,
     headers: StringRecord,
 }
 
@@ -39,20 +46,34 @@ impl Row {
     }
 }
 
+/// The progress stage of reading `path`: its bytes against its size.
+fn read_stage(progress: &Progress, path: &Path) -> Counter {
+    let size = path.metadata().map_or(0, |m| m.len());
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    progress.stage(format!("read {name}"), size, Unit::Bytes)
+}
+
 impl Table {
-    /// Opens `path`, decompressing when the name ends in `.gz`.
-    pub fn open(path: &Path) -> Result<Table, ImportError> {
+    /// Opens `path`, decompressing when the name ends in `.gz`; reading it
+    /// is a stage on `progress`.
+    pub fn open(path: &Path, progress: &Progress) -> Result<Table, ImportError> {
         let file = File::open(path).map_err(|e| ImportError::io(path, e))?;
+        let read = Arc::new(read_stage(progress, path));
+        let counted = CountingRead::new(file, Arc::clone(&read));
         let input: Box<dyn Read> = if path.extension().is_some_and(|e| e == "gz") {
-            Box::new(MultiGzDecoder::new(BufReader::with_capacity(1 << 16, file)))
+            Box::new(MultiGzDecoder::new(BufReader::with_capacity(1 << 16, counted)))
         } else {
-            Box::new(BufReader::with_capacity(1 << 16, file))
+            Box::new(BufReader::with_capacity(1 << 16, counted))
         };
-        Table::from_reader(path, input)
+        Table::from_reader(path, input, read)
     }
 
     /// Reads CSV from any source; `path` only names it in errors.
-    pub fn from_reader(path: &Path, input: Box<dyn Read>) -> Result<Table, ImportError> {
+    pub fn from_reader(
+        path: &Path,
+        input: Box<dyn Read>,
+        read: Arc<Counter>,
+    ) -> Result<Table, ImportError> {
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(true)
             .from_reader(input);
@@ -61,6 +82,7 @@ impl Table {
             path: path.to_path_buf(),
             reader,
             headers,
+            read,
         })
     }
 
@@ -102,6 +124,7 @@ impl Table {
             record = row.record;
             count += 1;
         }
+        self.read.finish();
         Ok(count)
     }
 }
@@ -118,7 +141,8 @@ mod tests {
     use super::*;
 
     fn table(text: &'static str) -> Table {
-        Table::from_reader(Path::new("t.csv"), Box::new(text.as_bytes())).unwrap()
+        let read = Arc::new(Counter::hidden());
+        Table::from_reader(Path::new("t.csv"), Box::new(text.as_bytes()), read).unwrap()
     }
 
     #[test]

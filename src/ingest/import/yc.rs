@@ -42,6 +42,7 @@ use super::locations::Address;
 use super::permalink::first_free;
 use super::report::{ImportReport, YcStats};
 use super::table::{Row, Table};
+use crate::progress::Progress;
 
 pub(crate) const STARTUPS: &str = "startups.csv";
 pub(crate) const FOUNDERS: &str = "founders.csv";
@@ -81,9 +82,10 @@ pub(crate) fn import(
     dir: &Path,
     catalog: &mut Catalog,
     report: &mut ImportReport,
+    progress: &Progress,
 ) -> Result<(), ImportError> {
     let mut stats = YcStats::default();
-    let startups = read_startups(&dir.join(STARTUPS), catalog)?;
+    let startups = read_startups(&dir.join(STARTUPS), catalog, progress)?;
     stats.startups = startups.len() as u64;
     report.read(&format!("yc-2014/{STARTUPS}"), stats.startups);
     let mut by_name = HashMap::new();
@@ -95,14 +97,19 @@ pub(crate) fn import(
         batches.push((index, startup.batch));
     }
     add_batch_deals(&batches, catalog, &mut stats);
-    stats.founder_rows = read_founders(&dir.join(FOUNDERS), &by_name, catalog, &mut stats)?;
+    let founders = &dir.join(FOUNDERS);
+    stats.founder_rows = read_founders(founders, &by_name, catalog, &mut stats, progress)?;
     report.read(&format!("yc-2014/{FOUNDERS}"), stats.founder_rows);
     report.yc = Some(stats);
     Ok(())
 }
 
-fn read_startups(path: &Path, catalog: &mut Catalog) -> Result<Vec<Startup>, ImportError> {
-    let mut table = Table::open(path)?;
+fn read_startups(
+    path: &Path,
+    catalog: &mut Catalog,
+    progress: &Progress,
+) -> Result<Vec<Startup>, ImportError> {
+    let mut table = Table::open(path, progress)?;
     let cols = table.columns(STARTUP_COLUMNS)?;
     let mut startups = Vec::new();
     table.for_each_row(|row| {
@@ -344,8 +351,9 @@ fn read_founders(
     by_name: &HashMap<String, usize>,
     catalog: &mut Catalog,
     stats: &mut YcStats,
+    progress: &Progress,
 ) -> Result<u64, ImportError> {
-    let mut table = Table::open(path)?;
+    let mut table = Table::open(path, progress)?;
     let [founder, company] = table.columns(["Founder", "Company"])?;
     let mut people = HashSet::new();
     let rows = table.for_each_row(|row| {
