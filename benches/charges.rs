@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use fundsearch::accounts::{JournalStore, Allowances, Plan};
+use fundsearch::accounts::{Allowances, JournalStore, Plan};
 
 const CHARGES: usize = 8_000;
 
@@ -18,7 +18,8 @@ fn main() {
             std::process::id()
         ));
         let _ = std::fs::remove_dir_all(&dir);
-        let accounts = Arc::new(JournalStore::open(&dir, Allowances::default()).expect("state opens"));
+        let accounts =
+            Arc::new(JournalStore::open(&dir, Allowances::default()).expect("state opens"));
         let key = accounts.create_key("bench", Plan::Api).expect("key");
         let principal = accounts.authenticate(&key).expect("key authenticates");
         let per_thread = CHARGES / threads;

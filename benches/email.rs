@@ -51,7 +51,8 @@ fn timed(bench: &BenchApp, requests: &[Get], already: bool) -> Result<Summary, S
         let started = Instant::now();
         let response = bench.get(get);
         samples.push(started.elapsed());
-        let body: serde_json::Value = serde_json::from_slice(&response.body).map_err(|e| e.to_string())?;
+        let body: serde_json::Value =
+            serde_json::from_slice(&response.body).map_err(|e| e.to_string())?;
         if response.status != 200 || body["data"]["already_unlocked"] != already {
             return Err(format!("{} → {} {body}", get.line(), response.status));
         }

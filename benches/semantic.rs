@@ -67,18 +67,34 @@ struct Args {
 }
 
 fn parse_args() -> Result<Args, String> {
-    let mut a = Args { eval: false, latency: false, companies: 100_000, model: None, queries: 1_000, recall_queries: 50, tunings: Vec::new() };
+    let mut a = Args {
+        eval: false,
+        latency: false,
+        companies: 100_000,
+        model: None,
+        queries: 1_000,
+        recall_queries: 50,
+        tunings: Vec::new(),
+    };
     let mut it = std::env::args().skip(1).filter(|s| s != "--bench");
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
         match flag.as_str() {
             "--eval" => a.eval = true,
             "--latency" => a.latency = true,
-            "--companies" => a.companies = value()?.parse().map_err(|e| format!("--companies: {e}"))?,
-            "--model" => a.model = Some(ModelKind::parse(&value()?).ok_or("--model: minilm or wordllama")?),
+            "--companies" => {
+                a.companies = value()?.parse().map_err(|e| format!("--companies: {e}"))?
+            }
+            "--model" => {
+                a.model = Some(ModelKind::parse(&value()?).ok_or("--model: minilm or wordllama")?)
+            }
             "--queries" => a.queries = value()?.parse().map_err(|e| format!("--queries: {e}"))?,
             "--tuning" => a.tunings = parse_tunings(&value()?)?,
-            "--recall-queries" => a.recall_queries = value()?.parse().map_err(|e| format!("--recall-queries: {e}"))?,
+            "--recall-queries" => {
+                a.recall_queries = value()?
+                    .parse()
+                    .map_err(|e| format!("--recall-queries: {e}"))?
+            }
             other => return Err(format!("unknown argument {other}")),
         }
     }
@@ -92,8 +108,13 @@ fn parse_args() -> Result<Args, String> {
 fn parse_tunings(text: &str) -> Result<Vec<(usize, usize)>, String> {
     text.split(',')
         .map(|pair| {
-            let (c, r) = pair.split_once(':').ok_or("--tuning: share:rescore pairs")?;
-            Ok((c.parse().map_err(|e| format!("--tuning: {e}"))?, r.parse().map_err(|e| format!("--tuning: {e}"))?))
+            let (c, r) = pair
+                .split_once(':')
+                .ok_or("--tuning: share:rescore pairs")?;
+            Ok((
+                c.parse().map_err(|e| format!("--tuning: {e}"))?,
+                r.parse().map_err(|e| format!("--tuning: {e}"))?,
+            ))
         })
         .collect()
 }
@@ -127,7 +148,9 @@ fn base() -> PathBuf {
 }
 
 fn load_model(kind: ModelKind) -> Result<Arc<dyn Embedder>, String> {
-    kind.load(&default_models_dir()).map(Arc::from).map_err(|e| e.to_string())
+    kind.load(&default_models_dir())
+        .map(Arc::from)
+        .map_err(|e| e.to_string())
 }
 
 /// What building an index cost (only when it was built in this run).
@@ -140,8 +163,16 @@ struct Built {
 /// Opens `out` if it holds vectors of `model`, else builds it from `dump`.
 fn index_of(dump: &Path, out: &Path, model: &Arc<dyn Embedder>) -> Result<Built, String> {
     if let Ok(index) = Index::open(out) {
-        if index.vectors.as_ref().is_some_and(|v| v.meta.model.id == model.info().id) {
-            return Ok(Built { index, embedded: 0, embed_time: None });
+        if index
+            .vectors
+            .as_ref()
+            .is_some_and(|v| v.meta.model.id == model.info().id)
+        {
+            return Ok(Built {
+                index,
+                embedded: 0,
+                embed_time: None,
+            });
         }
     }
     eprintln!("bench: building {} with {}", out.display(), model.info().id);
@@ -151,21 +182,41 @@ fn index_of(dump: &Path, out: &Path, model: &Arc<dyn Embedder>) -> Result<Built,
         as_of: Date::parse(AS_OF),
         strict: false,
         quiet: false,
-        semantic: Some(SemanticOptions { embedder: model.clone(), cache_dir: Some(base().join(".embed-cache")) }),
+        semantic: Some(SemanticOptions {
+            embedder: model.clone(),
+            cache_dir: Some(base().join(".embed-cache")),
+        }),
     })
     .map_err(|e| e.to_string())?;
-    let embed_time = report.timings.iter().find(|(s, _)| s == "company vectors").map(|(_, d)| *d);
+    let embed_time = report
+        .timings
+        .iter()
+        .find(|(s, _)| s == "company vectors")
+        .map(|(_, d)| *d);
     let embedded = report.embed.map_or(0, |e| e.embedded);
     let index = Index::open(out).map_err(|e| e.to_string())?;
-    Ok(Built { index, embedded, embed_time })
+    Ok(Built {
+        index,
+        embedded,
+        embed_time,
+    })
 }
 
 fn synthetic_dump(companies: u64) -> Result<PathBuf, String> {
     let dump = base().join(format!("synth-{companies}-dump"));
     if !dump.join("dump.json").exists() {
-        eprintln!("bench: generating {companies} companies into {}", dump.display());
+        eprintln!(
+            "bench: generating {companies} companies into {}",
+            dump.display()
+        );
         let as_of = Date::parse(AS_OF).ok_or("as-of")?;
-        generate(&GenerateOptions { companies, seed: SEED, out: dump.clone(), as_of }).map_err(|e| e.to_string())?;
+        generate(&GenerateOptions {
+            companies,
+            seed: SEED,
+            out: dump.clone(),
+            as_of,
+        })
+        .map_err(|e| e.to_string())?;
     }
     Ok(dump)
 }
@@ -174,7 +225,12 @@ fn yc_dump() -> Result<PathBuf, String> {
     let dump = base().join("yc-dump");
     if !dump.join("dump.json").exists() {
         let yc = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/yc-2014");
-        import(&ImportOptions { crunchbase_2013: None, yc_2014: Some(yc), out: dump.clone() }).map_err(|e| e.to_string())?;
+        import(&ImportOptions {
+            crunchbase_2013: None,
+            yc_2014: Some(yc),
+            out: dump.clone(),
+        })
+        .map_err(|e| e.to_string())?;
     }
     Ok(dump)
 }
@@ -188,7 +244,11 @@ fn eval_rows() -> Result<Vec<(String, String, String)>, String> {
         .filter(|l| !l.starts_with('#') && !l.starts_with("set\t") && !l.trim().is_empty())
         .filter_map(|l| {
             let mut f = l.split('\t');
-            Some((f.next()?.to_string(), f.next()?.to_string(), f.next()?.to_string()))
+            Some((
+                f.next()?.to_string(),
+                f.next()?.to_string(),
+                f.next()?.to_string(),
+            ))
         })
         .collect())
 }
@@ -205,7 +265,12 @@ fn records(index: &Index) -> Result<Vec<serde_json::Value>, String> {
 }
 
 /// 1-based rank of the first hit among the 150 returned.
-fn rank(index: &Index, embedder: &CachedEmbedder, query: &str, hit: impl Fn(u32) -> bool) -> Result<Option<usize>, String> {
+fn rank(
+    index: &Index,
+    embedder: &CachedEmbedder,
+    query: &str,
+    hit: impl Fn(u32) -> bool,
+) -> Result<Option<usize>, String> {
     let qv = embed_query(Some(embedder), index, query, None).map_err(|e| e.to_string())?;
     let vectors = index.vectors.as_ref().ok_or("no vectors")?;
     let hits = semantic_set(vectors, &qv, None, 0.0).map_err(|e| e.to_string())?;
@@ -239,21 +304,39 @@ impl Quality {
 fn eval() -> Result<(), String> {
     let rows = eval_rows()?;
     println!("\nQuality on benches/data/semantic_eval.tsv (MRR over the 150 returned; recall@10)");
-    println!("{:<18} {:<11} {:>7} {:>8} {:>7} {:>10}", "model", "set", "corpus", "queries", "MRR", "recall@10");
+    println!(
+        "{:<18} {:<11} {:>7} {:>8} {:>7} {:>10}",
+        "model", "set", "corpus", "queries", "MRR", "recall@10"
+    );
     for kind in ModelKind::ALL {
         let model = load_model(kind)?;
         let embedder = CachedEmbedder::new(model.clone(), 1);
-        let yc = index_of(&yc_dump()?, &base().join(format!("yc-{}", kind.id())), &model)?.index;
-        let names: Vec<String> = records(&yc)?.iter().map(|r| r["name"].as_str().unwrap_or_default().to_string()).collect();
+        let yc = index_of(
+            &yc_dump()?,
+            &base().join(format!("yc-{}", kind.id())),
+            &model,
+        )?
+        .index;
+        let names: Vec<String> = records(&yc)?
+            .iter()
+            .map(|r| r["name"].as_str().unwrap_or_default().to_string())
+            .collect();
         let with_text = yc.vectors.as_ref().map_or(0, |v| v.rows());
         for set in ["yc", "yc-keyword"] {
             let mut q = Quality::default();
             for (_, query, target) in rows.iter().filter(|r| r.0 == set) {
-                q.add(rank(&yc, &embedder, query, |d| names[d as usize] == *target)?);
+                q.add(rank(&yc, &embedder, query, |d| {
+                    names[d as usize] == *target
+                })?);
             }
             q.line(kind.id(), set, with_text);
         }
-        let synth = index_of(&synthetic_dump(EVAL_SYNTHETIC)?, &base().join(format!("synth-{EVAL_SYNTHETIC}-{}", kind.id())), &model)?.index;
+        let synth = index_of(
+            &synthetic_dump(EVAL_SYNTHETIC)?,
+            &base().join(format!("synth-{EVAL_SYNTHETIC}-{}", kind.id())),
+            &model,
+        )?
+        .index;
         let texts: Vec<String> = records(&synth)?
             .iter()
             .map(|r| {
@@ -263,9 +346,14 @@ fn eval() -> Result<(), String> {
             .collect();
         let mut q = Quality::default();
         for (_, query, target) in rows.iter().filter(|r| r.0 == "synthetic") {
-            let (product, customers) = target.split_once(" @ ").ok_or("synthetic target without ' @ '")?;
+            let (product, customers) = target
+                .split_once(" @ ")
+                .ok_or("synthetic target without ' @ '")?;
             let (product, customers) = (product.to_lowercase(), customers.to_lowercase());
-            let bare = product.strip_prefix("a ").or_else(|| product.strip_prefix("an ")).unwrap_or(&product);
+            let bare = product
+                .strip_prefix("a ")
+                .or_else(|| product.strip_prefix("an "))
+                .unwrap_or(&product);
             let hit = |d: u32| {
                 let t = &texts[d as usize];
                 t.contains(bare) && t.contains(customers.as_str())
@@ -275,16 +363,28 @@ fn eval() -> Result<(), String> {
                 q.add(rank(&synth, &embedder, query, hit)?);
             }
         }
-        q.line(kind.id(), "synthetic", synth.vectors.as_ref().map_or(0, |v| v.rows()));
+        q.line(
+            kind.id(),
+            "synthetic",
+            synth.vectors.as_ref().map_or(0, |v| v.rows()),
+        );
     }
     Ok(())
 }
 
 fn latency(args: &Args) -> Result<(), String> {
-    let kind = args.model.unwrap_or(if args.companies <= 5_000 { ModelKind::MiniLm } else { ModelKind::WordLlama });
+    let kind = args.model.unwrap_or(if args.companies <= 5_000 {
+        ModelKind::MiniLm
+    } else {
+        ModelKind::WordLlama
+    });
     let model = load_model(kind)?;
     let dump = synthetic_dump(args.companies)?;
-    let built = index_of(&dump, &base().join(format!("synth-{}-{}", args.companies, kind.id())), &model)?;
+    let built = index_of(
+        &dump,
+        &base().join(format!("synth-{}-{}", args.companies, kind.id())),
+        &model,
+    )?;
     let index = &built.index;
     index.warm().map_err(|e| e.to_string())?;
     let vectors = index.vectors.as_ref().ok_or("no vectors")?;
@@ -297,10 +397,19 @@ fn latency(args: &Args) -> Result<(), String> {
     );
     let filters = [
         ("no other filter", serde_json::json!({})),
-        ("+ country, headcount", serde_json::json!({"locations": ["united-states"], "employee_count": ["11-50", "51-100", "101-250"]})),
-        ("+ rare industry", serde_json::json!({"industries": ["robotics"], "locations": ["germany"]})),
+        (
+            "+ country, headcount",
+            serde_json::json!({"locations": ["united-states"], "employee_count": ["11-50", "51-100", "101-250"]}),
+        ),
+        (
+            "+ rare industry",
+            serde_json::json!({"industries": ["robotics"], "locations": ["germany"]}),
+        ),
     ];
-    println!("{:<28} {:>8} {:>10} {:>10} {:>10} {:>10}  target (M) p50 ≤ 15 ms, p99 ≤ 40 ms", "request", "n", "p50", "p99", "embed p50", "mean total");
+    println!(
+        "{:<28} {:>8} {:>10} {:>10} {:>10} {:>10}  target (M) p50 ≤ 15 ms, p99 ≤ 40 ms",
+        "request", "n", "p50", "p99", "embed p50", "mean total"
+    );
     for (label, company) in filters {
         let mut total = Vec::new();
         let mut embed = Vec::new();
@@ -313,26 +422,40 @@ fn latency(args: &Args) -> Result<(), String> {
             let mut q = parse_companies(body.as_bytes()).map_err(|e| format!("{e:?}"))?;
             let semantic = q.semantic.as_mut().ok_or("no semantic block")?;
             let t = Instant::now();
-            semantic.vector = Some(embed_query(Some(&embedder), index, &semantic.query, None).map_err(|e| e.to_string())?);
+            semantic.vector = Some(
+                embed_query(Some(&embedder), index, &semantic.query, None)
+                    .map_err(|e| e.to_string())?,
+            );
             embed.push(t.elapsed());
             let page = search_companies(index, &q).map_err(|e| e.to_string())?;
             let store = index.companies.records("full").map_err(|e| e.to_string())?;
-            let records = store.get_many(page.docs.iter().copied()).map_err(|e| e.to_string())?;
+            let records = store
+                .get_many(page.docs.iter().copied())
+                .map_err(|e| e.to_string())?;
             let bytes: usize = records.iter().map(|r| r.len()).sum();
             std::hint::black_box(bytes);
             total.push(started.elapsed());
             counts += page.total_count;
         }
-        let (t, e) = (Summary::of(&mut total).ok_or("no samples")?, Summary::of(&mut embed).ok_or("no samples")?);
+        let (t, e) = (
+            Summary::of(&mut total).ok_or("no samples")?,
+            Summary::of(&mut embed).ok_or("no samples")?,
+        );
         let holds = t.p50 <= 15_000.0 && t.p99 <= 40_000.0;
         println!(
             "{label:<28} {:>8} {:>10} {:>10} {:>10} {:>10.1}  {}",
-            t.n, fmt_us(t.p50), fmt_us(t.p99), fmt_us(e.p50), counts as f64 / args.queries as f64,
+            t.n,
+            fmt_us(t.p50),
+            fmt_us(t.p99),
+            fmt_us(e.p50),
+            counts as f64 / args.queries as f64,
             if holds { "holds" } else { "MISSED" }
         );
     }
     recall(args, index, &model, &embedder, &dump, &queries)?;
-    let bytes = std::fs::metadata(index.dir.join("companies.vectors")).map_err(|e| e.to_string())?.len();
+    let bytes = std::fs::metadata(index.dir.join("companies.vectors"))
+        .map_err(|e| e.to_string())?
+        .len();
     let total: u64 = index.manifest.files.iter().map(|f| f.bytes).sum();
     println!(
         "index bytes added: companies.vectors {} bytes ({:.1} per company with a vector, {:.1} % of the index)",
@@ -363,11 +486,17 @@ fn recall(
         return Ok(());
     }
     if model.info().id == ModelKind::MiniLm.id() && args.companies > 20_000 {
-        println!("recall@150: skipped (re-embedding {} texts with MiniLM in f32 would take hours)", args.companies);
+        println!(
+            "recall@150: skipped (re-embedding {} texts with MiniLM in f32 would take hours)",
+            args.companies
+        );
         return Ok(());
     }
     let texts = texts_by_doc(index, dump)?;
-    eprintln!("bench: embedding {} texts in f32 for the exact reference", texts.len());
+    eprintln!(
+        "bench: embedding {} texts in f32 for the exact reference",
+        texts.len()
+    );
     let mut exact_vectors = Vec::with_capacity(texts.len());
     for chunk in texts.chunks(64) {
         let refs: Vec<&str> = chunk.iter().map(|(_, t)| t.as_str()).collect();
@@ -376,17 +505,36 @@ fn recall(
     let vectors = index.vectors.as_ref().ok_or("no vectors")?;
     let mut tunings = vec![("server", Tuning::DEFAULT)];
     tunings.extend(args.tunings.iter().map(|&(coarse_share, rescore)| {
-        ("--tuning", Tuning { coarse: 16_384, coarse_share, rescore, ..Tuning::DEFAULT })
+        (
+            "--tuning",
+            Tuning {
+                coarse: 16_384,
+                coarse_share,
+                rescore,
+                ..Tuning::DEFAULT
+            },
+        )
     }));
-    tunings.push(("exact int8", Tuning { exact_limit: usize::MAX, ..Tuning::DEFAULT }));
+    tunings.push((
+        "exact int8",
+        Tuning {
+            exact_limit: usize::MAX,
+            ..Tuning::DEFAULT
+        },
+    ));
     let mut overlap = vec![Vec::new(); tunings.len()];
     for query in queries.iter().take(args.recall_queries) {
         let qv = embed_query(Some(embedder), index, query, None).map_err(|e| e.to_string())?;
-        let mut exact: Vec<(f32, u32)> = exact_vectors.iter().zip(&texts).map(|(v, (d, _))| (dot(v, &qv.vector), *d)).collect();
+        let mut exact: Vec<(f32, u32)> = exact_vectors
+            .iter()
+            .zip(&texts)
+            .map(|(v, (d, _))| (dot(v, &qv.vector), *d))
+            .collect();
         exact.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         let want: HashSet<u32> = exact.iter().take(150).map(|e| e.1).collect();
         for (i, (_, tuning)) in tunings.iter().enumerate() {
-            let got = semantic_set_tuned(vectors, &qv, None, 0.0, *tuning).map_err(|e| e.to_string())?;
+            let got =
+                semantic_set_tuned(vectors, &qv, None, 0.0, *tuning).map_err(|e| e.to_string())?;
             let found = got.iter().filter(|h| want.contains(&h.doc)).count();
             overlap[i].push(found as f64 / want.len().max(1) as f64);
         }
@@ -397,7 +545,10 @@ fn recall(
         let holds = if mean >= 0.97 { "holds" } else { "MISSED" };
         let how = match tuning.exact_limit {
             usize::MAX => "every row scored (int8)".to_string(),
-            _ => format!("sketch keeps 1/{} (at least {}) then {}", tuning.coarse_share, tuning.coarse, tuning.rescore),
+            _ => format!(
+                "sketch keeps 1/{} (at least {}) then {}",
+                tuning.coarse_share, tuning.coarse, tuning.rescore
+            ),
         };
         println!(
             "recall@150 vs exact f32 ({} queries), {label} ({how}): mean {mean:.4}, worst {worst:.4}  target ≥ 0.97: {holds}",

@@ -50,9 +50,11 @@ impl ModelArgs {
     pub fn kind(&self, default: Option<&str>) -> Result<Option<crate::embed::ModelKind>, String> {
         match self.semantic_model.as_deref().or(default) {
             None | Some("none") => Ok(None),
-            Some(name) => crate::embed::ModelKind::parse(name).map(Some).ok_or_else(|| {
-                format!("unknown semantic model '{name}' (minilm, wordllama or none)")
-            }),
+            Some(name) => crate::embed::ModelKind::parse(name)
+                .map(Some)
+                .ok_or_else(|| {
+                    format!("unknown semantic model '{name}' (minilm, wordllama or none)")
+                }),
         }
     }
 
@@ -63,7 +65,10 @@ impl ModelArgs {
     ) -> Result<Option<Box<dyn crate::embed::Embedder>>, String> {
         match self.kind(default)? {
             None => Ok(None),
-            Some(kind) => kind.load(&self.models_dir()).map(Some).map_err(|e| e.to_string()),
+            Some(kind) => kind
+                .load(&self.models_dir())
+                .map(Some)
+                .map_err(|e| e.to_string()),
         }
     }
 }

@@ -12,7 +12,6 @@
 //!
 //! The only `unsafe` code is the memory map in [`index::mmap`].
 
-
 pub mod accounts;
 pub mod api;
 pub mod cli;

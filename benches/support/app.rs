@@ -11,10 +11,10 @@ use std::path::PathBuf;
 use std::process;
 use std::sync::Arc;
 
-use fundsearch::accounts::{JournalStore, Allowances, Charge, Plan, Principal};
+use fundsearch::accounts::{Allowances, Charge, JournalStore, Plan, Principal};
 use fundsearch::api::app::{App, Request, Response};
-use fundsearch::api::handler::{Ctx, Effort};
 use fundsearch::api::envelope::success_body;
+use fundsearch::api::handler::{Ctx, Effort};
 use fundsearch::api::params::Query;
 use fundsearch::api::rate_limit::RateLimiter;
 use fundsearch::api::routes::{match_route, RouteMatch};

@@ -80,7 +80,9 @@ impl Entity {
         let bytes = match self {
             Entity::Location => index.catalog.location_cards.get(doc),
             Entity::Industry => index.catalog.industry_cards.get(doc),
-            Entity::Company | Entity::Investor | Entity::Person => card_store(index, self)?.get(doc),
+            Entity::Company | Entity::Investor | Entity::Person => {
+                card_store(index, self)?.get(doc)
+            }
         }
         .map_err(|e| e.to_string())?;
         serde_json::from_slice(&bytes).map_err(|e| format!("{} card {doc}: {e}", self.label()))

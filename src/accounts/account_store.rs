@@ -61,7 +61,13 @@ pub trait AccountStore: Send + Sync {
     /// Charges `credits` to the principal's user (monthly allowance first,
     /// then purchased credits) and records `semantic` searches run. The
     /// user's current plan decides, not the one in `principal`.
-    fn charge(&self, principal: &Principal, credits: u64, semantic: u64, now: DateTime<Utc>) -> ChargeResult;
+    fn charge(
+        &self,
+        principal: &Principal,
+        credits: u64,
+        semantic: u64,
+        now: DateTime<Utc>,
+    ) -> ChargeResult;
 
     /// Unlocks `person`'s e-mail for the principal's user, charging
     /// `credits` unless the user unlocked it before (then 0). The unlock and
@@ -76,7 +82,11 @@ pub trait AccountStore: Send + Sync {
     ) -> io::Result<Result<Unlock, Insufficient>>;
 
     /// `(searches used this month, ceiling)`; `None` when the plan has none.
-    fn semantic_usage(&self, principal: &Principal, now: DateTime<Utc>) -> io::Result<Option<(u64, u64)>>;
+    fn semantic_usage(
+        &self,
+        principal: &Principal,
+        now: DateTime<Utc>,
+    ) -> io::Result<Option<(u64, u64)>>;
 
     /// The balance of `user` at `now`; `None` for unknown users and
     /// unmetered plans.

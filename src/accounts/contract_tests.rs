@@ -52,28 +52,52 @@ fn alerts_belong_to_their_user<G>(open: Open<'_, G>) {
     let (first, second) = (alert("first"), alert("second"));
     store.create_alert("ada", first.clone()).unwrap().unwrap();
     store.create_alert("ada", second.clone()).unwrap().unwrap();
-    assert_eq!(store.alerts_of("ada").unwrap(), vec![first.clone(), second.clone()], "oldest first, stored whole");
+    assert_eq!(
+        store.alerts_of("ada").unwrap(),
+        vec![first.clone(), second.clone()],
+        "oldest first, stored whole"
+    );
     assert!(store.alerts_of("bob").unwrap().is_empty());
     assert!(store.alerts_of("nobody").unwrap().is_empty());
-    assert_eq!(store.delete_alert("bob", first.id).unwrap(), None, "not bob's");
-    assert_eq!(store.delete_alert("ada", first.id).unwrap(), Some(first.clone()));
-    assert_eq!(store.delete_alert("ada", first.id).unwrap(), None, "already gone");
+    assert_eq!(
+        store.delete_alert("bob", first.id).unwrap(),
+        None,
+        "not bob's"
+    );
+    assert_eq!(
+        store.delete_alert("ada", first.id).unwrap(),
+        Some(first.clone())
+    );
+    assert_eq!(
+        store.delete_alert("ada", first.id).unwrap(),
+        None,
+        "already gone"
+    );
     assert_eq!(store.alerts_of("ada").unwrap(), vec![second]);
-    assert!(store.create_alert("nobody", alert("x")).is_err(), "unknown users are errors");
+    assert!(
+        store.create_alert("nobody", alert("x")).is_err(),
+        "unknown users are errors"
+    );
 }
 
 fn alerts_are_limited_per_user<G>(open: Open<'_, G>) {
     let (store, _guard) = open();
     principal(&*store, "cy", Plan::Enterprise);
     for i in 0..MAX_ALERTS {
-        store.create_alert("cy", alert(&format!("a{i}"))).unwrap().unwrap();
+        store
+            .create_alert("cy", alert(&format!("a{i}")))
+            .unwrap()
+            .unwrap();
     }
     let refused = store.create_alert("cy", alert("one too many")).unwrap();
     assert_eq!(refused, Err(AlertLimit { limit: MAX_ALERTS }));
     assert_eq!(store.alerts_of("cy").unwrap().len(), MAX_ALERTS);
     let oldest = store.alerts_of("cy").unwrap()[0].id;
     store.delete_alert("cy", oldest).unwrap().unwrap();
-    store.create_alert("cy", alert("fits again")).unwrap().unwrap();
+    store
+        .create_alert("cy", alert("fits again"))
+        .unwrap()
+        .unwrap();
 }
 
 fn now() -> chrono::DateTime<Utc> {
@@ -96,7 +120,11 @@ fn keys_authenticate_until_deactivated<G>(open: Open<'_, G>) {
     assert_eq!(store.authenticate(&wrong), Err(AuthFailure::Unknown));
     assert_eq!(store.authenticate("not a key"), Err(AuthFailure::Malformed));
     let second = store.create_key("ann", Plan::Trial).unwrap();
-    assert_eq!(store.plan_of("ann").unwrap(), Some(Plan::Pro), "an existing user keeps their plan");
+    assert_eq!(
+        store.plan_of("ann").unwrap(),
+        Some(Plan::Pro),
+        "an existing user keeps their plan"
+    );
     assert_eq!(store.keys_of("ann").unwrap().len(), 2);
     assert!(store.deactivate_key(&p.key_id).unwrap());
     assert!(!store.deactivate_key(&p.key_id).unwrap());
@@ -111,17 +139,30 @@ fn charges_take_monthly_then_purchased_and_refuse_whole<G>(open: Open<'_, G>) {
     let first = store.charge(&p, 400, 0, now()).unwrap().unwrap();
     assert_eq!(first.source, Some(CreditSource::Monthly));
     assert_eq!(first.balance.map(|b| b.monthly_remaining), Some(600));
-    assert_eq!(store.add_purchased("bo", 100).unwrap().purchased_remaining, 100);
+    assert_eq!(
+        store.add_purchased("bo", 100).unwrap().purchased_remaining,
+        100
+    );
     let second = store.charge(&p, 650, 0, now()).unwrap().unwrap();
     assert_eq!(second.source, Some(CreditSource::Purchased));
     let after = second.balance.unwrap();
-    assert_eq!((after.monthly_remaining, after.purchased_remaining), (0, 50));
+    assert_eq!(
+        (after.monthly_remaining, after.purchased_remaining),
+        (0, 50)
+    );
     let refused = store.charge(&p, 51, 0, now()).unwrap().unwrap_err();
     assert_eq!((refused.credits_needed, refused.balance), (51, after));
-    assert_eq!(store.balance("bo", now()).unwrap(), Some(after), "a refused charge takes nothing");
+    assert_eq!(
+        store.balance("bo", now()).unwrap(),
+        Some(after),
+        "a refused charge takes nothing"
+    );
     let next_month = Utc.with_ymd_and_hms(2026, 12, 1, 0, 0, 0).unwrap();
     let renewed = store.balance("bo", next_month).unwrap().unwrap();
-    assert_eq!((renewed.monthly_remaining, renewed.purchased_remaining), (1_000, 50));
+    assert_eq!(
+        (renewed.monthly_remaining, renewed.purchased_remaining),
+        (1_000, 50)
+    );
 }
 
 fn a_free_charge_reports_the_balance_and_changes_nothing<G>(open: Open<'_, G>) {
@@ -129,7 +170,10 @@ fn a_free_charge_reports_the_balance_and_changes_nothing<G>(open: Open<'_, G>) {
     let p = principal(&*store, "cy", Plan::Trial);
     let before = store.balance("cy", now()).unwrap();
     let free = store.charge(&p, 0, 0, now()).unwrap().unwrap();
-    assert_eq!((free.credits_used, free.source, free.balance), (0, None, before));
+    assert_eq!(
+        (free.credits_used, free.source, free.balance),
+        (0, None, before)
+    );
     assert_eq!(store.balance("cy", now()).unwrap(), before);
 }
 
@@ -157,11 +201,19 @@ fn plans_change_and_unknown_users_are_errors<G>(open: Open<'_, G>) {
     store.set_plan("fay", Plan::Enterprise).unwrap();
     assert_eq!(store.plan_of("fay").unwrap(), Some(Plan::Enterprise));
     let charge = store.charge(&p, 300, 0, now()).unwrap().unwrap();
-    assert_eq!(charge.balance.map(|b| b.monthly_remaining), Some(24_700), "the current plan decides");
+    assert_eq!(
+        charge.balance.map(|b| b.monthly_remaining),
+        Some(24_700),
+        "the current plan decides"
+    );
     assert!(store.set_plan("nobody", Plan::Pro).is_err());
     assert!(store.add_purchased("nobody", 5).is_err());
     assert_eq!(store.plan_of("nobody").unwrap(), None);
-    let ghost = Principal { user: "nobody".into(), key_id: "000000000000".into(), plan: Plan::Pro };
+    let ghost = Principal {
+        user: "nobody".into(),
+        key_id: "000000000000".into(),
+        plan: Plan::Pro,
+    };
     assert!(store.charge(&ghost, 1, 0, now()).is_err());
 }
 
@@ -171,14 +223,21 @@ fn concurrent_charges_never_overspend<G>(open: Open<'_, G>) {
     let paid: usize = (0..4)
         .map(|_| {
             let (store, p) = (Arc::clone(&store), p.clone());
-            thread::spawn(move || (0..80).filter(|_| store.charge(&p, 1, 0, now()).unwrap().is_ok()).count())
+            thread::spawn(move || {
+                (0..80)
+                    .filter(|_| store.charge(&p, 1, 0, now()).unwrap().is_ok())
+                    .count()
+            })
         })
         .collect::<Vec<_>>()
         .into_iter()
         .map(|t| t.join().unwrap())
         .sum();
     assert_eq!(paid, 200, "exactly the trial allowance is paid");
-    assert_eq!(store.balance("gus", now()).unwrap().map(|b| b.total()), Some(0));
+    assert_eq!(
+        store.balance("gus", now()).unwrap().map(|b| b.total()),
+        Some(0)
+    );
 }
 
 fn unlocks_are_paid_once_per_user<G>(open: Open<'_, G>) {
@@ -187,23 +246,50 @@ fn unlocks_are_paid_once_per_user<G>(open: Open<'_, G>) {
     let second_key = principal(&*store, "hal", Plan::ProPlus);
     let other_user = principal(&*store, "ivy", Plan::ProPlus);
     let person = Uuid::from_u128(42);
-    let first = store.unlock_email(&first_key, person, 5, now()).unwrap().unwrap();
+    let first = store
+        .unlock_email(&first_key, person, 5, now())
+        .unwrap()
+        .unwrap();
     assert!(!first.already_unlocked);
     assert_eq!(first.charge.credits_used, 5);
-    assert_eq!(first.charge.balance.map(|b| b.monthly_remaining), Some(4_995));
-    let again = store.unlock_email(&second_key, person, 5, now()).unwrap().unwrap();
-    assert!(again.already_unlocked, "an unlock belongs to the user, not the key");
+    assert_eq!(
+        first.charge.balance.map(|b| b.monthly_remaining),
+        Some(4_995)
+    );
+    let again = store
+        .unlock_email(&second_key, person, 5, now())
+        .unwrap()
+        .unwrap();
+    assert!(
+        again.already_unlocked,
+        "an unlock belongs to the user, not the key"
+    );
     assert_eq!((again.charge.credits_used, again.charge.source), (0, None));
-    assert_eq!(again.charge.balance.map(|b| b.monthly_remaining), Some(4_995));
-    let theirs = store.unlock_email(&other_user, person, 5, now()).unwrap().unwrap();
+    assert_eq!(
+        again.charge.balance.map(|b| b.monthly_remaining),
+        Some(4_995)
+    );
+    let theirs = store
+        .unlock_email(&other_user, person, 5, now())
+        .unwrap()
+        .unwrap();
     assert!(!theirs.already_unlocked);
     let poor = principal(&*store, "jo", Plan::Trial);
     store.charge(&poor, 197, 0, now()).unwrap().unwrap();
-    let refused = store.unlock_email(&poor, person, 5, now()).unwrap().unwrap_err();
+    let refused = store
+        .unlock_email(&poor, person, 5, now())
+        .unwrap()
+        .unwrap_err();
     assert_eq!(refused.credits_needed, 5);
     store.add_purchased("jo", 10).unwrap();
-    let paid = store.unlock_email(&poor, person, 5, now()).unwrap().unwrap();
+    let paid = store
+        .unlock_email(&poor, person, 5, now())
+        .unwrap()
+        .unwrap();
     assert!(!paid.already_unlocked, "a refused unlock unlocked nothing");
     assert_eq!(paid.charge.source, Some(CreditSource::Purchased));
-    assert_eq!(store.balance("jo", now()).unwrap().map(|b| b.total()), Some(8));
+    assert_eq!(
+        store.balance("jo", now()).unwrap().map(|b| b.total()),
+        Some(8)
+    );
 }

@@ -106,7 +106,14 @@ pub struct User {
 /// The unlock of `person` paid by the charge `record`.
 fn as_unlock(record: Record, person: &str) -> Record {
     match record {
-        Record::Charge { user, month, credits, monthly, purchased, .. } => Record::Unlock {
+        Record::Charge {
+            user,
+            month,
+            credits,
+            monthly,
+            purchased,
+            ..
+        } => Record::Unlock {
             user,
             person: person.to_string(),
             month,
@@ -468,7 +475,11 @@ impl Ledger {
             ));
         }
         let (used, credited, searches) = if account.month.as_deref() == Some(month) {
-            (account.monthly_used, account.month_credits, account.semantic_used)
+            (
+                account.monthly_used,
+                account.month_credits,
+                account.semantic_used,
+            )
         } else {
             (0, 0, 0)
         };

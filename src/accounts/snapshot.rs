@@ -143,8 +143,14 @@ fn insert_user(ledger: &mut Ledger, row: UserRow) -> Result<(), String> {
         return Err(format!("user {:?} is empty or listed twice", row.user));
     }
     for alert in row.alerts {
-        let created = Record::AlertCreated { user: row.user.clone(), alert: Box::new(alert) };
-        ledger.apply(&Entry { seq: ledger.seq + 1, record: created })?;
+        let created = Record::AlertCreated {
+            user: row.user.clone(),
+            alert: Box::new(alert),
+        };
+        ledger.apply(&Entry {
+            seq: ledger.seq + 1,
+            record: created,
+        })?;
     }
     Ok(())
 }

@@ -15,7 +15,6 @@ use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
 use super::account_store::{AccountStore, AlertLimit, ChargeResult, Unlock, MAX_ALERTS};
-use crate::schema::alert::AlertConfig;
 use super::commit::{GroupCommit, Leader};
 use super::journal::{self, Journal, JOURNAL_FILE};
 use super::key::{self, constant_time_eq, hex_encode, parse_key, AuthFailure, Principal};
@@ -23,6 +22,7 @@ use super::ledger::{month_of, Balance, Charge, Decision, Insufficient, Ledger};
 use super::plan::{Allowances, Plan};
 use super::record::{Entry, Record};
 use super::snapshot;
+use crate::schema::alert::AlertConfig;
 
 /// Compact after this many journal records unless told otherwise.
 pub const DEFAULT_COMPACT_AFTER: u64 = 10_000;
@@ -394,7 +394,10 @@ impl JournalStore {
     /// Whether `user` has unlocked `person` (a hyphenated UUID).
     pub fn is_unlocked(&self, user: &str, person: &str) -> bool {
         let ledger = self.read_ledger();
-        ledger.users.get(user).is_some_and(|u| u.unlocked.contains(person))
+        ledger
+            .users
+            .get(user)
+            .is_some_and(|u| u.unlocked.contains(person))
     }
 
     /// A charge of nothing: the balance as of now, under the read lock
@@ -422,7 +425,13 @@ impl AccountStore for JournalStore {
         JournalStore::authenticate(self, key)
     }
 
-    fn charge(&self, principal: &Principal, credits: u64, semantic: u64, now: DateTime<Utc>) -> ChargeResult {
+    fn charge(
+        &self,
+        principal: &Principal,
+        credits: u64,
+        semantic: u64,
+        now: DateTime<Utc>,
+    ) -> ChargeResult {
         self.charge_with(principal, credits, semantic, now)
     }
 
@@ -440,20 +449,31 @@ impl AccountStore for JournalStore {
         let user = principal.user.as_str();
         if self.is_unlocked(user, &person) {
             let charge = self.free_charge(user, &month)?;
-            return Ok(charge.map(|charge| Unlock { charge, already_unlocked: true }));
+            return Ok(charge.map(|charge| Unlock {
+                charge,
+                already_unlocked: true,
+            }));
         }
         self.mutate(|ledger| {
             let decided = ledger.decide_unlock(user, &person, credits, &month, &self.allowances);
             match decided.ok_or_else(|| unknown_user(user))? {
-                (Decision::Pay { record, charge }, already_unlocked) => {
-                    Ok((record.into_iter().collect(), Ok(Unlock { charge, already_unlocked })))
-                }
+                (Decision::Pay { record, charge }, already_unlocked) => Ok((
+                    record.into_iter().collect(),
+                    Ok(Unlock {
+                        charge,
+                        already_unlocked,
+                    }),
+                )),
                 (Decision::Refuse(refused), _) => Ok((Vec::new(), Err(refused))),
             }
         })
     }
 
-    fn semantic_usage(&self, principal: &Principal, now: DateTime<Utc>) -> io::Result<Option<(u64, u64)>> {
+    fn semantic_usage(
+        &self,
+        principal: &Principal,
+        now: DateTime<Utc>,
+    ) -> io::Result<Option<(u64, u64)>> {
         Ok(JournalStore::semantic_usage(self, principal, now))
     }
 
@@ -487,25 +507,38 @@ impl AccountStore for JournalStore {
             if account.alerts.len() >= MAX_ALERTS {
                 return Ok((Vec::new(), Err(AlertLimit { limit: MAX_ALERTS })));
             }
-            let record = Record::AlertCreated { user: user.to_string(), alert: Box::new(alert) };
+            let record = Record::AlertCreated {
+                user: user.to_string(),
+                alert: Box::new(alert),
+            };
             Ok((vec![record], Ok(())))
         })
     }
 
     fn delete_alert(&self, user: &str, id: Uuid) -> io::Result<Option<AlertConfig>> {
         self.mutate(|ledger| {
-            let alerts = ledger.users.get(user).map_or(&[][..], |u| u.alerts.as_slice());
+            let alerts = ledger
+                .users
+                .get(user)
+                .map_or(&[][..], |u| u.alerts.as_slice());
             let Some(found) = alerts.iter().find(|a| a.id == id) else {
                 return Ok((Vec::new(), None));
             };
-            let record = Record::AlertDeleted { user: user.to_string(), id };
+            let record = Record::AlertDeleted {
+                user: user.to_string(),
+                id,
+            };
             Ok((vec![record], Some(found.clone())))
         })
     }
 
     fn alerts_of(&self, user: &str) -> io::Result<Vec<AlertConfig>> {
         let ledger = self.read_ledger();
-        Ok(ledger.users.get(user).map(|u| u.alerts.clone()).unwrap_or_default())
+        Ok(ledger
+            .users
+            .get(user)
+            .map(|u| u.alerts.clone())
+            .unwrap_or_default())
     }
 
     fn keys_of(&self, user: &str) -> io::Result<Vec<KeyInfo>> {

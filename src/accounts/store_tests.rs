@@ -10,9 +10,9 @@ use chrono::TimeZone;
 use uuid::Uuid;
 
 use super::*;
+use crate::accounts::contract_tests::alert;
 use crate::accounts::ledger::CreditSource;
 use crate::accounts::testdir::TestDir;
-use crate::accounts::contract_tests::alert;
 
 fn at(year: i32, month: u32, day: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(year, month, day, 12, 0, 0).unwrap()
@@ -329,13 +329,25 @@ fn semantic_searches_are_counted_per_month_and_survive_restarts() {
     accounts.charge_with(&p, 1, 1, august).unwrap().unwrap();
     drop(accounts);
     let reopened = open(&dir);
-    assert_eq!(reopened.semantic_usage(&p, august), Some((4, 1_000)), "snapshot + journal replay");
-    assert_eq!(reopened.semantic_usage(&p, at(2026, 9, 1)), Some((0, 1_000)), "a new month starts at 0");
+    assert_eq!(
+        reopened.semantic_usage(&p, august),
+        Some((4, 1_000)),
+        "snapshot + journal replay"
+    );
+    assert_eq!(
+        reopened.semantic_usage(&p, at(2026, 9, 1)),
+        Some((0, 1_000)),
+        "a new month starts at 0"
+    );
     let mut unlimited = Allowances::default();
     unlimited.set_semantic(Plan::Pro, None);
     drop(reopened);
     let accounts = JournalStore::open(dir.path(), unlimited).unwrap();
-    assert_eq!(accounts.semantic_usage(&p, august), None, "no ceiling for the plan");
+    assert_eq!(
+        accounts.semantic_usage(&p, august),
+        None,
+        "no ceiling for the plan"
+    );
 }
 
 #[test]
@@ -442,17 +454,34 @@ fn alerts_survive_restarts_and_compaction() {
     let dir = TestDir::new("store-alerts");
     let (accounts, _) = store_with(&dir, Plan::ProPlus, 0);
     let (kept, dropped) = (alert("kept"), alert("dropped"));
-    accounts.create_alert("acme", kept.clone()).unwrap().unwrap();
-    accounts.create_alert("acme", dropped.clone()).unwrap().unwrap();
+    accounts
+        .create_alert("acme", kept.clone())
+        .unwrap()
+        .unwrap();
+    accounts
+        .create_alert("acme", dropped.clone())
+        .unwrap()
+        .unwrap();
     accounts.delete_alert("acme", dropped.id).unwrap().unwrap();
     drop(accounts);
     let reopened = open(&dir);
-    assert_eq!(reopened.alerts_of("acme").unwrap(), vec![kept.clone()], "replayed from the journal");
+    assert_eq!(
+        reopened.alerts_of("acme").unwrap(),
+        vec![kept.clone()],
+        "replayed from the journal"
+    );
     reopened.compact().unwrap();
     let later = alert("later");
-    reopened.create_alert("acme", later.clone()).unwrap().unwrap();
+    reopened
+        .create_alert("acme", later.clone())
+        .unwrap()
+        .unwrap();
     drop(reopened);
-    assert_eq!(open(&dir).alerts_of("acme").unwrap(), vec![kept, later], "from the snapshot and the journal");
+    assert_eq!(
+        open(&dir).alerts_of("acme").unwrap(),
+        vec![kept, later],
+        "from the snapshot and the journal"
+    );
 }
 
 #[test]
@@ -510,7 +539,12 @@ const CRASH_DIR_VAR: &str = "FUNDSEARCH_ACCOUNTS_CRASH_DIR";
 fn kill_child_after(dir: &TestDir, child: &str, at_least: u128) -> u128 {
     let module = module_path!().split_once("::").map_or("", |(_, rest)| rest);
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", &format!("{module}::{child}"), "--ignored", "--nocapture"])
+        .args([
+            "--exact",
+            &format!("{module}::{child}"),
+            "--ignored",
+            "--nocapture",
+        ])
         .env(CRASH_DIR_VAR, dir.path())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -592,9 +626,14 @@ fn kill_9_keeps_each_unlock_and_its_charge_together() {
     let unlocked = (1..=acked + 1)
         .filter(|&n| store.is_unlocked("acme", &Uuid::from_u128(n).hyphenated().to_string()))
         .count() as u64;
-    assert!((1..=acked).all(|n| store.is_unlocked("acme", &Uuid::from_u128(n).hyphenated().to_string())));
+    assert!((1..=acked)
+        .all(|n| store.is_unlocked("acme", &Uuid::from_u128(n).hyphenated().to_string())));
     assert!(unlocked == acked as u64 || unlocked == acked as u64 + 1);
-    assert_eq!(store.usage("acme", at(2026, 8, 10)), Some(5 * unlocked), "an unlock without its charge, or the reverse");
+    assert_eq!(
+        store.usage("acme", at(2026, 8, 10)),
+        Some(5 * unlocked),
+        "an unlock without its charge, or the reverse"
+    );
 }
 
 /// The unlocking process of [`kill_9_keeps_each_unlock_and_its_charge_together`];
@@ -606,10 +645,17 @@ fn unlock_crash_child() {
         return;
     };
     let accounts = JournalStore::open(std::path::Path::new(&dir), Allowances::default()).unwrap();
-    let principal = Principal { user: "acme".into(), key_id: String::new(), plan: Plan::Api };
+    let principal = Principal {
+        user: "acme".into(),
+        key_id: String::new(),
+        plan: Plan::Api,
+    };
     let deadline = Instant::now() + Duration::from_secs(60);
     for n in 1u128.. {
-        let unlock = accounts.unlock_email(&principal, Uuid::from_u128(n), 5, at(2026, 8, 10)).unwrap().unwrap();
+        let unlock = accounts
+            .unlock_email(&principal, Uuid::from_u128(n), 5, at(2026, 8, 10))
+            .unwrap()
+            .unwrap();
         assert!(!unlock.already_unlocked);
         println!("acked {n}");
         if Instant::now() > deadline {

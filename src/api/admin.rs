@@ -65,7 +65,10 @@ pub enum AdminOp {
     /// A key deactivated by its id.
     Deactivate { key_id: String },
     /// An alert configuration saved for an existing user.
-    CreateAlert { user: String, configuration: serde_json::Value },
+    CreateAlert {
+        user: String,
+        configuration: serde_json::Value,
+    },
     /// A user's alert configurations.
     ListAlerts { user: String },
     /// One of a user's alert configurations removed.
@@ -123,24 +126,55 @@ fn pretty<T: Serialize>(value: &T) -> String {
 }
 
 /// Saves the alert configuration `body` (a `POST /alerts/configurations` body) for `user`.
-fn create_alert(accounts: &dyn AccountStore, user: &str, body: &serde_json::Value) -> Result<AdminReply, String> {
+fn create_alert(
+    accounts: &dyn AccountStore,
+    user: &str,
+    body: &serde_json::Value,
+) -> Result<AdminReply, String> {
     let draft = parse_alert_configuration(body.to_string().as_bytes()).map_err(|e| {
         let problems = e.details["errors"].as_array().map_or(Vec::new(), |items| {
-            items.iter().map(|i| format!("{}: {}", i["field"].as_str().unwrap_or(""), i["message"].as_str().unwrap_or(""))).collect()
+            items
+                .iter()
+                .map(|i| {
+                    format!(
+                        "{}: {}",
+                        i["field"].as_str().unwrap_or(""),
+                        i["message"].as_str().unwrap_or("")
+                    )
+                })
+                .collect()
         });
-        format!("invalid alert configuration: {}", if problems.is_empty() { e.message } else { problems.join("; ") })
+        format!(
+            "invalid alert configuration: {}",
+            if problems.is_empty() {
+                e.message
+            } else {
+                problems.join("; ")
+            }
+        )
     })?;
     let alert = draft.into_config(chrono::Utc::now());
-    match accounts.create_alert(user, alert.clone()).map_err(|e| e.to_string())? {
-        Ok(()) => Ok(AdminReply::Alert { alert: Box::new(alert) }),
-        Err(limit) => Err(format!("{user} already has {} alert configurations", limit.limit)),
+    match accounts
+        .create_alert(user, alert.clone())
+        .map_err(|e| e.to_string())?
+    {
+        Ok(()) => Ok(AdminReply::Alert {
+            alert: Box::new(alert),
+        }),
+        Err(limit) => Err(format!(
+            "{user} already has {} alert configurations",
+            limit.limit
+        )),
     }
 }
 
 /// Applies `op` to `accounts` (durably); the error is for the operator.
 pub fn execute(accounts: &dyn AccountStore, op: &AdminOp) -> Result<AdminReply, String> {
     match op {
-        AdminOp::CreateAlert { user, configuration } => create_alert(accounts, user, configuration),
+        AdminOp::CreateAlert {
+            user,
+            configuration,
+        } => create_alert(accounts, user, configuration),
         AdminOp::ListAlerts { user } => accounts
             .alerts_of(user)
             .map(|alerts| AdminReply::Alerts { alerts })
@@ -250,7 +284,9 @@ async fn answer(stream: tokio::net::UnixStream, accounts: Arc<dyn AccountStore>)
                 let result = execute(&*accounts, &op);
                 match &result {
                     Ok(_) => tracing::info!(op = %describe(&op), "admin command done"),
-                    Err(reason) => tracing::warn!(op = %describe(&op), %reason, "admin command refused"),
+                    Err(reason) => {
+                        tracing::warn!(op = %describe(&op), %reason, "admin command refused")
+                    }
                 }
                 result
             });

@@ -25,16 +25,16 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use crate::accounts::{AuthFailure, Charge, Principal};
 use super::declare::endpoint::{Cost, Endpoint, Gating, Input, UnknownParams};
 use super::envelope::success_body;
 use super::errors::{ApiError, Code, Item};
 use super::handler::{Ctx, Effort};
-use super::public;
 use super::params::Query;
-use super::routes::{match_route, RouteMatch};
+use super::public;
 pub use super::response::{Response, JSON};
+use super::routes::{match_route, RouteMatch};
 pub use super::state::App;
+use crate::accounts::{AuthFailure, Charge, Principal};
 
 /// A request, as the HTTP layer hands it over.
 #[derive(Debug, Clone, Default)]
@@ -151,7 +151,10 @@ impl App {
         semantic: u64,
         request_id: &str,
     ) -> Result<Charge, ApiError> {
-        match self.accounts.charge(principal, credits, semantic, chrono::Utc::now()) {
+        match self
+            .accounts
+            .charge(principal, credits, semantic, chrono::Utc::now())
+        {
             Ok(Ok(charge)) => Ok(charge),
             Ok(Err(short)) => Err(ApiError::insufficient_credits(
                 "complete this request",
@@ -245,7 +248,11 @@ fn rewrap(code: Code, e: ApiError) -> ApiError {
         e.code = code;
         return e;
     }
-    let (field, value) = e.subject.as_deref().cloned().unwrap_or_else(|| ("query".into(), Value::Null));
+    let (field, value) = e
+        .subject
+        .as_deref()
+        .cloned()
+        .unwrap_or_else(|| ("query".into(), Value::Null));
     let item = Item {
         field,
         value,

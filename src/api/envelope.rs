@@ -4,8 +4,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::accounts::Charge;
 pub use super::declare::endpoint::MetaShape;
+use crate::accounts::Charge;
 
 /// A JSON fragment already serialised (a stored record, or a record with
 /// per-query keys appended).

@@ -45,7 +45,10 @@ impl ApiError {
 
     /// The same error, about parameter `field` with `value`.
     pub fn about(mut self, field: &str, value: &str) -> ApiError {
-        self.subject = Some(Box::new((field.to_string(), Value::String(value.to_string()))));
+        self.subject = Some(Box::new((
+            field.to_string(),
+            Value::String(value.to_string()),
+        )));
         self
     }
 
@@ -122,7 +125,12 @@ impl ApiError {
 
     /// 402: `needed` credits to `action` ("complete this request",
     /// "unlock this email"), with the balances left.
-    pub fn insufficient_credits(action: &str, needed: u64, monthly: u64, purchased: u64) -> ApiError {
+    pub fn insufficient_credits(
+        action: &str,
+        needed: u64,
+        monthly: u64,
+        purchased: u64,
+    ) -> ApiError {
         ApiError::of(
             Code::InsufficientCredits,
             &[("action", action)],
@@ -230,7 +238,12 @@ impl ApiError {
             json!({ "errors": items.iter().map(Item::to_json).collect::<Vec<_>>(), "help": "Please check your request parameters and ensure they meet the required format and constraints." }),
         );
         e.message = Code::ValidationError.template().to_string();
-        e.status = items.iter().map(|i| i.code.status()).max().unwrap_or(400).max(400);
+        e.status = items
+            .iter()
+            .map(|i| i.code.status())
+            .max()
+            .unwrap_or(400)
+            .max(400);
         e
     }
 
@@ -246,7 +259,10 @@ impl ApiError {
     pub fn unknown_parameters(unknown: Vec<String>, allowed: Vec<String>) -> ApiError {
         ApiError::of(
             Code::UnknownParameter,
-            &[("names", &unknown.join(", ")), ("allowed", &allowed.join(", "))],
+            &[
+                ("names", &unknown.join(", ")),
+                ("allowed", &allowed.join(", ")),
+            ],
             json!({ "unknownParameters": unknown, "allowedParameters": allowed }),
         )
     }

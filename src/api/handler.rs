@@ -3,11 +3,11 @@
 //! The dispatcher (`app`) and the handlers (`routes`) both depend on this
 //! module, and it on neither.
 
-use crate::accounts::{Charge, Principal};
-use super::state::App;
 use super::envelope::{Data, Meta};
 use super::errors::ApiError;
 use super::params::Query;
+use super::state::App;
+use crate::accounts::{Charge, Principal};
 
 /// A route's handler.
 pub type Handler = fn(&Ctx) -> Result<Reply, ApiError>;
@@ -59,4 +59,3 @@ pub struct Ctx<'a> {
     pub body: &'a [u8],
     pub principal: &'a Principal,
 }
-

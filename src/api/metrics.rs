@@ -116,14 +116,42 @@ impl Metrics {
     fn register(&mut self) {
         let r = &mut self.registry;
         r.register("http_requests", "Requests answered", self.requests.clone());
-        r.register("http_request_duration_seconds", "Time from the request's arrival to its response", self.latency.clone());
+        r.register(
+            "http_request_duration_seconds",
+            "Time from the request's arrival to its response",
+            self.latency.clone(),
+        );
         r.register("credits_charged", "Credits charged", self.credits.clone());
-        r.register("rate_limit_refusals", "Requests refused by a key's rate limit", self.rate_limited.clone());
-        r.register("worker_queue_depth", "Requests waiting for a worker", self.queued.clone());
-        r.register("workers_busy", "Handlers running on the worker pool", self.busy.clone());
-        r.register("index_info", "The index generation being served (value 1)", self.index.clone());
-        r.register("index_documents", "Documents per kind in the served index", self.documents.clone());
-        r.register("process_resident_memory_bytes", "Resident memory of the process", self.resident.clone());
+        r.register(
+            "rate_limit_refusals",
+            "Requests refused by a key's rate limit",
+            self.rate_limited.clone(),
+        );
+        r.register(
+            "worker_queue_depth",
+            "Requests waiting for a worker",
+            self.queued.clone(),
+        );
+        r.register(
+            "workers_busy",
+            "Handlers running on the worker pool",
+            self.busy.clone(),
+        );
+        r.register(
+            "index_info",
+            "The index generation being served (value 1)",
+            self.index.clone(),
+        );
+        r.register(
+            "index_documents",
+            "Documents per kind in the served index",
+            self.documents.clone(),
+        );
+        r.register(
+            "process_resident_memory_bytes",
+            "Resident memory of the process",
+            self.resident.clone(),
+        );
     }
 
     /// One answered request.
@@ -133,9 +161,13 @@ impl Metrics {
         }
         let labels = RequestLabels { route, status };
         self.requests.get_or_create(&labels).inc();
-        self.latency.get_or_create(&labels).observe(took.as_secs_f64());
+        self.latency
+            .get_or_create(&labels)
+            .observe(took.as_secs_f64());
         if credits > 0 {
-            self.credits.get_or_create(&RouteLabel { route }).inc_by(credits);
+            self.credits
+                .get_or_create(&RouteLabel { route })
+                .inc_by(credits);
         }
     }
 
@@ -182,9 +214,16 @@ impl Metrics {
         };
         self.index.get_or_create(&labels).set(1);
         let c = &manifest.counts;
-        let kinds = [("companies", c.companies), ("deals", c.deals), ("investors", c.investors), ("people", c.people)];
+        let kinds = [
+            ("companies", c.companies),
+            ("deals", c.deals),
+            ("investors", c.investors),
+            ("people", c.people),
+        ];
         for (kind, n) in kinds {
-            self.documents.get_or_create(&KindLabel { kind }).set(n as i64);
+            self.documents
+                .get_or_create(&KindLabel { kind })
+                .set(n as i64);
         }
     }
 }
@@ -210,7 +249,13 @@ mod tests {
             built_at: "2026-11-02T00:00:00Z".into(),
             builder: "test".into(),
             dump_source: "test".into(),
-            counts: Counts { companies: 3, deals: 5, investors: 2, people: 7, ..Counts::default() },
+            counts: Counts {
+                companies: 3,
+                deals: 5,
+                investors: 2,
+                people: 7,
+                ..Counts::default()
+            },
             files: Vec::new(),
         }
     }
@@ -223,8 +268,14 @@ mod tests {
         m.observe("/v1/companies", 402, 0, Duration::from_micros(90));
         m.rate_limited();
         let text = m.render(&manifest());
-        assert!(text.contains(r#"fundsearch_http_requests_total{route="/v1/companies",status="200"} 2"#), "{text}");
-        assert!(text.contains(r#"fundsearch_http_requests_total{route="/v1/companies",status="402"} 1"#));
+        assert!(
+            text.contains(
+                r#"fundsearch_http_requests_total{route="/v1/companies",status="200"} 2"#
+            ),
+            "{text}"
+        );
+        assert!(text
+            .contains(r#"fundsearch_http_requests_total{route="/v1/companies",status="402"} 1"#));
         assert!(text.contains(r#"fundsearch_credits_charged_total{route="/v1/companies"} 35"#));
         assert!(text.contains("fundsearch_rate_limit_refusals_total 1"));
         assert!(text.contains(r#"fundsearch_http_request_duration_seconds_count{route="/v1/companies",status="200"} 2"#));
@@ -238,7 +289,10 @@ mod tests {
         assert!(text.contains(r#"fundsearch_index_info{as_of="2026-11-01",built_at="2026-11-02T00:00:00Z",format_version="5"} 1"#), "{text}");
         assert!(text.contains(r#"fundsearch_index_documents{kind="people"} 7"#));
         if cfg!(target_os = "linux") {
-            let line = text.lines().find(|l| l.starts_with("fundsearch_process_resident_memory_bytes ")).unwrap();
+            let line = text
+                .lines()
+                .find(|l| l.starts_with("fundsearch_process_resident_memory_bytes "))
+                .unwrap();
             assert!(line.split(' ').nth(1).unwrap().parse::<i64>().unwrap() > 0);
         }
     }

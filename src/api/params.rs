@@ -66,7 +66,6 @@ impl Query {
         unknown
     }
 
-
     /// `page` and `page_size` with their documented bounds.
     pub fn paging(&self) -> Result<Paging, ApiError> {
         let page = match self.get("page") {
@@ -149,7 +148,10 @@ fn bad_encoding() -> ApiError {
     let item = Item {
         field: "query".into(),
         value: Value::Null,
-        message: Code::InvalidParameter.message(&[("names", "the query string (percent-encode parameters as UTF-8)")]),
+        message: Code::InvalidParameter.message(&[(
+            "names",
+            "the query string (percent-encode parameters as UTF-8)",
+        )]),
         code: Code::InvalidParameter,
         valid_options: Vec::new(),
     };

@@ -33,7 +33,10 @@ pub struct Enveloped<S> {
 
 impl<S> Enveloped<S> {
     pub fn new(inner: S) -> Enveloped<S> {
-        Enveloped { inner, pending: None }
+        Enveloped {
+            inner,
+            pending: None,
+        }
     }
 }
 
@@ -55,7 +58,8 @@ fn replacement(head: &[u8]) -> Option<Vec<u8>> {
 }
 
 fn envelope_answer(code: Code) -> Vec<u8> {
-    let help = json!({ "help": "The request could not be read as HTTP/1.1; nothing was run or charged." });
+    let help =
+        json!({ "help": "The request could not be read as HTTP/1.1; nothing was run or charged." });
     let body = Response::error(&ApiError::of(code, &[], help)).body;
     let status = code.status();
     let reason = http_reason(status);
@@ -146,11 +150,17 @@ mod tests {
 
     #[test]
     fn parser_refusals_become_envelopes() {
-        let bare = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\ndate: x\r\n\r\n";
+        let bare =
+            b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\ndate: x\r\n\r\n";
         let answer = replacement(bare).unwrap();
-        assert!(answer.starts_with(b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"));
+        assert!(answer.starts_with(
+            b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
+        ));
         let body = body_of(&answer);
-        assert_eq!((body["success"].as_bool(), body["error"]["code"].as_str()), (Some(false), Some("HEADERS_TOO_LARGE")));
+        assert_eq!(
+            (body["success"].as_bool(), body["error"]["code"].as_str()),
+            (Some(false), Some("HEADERS_TOO_LARGE"))
+        );
         let uri = replacement(b"HTTP/1.1 414 URI Too Long\r\ncontent-length: 0\r\n\r\n").unwrap();
         assert_eq!(body_of(&uri)["error"]["code"], "URI_TOO_LONG");
         let bad = replacement(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n").unwrap();

@@ -6,11 +6,11 @@
 
 use serde_json::json;
 
-use super::response::{Response, JSON};
-use super::state::App;
 use super::errors::ApiError;
 use super::openapi;
 use super::pages::{self, HTML};
+use super::response::{Response, JSON};
+use super::state::App;
 
 /// A path answered without authentication.
 pub struct Resource {
@@ -20,13 +20,34 @@ pub struct Resource {
 
 /// Every unauthenticated resource.
 pub static RESOURCES: &[Resource] = &[
-    Resource { path: "/health", respond: health },
-    Resource { path: "/openapi.json", respond: openapi_document },
-    Resource { path: "/v1/openapi.json", respond: openapi_document },
-    Resource { path: "/metrics", respond: metrics },
-    Resource { path: "/docs", respond: docs },
-    Resource { path: "/", respond: explorer },
-    Resource { path: "/explore", respond: explorer },
+    Resource {
+        path: "/health",
+        respond: health,
+    },
+    Resource {
+        path: "/openapi.json",
+        respond: openapi_document,
+    },
+    Resource {
+        path: "/v1/openapi.json",
+        respond: openapi_document,
+    },
+    Resource {
+        path: "/metrics",
+        respond: metrics,
+    },
+    Resource {
+        path: "/docs",
+        respond: docs,
+    },
+    Resource {
+        path: "/",
+        respond: explorer,
+    },
+    Resource {
+        path: "/explore",
+        respond: explorer,
+    },
 ];
 
 /// The resource at `path` (already normalised: no trailing slash).
@@ -42,7 +63,10 @@ fn health(app: &App) -> Result<Response, ApiError> {
         "index": { "as_of": manifest.as_of, "built_at": manifest.built_at,
                    "companies": c.companies, "deals": c.deals, "investors": c.investors, "people": c.people },
     });
-    Ok(Response::ok(JSON, serde_json::to_vec(&body).unwrap_or_default()))
+    Ok(Response::ok(
+        JSON,
+        serde_json::to_vec(&body).unwrap_or_default(),
+    ))
 }
 
 /// The Prometheus exposition; 404 like any unknown path when the server
@@ -52,7 +76,10 @@ fn metrics(app: &App) -> Result<Response, ApiError> {
         return Err(ApiError::route_not_found("/metrics"));
     }
     let text = app.metrics.render(&app.index.manifest);
-    Ok(Response::ok(super::metrics::CONTENT_TYPE, text.into_bytes()))
+    Ok(Response::ok(
+        super::metrics::CONTENT_TYPE,
+        text.into_bytes(),
+    ))
 }
 
 fn openapi_document(_: &App) -> Result<Response, ApiError> {
@@ -74,7 +101,9 @@ mod tests {
     #[test]
     fn paths_are_unique_and_normalised() {
         let mut paths: Vec<&str> = RESOURCES.iter().map(|r| r.path).collect();
-        assert!(paths.iter().all(|p| p.starts_with('/') && (p.len() == 1 || !p.ends_with('/'))));
+        assert!(paths
+            .iter()
+            .all(|p| p.starts_with('/') && (p.len() == 1 || !p.ends_with('/'))));
         paths.sort_unstable();
         paths.dedup();
         assert_eq!(paths.len(), RESOURCES.len());

@@ -96,7 +96,10 @@ pub fn semantic_error(block: &'static str, e: &SemanticError) -> ApiError {
     match e {
         SemanticError::Timeout => ApiError::of(
             Code::Timeout,
-            &[("operation", &format!("Semantic search ({block}.search_query)"))],
+            &[(
+                "operation",
+                &format!("Semantic search ({block}.search_query)"),
+            )],
             json!({
                 "failed_block": block,
                 "help": "Narrow the request with other filters, or retry."
@@ -114,7 +117,10 @@ pub fn semantic_error(block: &'static str, e: &SemanticError) -> ApiError {
         ),
         SemanticError::Unavailable(_) => ApiError::of(
             Code::SemanticSearchUnavailable,
-            &[("block", block), ("reason", &format!("not on this server: {e}"))],
+            &[
+                ("block", block),
+                ("reason", &format!("not on this server: {e}")),
+            ],
             json!({
                 "failed_block": block,
                 "help": "Remove search_query and min_relevance and describe the companies with locations, industries or super_categories (see /industry/search)."

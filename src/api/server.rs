@@ -45,8 +45,8 @@ use tokio::sync::Semaphore;
 use tracing::Instrument;
 
 use super::app::{App, Quick, Request, Response};
-use super::handler::Effort;
 use super::errors::ApiError;
+use super::handler::Effort;
 use super::parse_errors::Enveloped;
 use super::routes::{self, RunsOn};
 
@@ -135,7 +135,10 @@ pub async fn serve(
         .await
         .is_err()
     {
-        tracing::warn!(?grace, "shutdown: connections still open after the grace period; closing");
+        tracing::warn!(
+            ?grace,
+            "shutdown: connections still open after the grace period; closing"
+        );
     }
 }
 
@@ -199,7 +202,8 @@ fn request_id(shared: &Shared, headers: &hyper::HeaderMap) -> String {
 
 fn is_token(v: &str) -> bool {
     (1..=64).contains(&v.len())
-        && v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        && v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
 struct Parts {

@@ -5,10 +5,10 @@
 
 use std::sync::Arc;
 
-use crate::accounts::AccountStore;
 use super::metrics::Metrics;
 use super::rate_limit::RateLimiter;
 use super::semantic::SemanticService;
+use crate::accounts::AccountStore;
 use crate::index::Index;
 
 /// Shared state of a running server.

@@ -227,7 +227,11 @@ fn semantic_options(
     let cache_dir = match cache {
         Some(dir) if dir.as_os_str() == "none" => None,
         Some(dir) => Some(dir),
-        None => Some(out.parent().unwrap_or(std::path::Path::new(".")).join(".embed-cache")),
+        None => Some(
+            out.parent()
+                .unwrap_or(std::path::Path::new("."))
+                .join(".embed-cache"),
+        ),
     };
     Ok(Some(SemanticOptions {
         embedder: embedder.into(),

@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 
-use fundsearch::accounts::{JournalStore, Allowances, Plan};
+use fundsearch::accounts::{Allowances, JournalStore, Plan};
 use fundsearch::api::admin::{self, AdminOp};
 use fundsearch::api::app::App;
 use fundsearch::api::metrics::Metrics;
@@ -109,7 +109,11 @@ struct ServeArgs {
     model: ModelArgs,
     /// Time budget of the semantic part of one request (query embedding
     /// and vector search), milliseconds; past it the request answers 504.
-    #[arg(long = "semantic-timeout-ms", env = "FUNDSEARCH_SEMANTIC_TIMEOUT_MS", default_value_t = 5_000)]
+    #[arg(
+        long = "semantic-timeout-ms",
+        env = "FUNDSEARCH_SEMANTIC_TIMEOUT_MS",
+        default_value_t = 5_000
+    )]
     semantic_timeout_ms: u64,
 }
 
@@ -160,10 +164,18 @@ struct AllowanceArgs {
     #[arg(long, env = "FUNDSEARCH_SEMANTIC_LIMIT_PRO", default_value_t = 1_000)]
     semantic_limit_pro: u64,
     /// Monthly semantic searches of the pro_plus plan.
-    #[arg(long, env = "FUNDSEARCH_SEMANTIC_LIMIT_PRO_PLUS", default_value_t = 5_000)]
+    #[arg(
+        long,
+        env = "FUNDSEARCH_SEMANTIC_LIMIT_PRO_PLUS",
+        default_value_t = 5_000
+    )]
     semantic_limit_pro_plus: u64,
     /// Monthly semantic searches of the enterprise plan (the api plan has no ceiling).
-    #[arg(long, env = "FUNDSEARCH_SEMANTIC_LIMIT_ENTERPRISE", default_value_t = 25_000)]
+    #[arg(
+        long,
+        env = "FUNDSEARCH_SEMANTIC_LIMIT_ENTERPRISE",
+        default_value_t = 25_000
+    )]
     semantic_limit_enterprise: u64,
 }
 
@@ -335,11 +347,30 @@ fn config_json(config: &str) -> Result<serde_json::Value, String> {
 /// Runs an `alerts` command like a `keys` command.
 fn alerts(action: AlertsCommand) -> Result<(), String> {
     let (state, allowances, op) = match action {
-        AlertsCommand::Create { state, user, config, allowances } => {
-            (state, allowances, AdminOp::CreateAlert { user, configuration: config_json(&config)? })
-        }
-        AlertsCommand::List { state, user, allowances } => (state, allowances, AdminOp::ListAlerts { user }),
-        AlertsCommand::Delete { state, user, id, allowances } => (state, allowances, AdminOp::DeleteAlert { user, id }),
+        AlertsCommand::Create {
+            state,
+            user,
+            config,
+            allowances,
+        } => (
+            state,
+            allowances,
+            AdminOp::CreateAlert {
+                user,
+                configuration: config_json(&config)?,
+            },
+        ),
+        AlertsCommand::List {
+            state,
+            user,
+            allowances,
+        } => (state, allowances, AdminOp::ListAlerts { user }),
+        AlertsCommand::Delete {
+            state,
+            user,
+            id,
+            allowances,
+        } => (state, allowances, AdminOp::DeleteAlert { user, id }),
     };
     administer(&state, &allowances, &op)
 }
@@ -411,10 +442,16 @@ fn semantic_service(index: &Index, args: &ServeArgs) -> Result<SemanticService, 
     let budget = std::time::Duration::from_millis(args.semantic_timeout_ms);
     let loaded = match args.model.load(index_model.as_deref()) {
         Ok(Some(model)) => model,
-        Ok(None) => return Ok(SemanticService::none("semantic search is switched off (--semantic-model none)")),
+        Ok(None) => {
+            return Ok(SemanticService::none(
+                "semantic search is switched off (--semantic-model none)",
+            ))
+        }
         Err(e) => {
             tracing::warn!(error = %e, "semantic search is off");
-            return Ok(SemanticService::none(format!("the server has no semantic model ({e})")));
+            return Ok(SemanticService::none(format!(
+                "the server has no semantic model ({e})"
+            )));
         }
     };
     match &index_model {
@@ -422,10 +459,15 @@ fn semantic_service(index: &Index, args: &ServeArgs) -> Result<SemanticService, 
             index_model = %id, loaded = %loaded.info().id,
             "the index was embedded with another model than --semantic-model loaded; semantic queries will be refused"
         ),
-        None => tracing::warn!("the index has no company vectors; semantic queries will be refused"),
+        None => {
+            tracing::warn!("the index has no company vectors; semantic queries will be refused")
+        }
         _ => {}
     }
-    Ok(SemanticService::new(Arc::new(CachedEmbedder::new(loaded, QUERY_CACHE)), budget))
+    Ok(SemanticService::new(
+        Arc::new(CachedEmbedder::new(loaded, QUERY_CACHE)),
+        budget,
+    ))
 }
 
 fn run_server(args: ServeArgs) -> Result<(), String> {
@@ -463,7 +505,11 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
     let accounts = Arc::new(accounts);
     let metrics = args.metrics.unwrap_or(args.demo);
     let app = Arc::new(App {
-        metrics: if metrics { Metrics::enabled() } else { Metrics::disabled() },
+        metrics: if metrics {
+            Metrics::enabled()
+        } else {
+            Metrics::disabled()
+        },
         index: Arc::new(index),
         accounts: accounts.clone(),
         limiter: RateLimiter::new(args.rate_limit),

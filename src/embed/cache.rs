@@ -103,7 +103,10 @@ mod tests {
             calibration: Calibration::DEFAULT,
         };
         let calls = Arc::new(AtomicUsize::new(0));
-        let cache = CachedEmbedder::new(Arc::new(Counting(calls.clone(), info)) as Arc<dyn Embedder>, 2);
+        let cache = CachedEmbedder::new(
+            Arc::new(Counting(calls.clone(), info)) as Arc<dyn Embedder>,
+            2,
+        );
         let count = || calls.load(Ordering::SeqCst);
         assert_eq!(&*cache.query("ab").unwrap(), &[2.0]);
         assert_eq!(&*cache.query("abc").unwrap(), &[3.0]);

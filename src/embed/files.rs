@@ -70,7 +70,11 @@ pub fn fetch_help(models_dir: &Path) -> String {
 pub fn fetch(models_dir: &Path) -> Result<(), String> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/fetch-models.sh");
     if !script.is_file() {
-        return Err(format!("{} is not there; {}", script.display(), fetch_help(models_dir)));
+        return Err(format!(
+            "{} is not there; {}",
+            script.display(),
+            fetch_help(models_dir)
+        ));
     }
     let status = std::process::Command::new("bash")
         .arg(&script)
@@ -120,7 +124,10 @@ mod tests {
     fn a_missing_model_says_what_to_run() {
         let e = model_dir(Path::new("/nonexistent-models"), "all-minilm-l6-v2").unwrap_err();
         let text = e.to_string();
-        assert!(text.contains("scripts/fetch-models.sh /nonexistent-models"), "{text}");
+        assert!(
+            text.contains("scripts/fetch-models.sh /nonexistent-models"),
+            "{text}"
+        );
         assert!(text.contains("model.safetensors"), "{text}");
     }
 }

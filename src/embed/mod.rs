@@ -100,7 +100,10 @@ impl ModelKind {
     pub fn parse(name: &str) -> Option<ModelKind> {
         ModelKind::ALL.into_iter().find(|k| {
             k.id() == name
-                || matches!((k, name), (ModelKind::MiniLm, "minilm") | (ModelKind::WordLlama, "wordllama"))
+                || matches!(
+                    (k, name),
+                    (ModelKind::MiniLm, "minilm") | (ModelKind::WordLlama, "wordllama")
+                )
         })
     }
 
@@ -118,7 +121,11 @@ impl ModelKind {
 #[derive(Debug)]
 pub enum EmbedError {
     /// A model file is absent or unreadable; `help` says what to run.
-    Missing { model: String, file: String, help: String },
+    Missing {
+        model: String,
+        file: String,
+        help: String,
+    },
     /// A model file is present but unusable.
     Model { model: String, reason: String },
 }
@@ -174,7 +181,10 @@ mod tests {
     #[test]
     fn model_names() {
         assert_eq!(ModelKind::parse("minilm"), Some(ModelKind::MiniLm));
-        assert_eq!(ModelKind::parse("wordllama-l2-256"), Some(ModelKind::WordLlama));
+        assert_eq!(
+            ModelKind::parse("wordllama-l2-256"),
+            Some(ModelKind::WordLlama)
+        );
         assert_eq!(ModelKind::parse("bert"), None);
     }
 

@@ -33,7 +33,9 @@ impl WordLlama {
         let (rows, dim) = match (view.dtype(), view.shape()) {
             (Dtype::F16, [rows, dim]) => (*rows, *dim),
             (dtype, shape) => {
-                return Err(fail(&format!("{TENSOR} is {dtype:?} {shape:?}, expected F16 [rows, dim]")))
+                return Err(fail(&format!(
+                    "{TENSOR} is {dtype:?} {shape:?}, expected F16 [rows, dim]"
+                )))
             }
         };
         let table = view
@@ -41,7 +43,8 @@ impl WordLlama {
             .chunks_exact(2)
             .map(|b| f16::from_bits(u16::from_le_bytes([b[0], b[1]])))
             .collect();
-        let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json")).map_err(|e| fail(&e))?;
+        let mut tokenizer =
+            Tokenizer::from_file(dir.join("tokenizer.json")).map_err(|e| fail(&e))?;
         tokenizer.with_padding(None);
         tokenizer.with_truncation(None).map_err(|e| fail(&e))?;
         Ok(WordLlama {

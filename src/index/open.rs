@@ -141,9 +141,14 @@ impl Kind {
     }
 
     /// The stored record `variant` of `doc`, as its record type.
-    pub fn record<T: serde::de::DeserializeOwned>(&self, variant: &str, doc: u32) -> Result<T, IndexError> {
+    pub fn record<T: serde::de::DeserializeOwned>(
+        &self,
+        variant: &str,
+        doc: u32,
+    ) -> Result<T, IndexError> {
         let store = self.records(variant)?;
-        serde_json::from_slice(&store.get(doc)?).map_err(|e| IndexError::corrupt("store", e.to_string()))
+        serde_json::from_slice(&store.get(doc)?)
+            .map_err(|e| IndexError::corrupt("store", e.to_string()))
     }
 
     /// Opens every relation, key map, facet and record store of this kind now.
@@ -215,7 +220,8 @@ impl Index {
         let bundles = kinds
             .iter()
             .flat_map(|k| std::iter::once(&k.bundle).chain(k.stores_by_variant.values()));
-        let extra = std::iter::once(&self.catalog.bundle).chain(self.vectors.iter().map(|v| &v.bundle));
+        let extra =
+            std::iter::once(&self.catalog.bundle).chain(self.vectors.iter().map(|v| &v.bundle));
         for bundle in bundles.chain(extra) {
             if !bundle.verify_crc() {
                 return Err(IndexError::corrupt(bundle.name(), "checksum mismatch"));

@@ -53,7 +53,10 @@ impl Quantized {
     pub fn of(v: &[f32]) -> Quantized {
         let max = v.iter().fold(0f32, |m, x| m.max(x.abs()));
         let scale = if max > 0.0 { max / 127.0 } else { 1.0 };
-        let codes = v.iter().map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8).collect();
+        let codes = v
+            .iter()
+            .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8)
+            .collect();
         Quantized { codes, scale }
     }
 
@@ -86,7 +89,10 @@ pub fn write_vectors(
     }
     out.put("vectors.docs", &doc_of_row)?;
     out.put("vectors.row_of_doc", &row_of_doc)?;
-    let codes: Vec<i8> = rows.iter().flat_map(|(_, q)| q.codes.iter().copied()).collect();
+    let codes: Vec<i8> = rows
+        .iter()
+        .flat_map(|(_, q)| q.codes.iter().copied())
+        .collect();
     out.put("vectors.codes", &codes)?;
     let scales: Vec<f32> = rows.iter().map(|(_, q)| q.scale).collect();
     out.put("vectors.scales", &scales)?;
@@ -133,7 +139,10 @@ impl QueryCodes {
     pub fn of(query: &[f32]) -> QueryCodes {
         let max = query.iter().fold(0f32, |m, x| m.max(x.abs()));
         let scale = if max > 0.0 { max / 32_767.0 } else { 1.0 };
-        let codes = query.iter().map(|x| (x / scale).round().clamp(-32_767.0, 32_767.0) as i16).collect();
+        let codes = query
+            .iter()
+            .map(|x| (x / scale).round().clamp(-32_767.0, 32_767.0) as i16)
+            .collect();
         QueryCodes { codes, scale }
     }
 }
@@ -186,7 +195,10 @@ impl Vectors {
             ));
         }
         if words != dim.div_ceil(64) {
-            return Err(IndexError::corrupt(self.bundle.name(), "vectors.meta: words does not match dim"));
+            return Err(IndexError::corrupt(
+                self.bundle.name(),
+                "vectors.meta: words does not match dim",
+            ));
         }
         Ok(())
     }
@@ -243,7 +255,12 @@ impl Vectors {
     /// of the sum, so a row's score never depends on the search that asks.
     pub fn cosine(&self, query: &QueryCodes, row: u32) -> f32 {
         let (codes, scale) = self.codes(row);
-        let dot: i32 = query.codes.iter().zip(codes).map(|(&q, &c)| q as i32 * c as i32).sum();
+        let dot: i32 = query
+            .codes
+            .iter()
+            .zip(codes)
+            .map(|(&q, &c)| q as i32 * c as i32)
+            .sum();
         dot as f32 * query.scale * scale
     }
 
@@ -270,7 +287,10 @@ impl Vectors {
             .filter(|&&r| r != NO_ROW)
             .count();
         if !ascending || !mapped || rows_mapped != docs.len() {
-            return Err(IndexError::corrupt(self.bundle.name(), "vectors.docs and vectors.row_of_doc disagree"));
+            return Err(IndexError::corrupt(
+                self.bundle.name(),
+                "vectors.docs and vectors.row_of_doc disagree",
+            ));
         }
         Ok(())
     }
@@ -310,16 +330,25 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("companies.vectors");
         let dim = 70; // two sign words, the second partly used
-        let rows: Vec<(u32, Quantized)> = [1u32, 4, 5].iter().map(|&d| (d, Quantized::of(&unit(d as u64, dim)))).collect();
+        let rows: Vec<(u32, Quantized)> = [1u32, 4, 5]
+            .iter()
+            .map(|&d| (d, Quantized::of(&unit(d as u64, dim))))
+            .collect();
         write_vectors(&path, &model(dim), 7, &rows).unwrap();
         let v = Vectors::open(Bundle::open(&path, VECTORS_TAG, true).unwrap(), 7).unwrap();
         v.verify().unwrap();
         assert_eq!(v.docs(), &[1, 4, 5]);
-        assert_eq!((v.row_of(4), v.row_of(0), v.row_of(99)), (Some(1), None, None));
+        assert_eq!(
+            (v.row_of(4), v.row_of(0), v.row_of(99)),
+            (Some(1), None, None)
+        );
         let q = QueryCodes::of(&unit(4, dim));
         assert!((v.cosine(&q, 1) - 1.0).abs() < 0.01, "{}", v.cosine(&q, 1));
         assert_eq!(v.signs(2).len(), 2);
-        assert!(Vectors::open(Bundle::open(&path, VECTORS_TAG, true).unwrap(), 8).is_err(), "doc count checked");
+        assert!(
+            Vectors::open(Bundle::open(&path, VECTORS_TAG, true).unwrap(), 8).is_err(),
+            "doc count checked"
+        );
         std::fs::remove_dir_all(dir).unwrap();
     }
 

@@ -118,18 +118,25 @@ impl<'p> Loader<'p> {
         }
         self.report.entry(file);
         let size = path.metadata().map_or(0, |m| m.len());
-        let read = self.progress.stage(format!("read {file}"), size, Unit::Bytes);
+        let read = self
+            .progress
+            .stage(format!("read {file}"), size, Unit::Bytes);
         let convert = |_: u64, parsed: Result<R, String>| parsed.and_then(&convert);
-        scan_jsonl_map(&path, &read, convert, |line, converted: Result<T, String>| {
-            self.report.entry(file).read += 1;
-            match converted.and_then(|row| accept(line, row)) {
-                Ok(()) => {
-                    self.report.entry(file).kept += 1;
-                    self.kept.keep(file, line);
+        scan_jsonl_map(
+            &path,
+            &read,
+            convert,
+            |line, converted: Result<T, String>| {
+                self.report.entry(file).read += 1;
+                match converted.and_then(|row| accept(line, row)) {
+                    Ok(()) => {
+                        self.report.entry(file).kept += 1;
+                        self.kept.keep(file, line);
+                    }
+                    Err(reason) => self.note_rejection(file, line, reason),
                 }
-                Err(reason) => self.note_rejection(file, line, reason),
-            }
-        })
+            },
+        )
         .map_err(|e| IngestError::Io {
             path: path.clone(),
             source: e,

@@ -123,7 +123,13 @@ pub fn lookup_people(
     let (k, value) = match by {
         LookupBy::Name(name) => {
             let category = pool.map(PersonPool::category);
-            let hits = lookup_names(&index.person_names, name, MAX_NAME_RESULTS, category, stages)?;
+            let hits = lookup_names(
+                &index.person_names,
+                name,
+                MAX_NAME_RESULTS,
+                category,
+                stages,
+            )?;
             return Ok(hits.map(|hits| hits.into_iter().map(|(d, _)| d).collect()));
         }
         LookupBy::Identifier(k, value) => (k, value),
@@ -132,8 +138,16 @@ pub fn lookup_people(
     let keep = match pool {
         None => None,
         Some(p) => {
-            let facet = index.people.facet("person_type").map_err(LookupError::Index)?;
-            Some(facet.docids(p.facet_value()).map_err(LookupError::Index)?.unwrap_or_default())
+            let facet = index
+                .people
+                .facet("person_type")
+                .map_err(LookupError::Index)?;
+            Some(
+                facet
+                    .docids(p.facet_value())
+                    .map_err(LookupError::Index)?
+                    .unwrap_or_default(),
+            )
         }
     };
     let docs = resolve(&index.people, &id)

@@ -2,8 +2,8 @@
 //! lookups, and the collection searches. Plain data in and out; nothing here
 //! knows HTTP.
 
-pub mod exec;
 pub mod alert;
+pub mod exec;
 pub mod filter;
 pub mod lookup;
 pub mod plan;

@@ -91,8 +91,8 @@
 
 use uuid::Uuid;
 
-use crate::schema::{Date, Headcount, IpoStatus, PersonRole, RoundKey};
 use crate::schema::enums::wire_enum;
+use crate::schema::{Date, Headcount, IpoStatus, PersonRole, RoundKey};
 
 /// Inclusive bounds; `None` is open.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -33,8 +33,8 @@ use crate::embed::{CachedEmbedder, Calibration};
 use rayon::prelude::*;
 
 use crate::index::vectors::{QueryCodes, Vectors};
-use crate::query::sketch::{shortlist, QuerySketch};
 use crate::index::Index;
+use crate::query::sketch::{shortlist, QuerySketch};
 
 /// Each semantic result set holds at most this many companies (spec §4.1.2).
 pub const SEMANTIC_CAP: usize = 150;
@@ -123,8 +123,9 @@ pub fn embed_query(
     let vectors = index.vectors.as_ref().ok_or_else(|| {
         SemanticError::Unavailable("the index was built without company vectors".into())
     })?;
-    let embedder = embedder
-        .ok_or_else(|| SemanticError::Unavailable("the server runs without a semantic model".into()))?;
+    let embedder = embedder.ok_or_else(|| {
+        SemanticError::Unavailable("the server runs without a semantic model".into())
+    })?;
     let (index_model, server_model) = (&vectors.meta.model, embedder.info());
     if index_model.id != server_model.id || index_model.dim != server_model.dim {
         return Err(SemanticError::ModelMismatch {
@@ -177,9 +178,11 @@ pub fn semantic_set_tuned(
     let rows = candidate_rows(vectors, candidates);
     let scored = match rows.as_deref() {
         Some(rows) if rows.len() <= tuning.exact_limit => exact(vectors, query, rows)?,
-        None if vectors.rows() <= tuning.exact_limit => {
-            exact(vectors, query, &(0..vectors.rows() as u32).collect::<Vec<_>>())?
-        }
+        None if vectors.rows() <= tuning.exact_limit => exact(
+            vectors,
+            query,
+            &(0..vectors.rows() as u32).collect::<Vec<_>>(),
+        )?,
         rows => {
             let best = sketch_pass(vectors, &query.vector, rows, tuning, query.deadline)?;
             exact(vectors, query, &best)?
@@ -191,16 +194,28 @@ pub fn semantic_set_tuned(
 /// The rows of `candidates` that have a vector (`None`: every row).
 fn candidate_rows(vectors: &Vectors, candidates: Option<&RoaringBitmap>) -> Option<Vec<u32>> {
     let candidates = candidates?;
-    Some(candidates.iter().filter_map(|d| vectors.row_of(d)).collect())
+    Some(
+        candidates
+            .iter()
+            .filter_map(|d| vectors.row_of(d))
+            .collect(),
+    )
 }
 
 /// Exact cosines of `rows`, in parallel strides (a look at the deadline between two).
-fn exact(vectors: &Vectors, query: &QueryVector, rows: &[u32]) -> Result<Vec<(u32, f32)>, SemanticError> {
+fn exact(
+    vectors: &Vectors,
+    query: &QueryVector,
+    rows: &[u32],
+) -> Result<Vec<(u32, f32)>, SemanticError> {
     let codes = QueryCodes::of(&query.vector);
     let mut out = Vec::with_capacity(rows.len());
     for stride in rows.chunks(DEADLINE_STRIDE) {
         past(query.deadline)?;
-        let scored = stride.par_iter().with_min_len(1_024).map(|&r| (r, vectors.cosine(&codes, r)));
+        let scored = stride
+            .par_iter()
+            .with_min_len(1_024)
+            .map(|&r| (r, vectors.cosine(&codes, r)));
         out.par_extend(scored);
     }
     Ok(out)

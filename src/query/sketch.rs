@@ -41,7 +41,11 @@ impl QuerySketch {
         let words = query.len().div_ceil(64);
         let mut planes: [Vec<u64>; PLANES] = std::array::from_fn(|_| vec![0u64; words]);
         for (i, x) in centred.iter().enumerate() {
-            let level = if max > 0.0 { (x.abs() / max * 15.0).round() as u32 } else { 0 };
+            let level = if max > 0.0 {
+                (x.abs() / max * 15.0).round() as u32
+            } else {
+                0
+            };
             for (b, plane) in planes.iter_mut().enumerate() {
                 if level & (1 << b) != 0 {
                     plane[i / 64] |= 1 << (i % 64);
@@ -57,7 +61,10 @@ impl QuerySketch {
 
     /// Differing signs (0 = same sketch).
     pub fn hamming(&self, row: &[u64]) -> u32 {
-        row.iter().zip(&self.signs).map(|(a, b)| (a ^ b).count_ones()).sum()
+        row.iter()
+            .zip(&self.signs)
+            .map(|(a, b)| (a ^ b).count_ones())
+            .sum()
     }
 
     /// Weighted agreement (higher = nearer), in `0..=max_agreement()`.
@@ -104,7 +111,10 @@ pub fn shortlist(
                 .map(|&r| q.hamming(vectors.signs(r)) as u16)
                 .collect(),
         };
-        smallest(&dists, coarse, words * 64).into_iter().map(row_at).collect()
+        smallest(&dists, coarse, words * 64)
+            .into_iter()
+            .map(row_at)
+            .collect()
     };
     if coarse_rows.len() <= keep {
         return coarse_rows;
@@ -163,7 +173,10 @@ pub fn smallest(dists: &[u16], n: usize, max: usize) -> Vec<u32> {
             chunk.iter().for_each(|&d| h[d as usize] += 1);
             h
         })
-        .reduce(|| vec![0usize; max + 1], |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect());
+        .reduce(
+            || vec![0usize; max + 1],
+            |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
+        );
     let (mut cut, mut below) = (0usize, 0usize);
     while cut < max && below + histogram[cut] < n {
         below += histogram[cut];
@@ -226,13 +239,25 @@ mod tests {
         assert_eq!(smallest(&d, 10, 8).len(), 6);
         assert_eq!(smallest(&d, 0, 8), Vec::<u32>::new());
         // Across chunks: ties at the cut-off are the first ones in index order.
-        let long: Vec<u16> = (0..3 * CHUNK).map(|i| if i % 1000 == 7 { 1 } else { 5 }).collect();
+        let long: Vec<u16> = (0..3 * CHUNK)
+            .map(|i| if i % 1000 == 7 { 1 } else { 5 })
+            .collect();
         let picked = smallest(&long, 200, 8);
         let ones = long.iter().filter(|&&d| d == 1).count();
         assert_eq!(picked.len(), 200);
         assert!(picked.windows(2).all(|w| w[0] < w[1]));
-        let fives: Vec<u32> = picked.iter().copied().filter(|&i| long[i as usize] == 5).collect();
-        assert_eq!(fives, (0..).filter(|&i| long[i as usize] == 5).take(200 - ones).collect::<Vec<u32>>());
+        let fives: Vec<u32> = picked
+            .iter()
+            .copied()
+            .filter(|&i| long[i as usize] == 5)
+            .collect();
+        assert_eq!(
+            fives,
+            (0..)
+                .filter(|&i| long[i as usize] == 5)
+                .take(200 - ones)
+                .collect::<Vec<u32>>()
+        );
     }
 
     #[test]
@@ -242,9 +267,14 @@ mod tests {
             let mean = vec![0.0; dim];
             let query: Vec<f32> = (0..dim).map(|i| ((i * 7919) % 13) as f32 - 6.0).collect();
             let q = QuerySketch::new(&query, &mean);
-            let signs: Vec<u64> = (0..(CHUNK + 5) * words).map(|i| (i as u64).wrapping_mul(0x9E3779B97F4A7C15)).collect();
+            let signs: Vec<u64> = (0..(CHUNK + 5) * words)
+                .map(|i| (i as u64).wrapping_mul(0x9E3779B97F4A7C15))
+                .collect();
             let fast = hamming_all(&signs, words, &q);
-            let slow: Vec<u16> = signs.chunks_exact(words).map(|s| q.hamming(s) as u16).collect();
+            let slow: Vec<u16> = signs
+                .chunks_exact(words)
+                .map(|s| q.hamming(s) as u16)
+                .collect();
             assert_eq!(fast, slow, "{words} words");
         }
     }

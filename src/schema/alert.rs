@@ -85,9 +85,21 @@ impl AlertConfig {
     /// The reference's `description`: the user's own text, then the
     /// semantic description when there is one.
     pub fn combined_description(&self) -> String {
-        let own = self.description.as_deref().map(str::trim).filter(|d| !d.is_empty());
-        let semantic = self.filters.search_query.as_deref().map(|q| format!("Companies wanted: {q}"));
-        own.map(str::to_string).into_iter().chain(semantic).collect::<Vec<_>>().join(" ")
+        let own = self
+            .description
+            .as_deref()
+            .map(str::trim)
+            .filter(|d| !d.is_empty());
+        let semantic = self
+            .filters
+            .search_query
+            .as_deref()
+            .map(|q| format!("Companies wanted: {q}"));
+        own.map(str::to_string)
+            .into_iter()
+            .chain(semantic)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -195,7 +207,10 @@ mod tests {
             name: "n".into(),
             description: description.map(str::to_string),
             frequency: Frequency::Weekly,
-            filters: AlertFilters { search_query: query.map(str::to_string), ..AlertFilters::default() },
+            filters: AlertFilters {
+                search_query: query.map(str::to_string),
+                ..AlertFilters::default()
+            },
             created_at: "2026-01-01T00:00:00.000Z".into(),
         }
     }
@@ -216,12 +231,18 @@ mod tests {
     #[test]
     fn descriptions_combine_the_semantic_one() {
         assert_eq!(config(None, None).combined_description(), "");
-        assert_eq!(config(Some(" AI deals "), None).combined_description(), "AI deals");
+        assert_eq!(
+            config(Some(" AI deals "), None).combined_description(),
+            "AI deals"
+        );
         assert_eq!(
             config(Some("AI deals"), Some("robotics for farms")).combined_description(),
             "AI deals Companies wanted: robotics for farms"
         );
-        assert_eq!(config(None, Some("x")).combined_description(), "Companies wanted: x");
+        assert_eq!(
+            config(None, Some("x")).combined_description(),
+            "Companies wanted: x"
+        );
     }
 
     #[test]

@@ -143,7 +143,11 @@ impl RoundKey {
     /// `Seed`, `Pre-Seed`, `SAFE`, `Series B extension`, `Debt Financing`.
     pub fn label(&self) -> String {
         let base = self.round_type.label();
-        let base = if self.pre { format!("Pre-{base}") } else { base.to_string() };
+        let base = if self.pre {
+            format!("Pre-{base}")
+        } else {
+            base.to_string()
+        };
         if self.extension {
             format!("{base} extension")
         } else {
@@ -163,8 +167,15 @@ impl RoundKey {
         }
         let pre = normal.starts_with("pre ");
         let base = if pre { &normal[4..] } else { normal.as_str() };
-        let round_type = RoundType::ALL.iter().copied().find(|t| t.label().to_lowercase().replace('-', " ") == base)?;
-        Some(RoundKey { round_type, pre, extension })
+        let round_type = RoundType::ALL
+            .iter()
+            .copied()
+            .find(|t| t.label().to_lowercase().replace('-', " ") == base)?;
+        Some(RoundKey {
+            round_type,
+            pre,
+            extension,
+        })
     }
 }
 
@@ -177,10 +188,31 @@ impl RoundType {
 
 /// [`RoundType::label`] of each type, in [`RoundType::ALL`] order.
 pub const ROUND_LABELS: &[&str] = &[
-    "Series A", "Series B", "Series C", "Series D", "Series E", "Series F", "Series G", "Series H",
-    "Series I", "Series J", "Series K", "Series L", "Series M", "Seed", "SAFE", "Convertible Note",
-    "Equity", "Preferred", "Secondary Market", "Debt Financing", "Grant", "Non-Equity Assistance",
-    "Crowdfunding", "Initial Coin Offering", "Funding Round",
+    "Series A",
+    "Series B",
+    "Series C",
+    "Series D",
+    "Series E",
+    "Series F",
+    "Series G",
+    "Series H",
+    "Series I",
+    "Series J",
+    "Series K",
+    "Series L",
+    "Series M",
+    "Seed",
+    "SAFE",
+    "Convertible Note",
+    "Equity",
+    "Preferred",
+    "Secondary Market",
+    "Debt Financing",
+    "Grant",
+    "Non-Equity Assistance",
+    "Crowdfunding",
+    "Initial Coin Offering",
+    "Funding Round",
 ];
 
 #[cfg(test)]
@@ -214,15 +246,34 @@ mod tests {
         assert_eq!(ROUND_LABELS.len(), RoundType::ALL.len());
         for &round_type in RoundType::ALL {
             for (pre, extension) in [(false, false), (true, false), (false, true), (true, true)] {
-                let key = RoundKey { round_type, pre, extension };
-                assert_eq!(RoundKey::from_label(&key.label()), Some(key), "{}", key.label());
+                let key = RoundKey {
+                    round_type,
+                    pre,
+                    extension,
+                };
+                assert_eq!(
+                    RoundKey::from_label(&key.label()),
+                    Some(key),
+                    "{}",
+                    key.label()
+                );
             }
         }
-        let seed = |pre| RoundKey { round_type: RoundType::Seed, pre, extension: false };
+        let seed = |pre| RoundKey {
+            round_type: RoundType::Seed,
+            pre,
+            extension: false,
+        };
         assert_eq!(seed(true).label(), "Pre-Seed");
         assert_eq!(RoundKey::from_label(" pre  seed"), Some(seed(true)));
-        assert_eq!(RoundKey::from_label("series a").map(|k| k.label()), Some("Series A".into()));
-        assert_eq!(RoundKey::from_label("Preferred").map(|k| k.pre), Some(false));
+        assert_eq!(
+            RoundKey::from_label("series a").map(|k| k.label()),
+            Some("Series A".into())
+        );
+        assert_eq!(
+            RoundKey::from_label("Preferred").map(|k| k.pre),
+            Some(false)
+        );
         assert_eq!(RoundKey::from_label("Series Z"), None);
         assert_eq!(RoundKey::from_label(""), None);
     }

@@ -41,7 +41,11 @@ impl Money {
             unit += 1;
         }
         let text = format!("{:.2}", round2(value));
-        format!("${}{}", text.trim_end_matches('0').trim_end_matches('.'), UNITS[unit])
+        format!(
+            "${}{}",
+            text.trim_end_matches('0').trim_end_matches('.'),
+            UNITS[unit]
+        )
     }
 }
 

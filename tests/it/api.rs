@@ -55,7 +55,12 @@ pub(crate) fn error(r: &Reply, status: u16, code: &str) {
 fn invalid(r: &Reply, field: &str, item_code: &str) {
     error(r, 400, "VALIDATION_ERROR");
     let item = &r.body["error"]["details"]["errors"][0];
-    assert_eq!((item["field"].as_str(), item["code"].as_str()), (Some(field), Some(item_code)), "{}", r.body);
+    assert_eq!(
+        (item["field"].as_str(), item["code"].as_str()),
+        (Some(field), Some(item_code)),
+        "{}",
+        r.body
+    );
 }
 
 #[test]
@@ -210,7 +215,11 @@ fn lookup_errors() {
     let limit = s.get("/v1/location/search?name=x&limit=51", k);
     invalid(&limit, "limit", "OUT_OF_RANGE");
     assert_eq!(limit.body["statusCode"], 400);
-    invalid(&s.get("/v1/industry/search?name=x&page=1", k), "page", "UNKNOWN_PARAMETER");
+    invalid(
+        &s.get("/v1/industry/search?name=x&page=1", k),
+        "page",
+        "UNKNOWN_PARAMETER",
+    );
     error(
         &s.get("/v1/location/search?name=x&type=INVALID", k),
         400,
@@ -267,14 +276,26 @@ fn lookup_errors() {
         "INVALID_CRUNCHBASE_URL",
     );
     error(&s.get("/v1/person/search?id=123", k), 400, "INVALID_ID");
-    error(&s.get("/v1/person/search?twitter=%40", k), 400, "INVALID_ID");
-    invalid(&s.get("/v1/person/search?name=", k), "name", "EMPTY_SEARCH_TERM");
+    error(
+        &s.get("/v1/person/search?twitter=%40", k),
+        400,
+        "INVALID_ID",
+    );
+    invalid(
+        &s.get("/v1/person/search?name=", k),
+        "name",
+        "EMPTY_SEARCH_TERM",
+    );
     invalid(
         &s.get("/v1/person/search?name=x&person_type=robot", k),
         "person_type",
         "INVALID_ENUM_VALUE",
     );
-    invalid(&s.get("/v1/company/search?nmae=stripe", k), "nmae", "UNKNOWN_PARAMETER");
+    invalid(
+        &s.get("/v1/company/search?nmae=stripe", k),
+        "nmae",
+        "UNKNOWN_PARAMETER",
+    );
 }
 
 #[test]
@@ -351,9 +372,17 @@ fn detail_errors() {
         404,
         "COMPANY_NOT_FOUND",
     );
-    invalid(&s.get("/v1/company?id=x&domain=a.com", k), "id", "MULTIPLE_IDENTIFIERS");
+    invalid(
+        &s.get("/v1/company?id=x&domain=a.com", k),
+        "id",
+        "MULTIPLE_IDENTIFIERS",
+    );
     invalid(&s.get("/v1/company?id=not-a-uuid", k), "id", "INVALID_ID");
-    invalid(&s.get("/v1/company?id=x&bogus=1", k), "bogus", "UNKNOWN_PARAMETER");
+    invalid(
+        &s.get("/v1/company?id=x&bogus=1", k),
+        "bogus",
+        "UNKNOWN_PARAMETER",
+    );
     invalid(&s.get("/v1/investor", k), "id", "MISSING_IDENTIFIER");
     error(
         &s.get("/v1/investor?domain=nonexistent.com", k),
@@ -362,7 +391,11 @@ fn detail_errors() {
     );
     error(&s.get("/v1/person", k), 400, "MISSING_IDENTIFIER");
     error(&s.get("/v1/person?id=bad", k), 400, "INVALID_IDENTIFIER");
-    error(&s.get("/v1/person?id=bad&twitter=x", k), 400, "INVALID_IDENTIFIER");
+    error(
+        &s.get("/v1/person?id=bad&twitter=x", k),
+        400,
+        "INVALID_IDENTIFIER",
+    );
     let nf = s.get("/v1/person?linkedin=nobody-here", k);
     error(&nf, 404, "PERSON_NOT_FOUND");
     assert_eq!(nf.body["error"]["message"], "Person not found");
@@ -385,7 +418,11 @@ fn detail_errors() {
     error(&missing, 404, "DEAL_NOT_FOUND");
     assert_eq!(missing.body["statusCode"], 404);
     invalid(&s.get("/v1/deals/xyz/investors", k), "id", "INVALID_UUID");
-    invalid(&s.get("/v1/deals/xyz/investors?page=1", k), "page", "UNKNOWN_PARAMETER");
+    invalid(
+        &s.get("/v1/deals/xyz/investors?page=1", k),
+        "page",
+        "UNKNOWN_PARAMETER",
+    );
     error(
         &s.get(
             "/v1/deals/00000000-0000-0000-0000-000000000000/investors",
@@ -426,15 +463,34 @@ fn detail_errors() {
         400,
         "INVALID_LINKEDIN_URL",
     );
-    error(&s.get("/v1/company/deals?id=nope", k), 400, "INVALID_PARAMETER");
+    error(
+        &s.get("/v1/company/deals?id=nope", k),
+        400,
+        "INVALID_PARAMETER",
+    );
     let unknown = s.get("/v1/investor/deals?domain=a.com&sort=x", k);
     error(&unknown, 400, "INVALID_PARAMETER");
-    assert_eq!(unknown.body["error"]["details"]["unknownParameters"], json!(["sort"]));
+    assert_eq!(
+        unknown.body["error"]["details"]["unknownParameters"],
+        json!(["sort"])
+    );
     error(&s.get("/v1/person/deals", k), 400, "MISSING_IDENTIFIER");
     error(&s.get("/v1/person/deals?id=nope", k), 400, "INVALID_ID");
-    invalid(&s.get("/v1/person/deals?id=x&twitter=y", k), "id", "MULTIPLE_IDENTIFIERS");
-    invalid(&s.get("/v1/person/deals?twitter=y&page_size=0", k), "page_size", "INVALID_PAGE_SIZE");
-    invalid(&s.get("/v1/person/deals?twitter=y&domain=a.com", k), "domain", "UNKNOWN_PARAMETER");
+    invalid(
+        &s.get("/v1/person/deals?id=x&twitter=y", k),
+        "id",
+        "MULTIPLE_IDENTIFIERS",
+    );
+    invalid(
+        &s.get("/v1/person/deals?twitter=y&page_size=0", k),
+        "page_size",
+        "INVALID_PAGE_SIZE",
+    );
+    invalid(
+        &s.get("/v1/person/deals?twitter=y&domain=a.com", k),
+        "domain",
+        "UNKNOWN_PARAMETER",
+    );
     error(
         &s.get(
             "/v1/person/deals?id=00000000-0000-0000-0000-000000000000",
@@ -465,7 +521,11 @@ fn the_openapi_document_is_served_without_a_key() {
     assert_eq!(root.body, v1.body);
     assert!(root.body["openapi"].as_str().unwrap().starts_with("3.1"));
     assert!(root.body["paths"]["/v1/companies"]["post"]["requestBody"].is_object());
-    error(&s.request("PUT", "/openapi.json", None, b"{}"), 405, "METHOD_NOT_ALLOWED");
+    error(
+        &s.request("PUT", "/openapi.json", None, b"{}"),
+        405,
+        "METHOD_NOT_ALLOWED",
+    );
 }
 
 #[test]
@@ -588,9 +648,21 @@ fn credits_are_metered_and_402_charges_nothing() {
 fn hostile_input_gets_clean_errors() {
     let s = server("hostile");
     let key = s.key("h", Plan::Pro);
-    invalid(&s.get("/v1/company/search?name=%zz", Some(&key)), "query", "INVALID_PARAMETER");
-    invalid(&s.get("/v1/company/search?name=%C3%28", Some(&key)), "query", "INVALID_PARAMETER");
-    error(&s.get("/v1/company/deals?domain=%zz", Some(&key)), 400, "INVALID_PARAMETER");
+    invalid(
+        &s.get("/v1/company/search?name=%zz", Some(&key)),
+        "query",
+        "INVALID_PARAMETER",
+    );
+    invalid(
+        &s.get("/v1/company/search?name=%C3%28", Some(&key)),
+        "query",
+        "INVALID_PARAMETER",
+    );
+    error(
+        &s.get("/v1/company/deals?domain=%zz", Some(&key)),
+        400,
+        "INVALID_PARAMETER",
+    );
     let weird = s.get(
         "/v1/company/search?name=%F0%9F%98%80%E2%80%8B%00!!",
         Some(&key),
@@ -638,12 +710,19 @@ fn person_email_unlocks_once_per_user() {
     assert_eq!(new.body["meta"]["monthly_credits_remaining"], 24_995);
     // The same user through another key, and by another identifier: free.
     let repeat = s.get("/v1/person/email?twitter=@lenahuber", Some(&second));
-    assert_eq!(repeat.body["data"]["already_unlocked"], true, "{}", repeat.body);
+    assert_eq!(
+        repeat.body["data"]["already_unlocked"], true,
+        "{}",
+        repeat.body
+    );
     assert_eq!(repeat.body["meta"]["credits_used"], 0);
     assert_eq!(repeat.body["meta"]["monthly_credits_remaining"], 24_995);
     // Precedence: id over linkedin.
     let lena = fixture_id("person", "lena-huber");
-    let both = s.get(&format!("/v1/person/email?linkedin=nobody&id={lena}"), Some(&first));
+    let both = s.get(
+        &format!("/v1/person/email?linkedin=nobody&id={lena}"),
+        Some(&first),
+    );
     assert_eq!(ok(&both)["data"]["person_id"], lena.to_string());
     // The e-mail is in no other response.
     let detail = s.get(&format!("/v1/person?id={lena}"), Some(&first));
@@ -658,12 +737,42 @@ fn person_email_errors() {
     let key = s.key("jo", Plan::ProPlus);
     let k = Some(key.as_str());
     let cases = [
-        ("person_email_missing", "/v1/person/email", 400, "MISSING_IDENTIFIER"),
-        ("person_email_bad_id", "/v1/person/email?id=nope", 400, "INVALID_ID"),
-        ("person_email_bad_twitter", "/v1/person/email?twitter=%40", 400, "INVALID_IDENTIFIER"),
-        ("person_email_unknown_param", "/v1/person/email?id=x&email=y", 400, "INVALID_IDENTIFIER"),
-        ("person_email_no_person", "/v1/person/email?linkedin=https://linkedin.com/in/nobody-here", 404, "PERSON_NOT_FOUND"),
-        ("person_email_no_email", "/v1/person/email?linkedin=https://linkedin.com/in/marcorossi", 404, "EMAIL_NOT_FOUND"),
+        (
+            "person_email_missing",
+            "/v1/person/email",
+            400,
+            "MISSING_IDENTIFIER",
+        ),
+        (
+            "person_email_bad_id",
+            "/v1/person/email?id=nope",
+            400,
+            "INVALID_ID",
+        ),
+        (
+            "person_email_bad_twitter",
+            "/v1/person/email?twitter=%40",
+            400,
+            "INVALID_IDENTIFIER",
+        ),
+        (
+            "person_email_unknown_param",
+            "/v1/person/email?id=x&email=y",
+            400,
+            "INVALID_IDENTIFIER",
+        ),
+        (
+            "person_email_no_person",
+            "/v1/person/email?linkedin=https://linkedin.com/in/nobody-here",
+            404,
+            "PERSON_NOT_FOUND",
+        ),
+        (
+            "person_email_no_email",
+            "/v1/person/email?linkedin=https://linkedin.com/in/marcorossi",
+            404,
+            "EMAIL_NOT_FOUND",
+        ),
     ];
     for (golden, path, status, code) in cases {
         let r = s.get(path, k);
@@ -677,14 +786,28 @@ fn person_email_errors() {
     assert_eq!(gated.body["error"]["details"]["current_tier"], "Pro");
     assert_golden("person_email_upgrade_required", &gated.body);
     let trial = s.key("tim", Plan::Trial);
-    error(&s.get("/v1/person/email?linkedin=lena-huber", Some(&trial)), 403, "UPGRADE_REQUIRED");
+    error(
+        &s.get("/v1/person/email?linkedin=lena-huber", Some(&trial)),
+        403,
+        "UPGRADE_REQUIRED",
+    );
     // Short of credits: refused whole, nothing unlocked.
     let poor = s.key("max", Plan::ProPlus);
     let principal = s.accounts.authenticate(&poor).unwrap();
-    s.accounts.charge_with(&principal, 4_997, 0, chrono::Utc::now()).unwrap().unwrap();
+    s.accounts
+        .charge_with(&principal, 4_997, 0, chrono::Utc::now())
+        .unwrap()
+        .unwrap();
     let short = s.get("/v1/person/email?linkedin=lena-huber", Some(&poor));
     error(&short, 402, "INSUFFICIENT_CREDITS");
-    assert_eq!(short.body["error"]["message"].as_str().unwrap().split('.').next(), Some("Not enough credits to unlock this email"));
+    assert_eq!(
+        short.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .split('.')
+            .next(),
+        Some("Not enough credits to unlock this email")
+    );
     assert_eq!(short.body["error"]["details"]["credits_needed"], 5);
     s.accounts.add_purchased("max", 2).unwrap();
     let paid = s.get("/v1/person/email?linkedin=lena-huber", Some(&poor));

@@ -194,9 +194,18 @@ fn indexer_generate_is_deterministic() {
 fn start_server(
     state: &std::path::Path,
     extra: &[&str],
-) -> (std::process::Child, BufReader<std::process::ChildStderr>, String) {
+) -> (
+    std::process::Child,
+    BufReader<std::process::ChildStderr>,
+    String,
+) {
     let index = fixture_index_dir();
-    let mut args = vec!["--index", index.to_str().unwrap(), "--listen", "127.0.0.1:0"];
+    let mut args = vec![
+        "--index",
+        index.to_str().unwrap(),
+        "--listen",
+        "127.0.0.1:0",
+    ];
     args.extend_from_slice(&["--state", state.to_str().unwrap()]);
     args.extend_from_slice(extra);
     let mut child = Command::new(SERVER)
@@ -209,7 +218,10 @@ fn start_server(
     let mut line = String::new();
     while !line.contains("ready on http://") {
         line.clear();
-        assert!(stderr.read_line(&mut line).unwrap() > 0, "the server exited before it was ready");
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "the server exited before it was ready"
+        );
     }
     let addr: String = line
         .split("http://")
@@ -245,40 +257,96 @@ fn stop_server(child: &mut std::process::Child) {
 #[test]
 fn server_logs_json_events_in_request_spans_and_serves_metrics() {
     let state = scratch("cli-server-json").join("state");
-    let (ok, key, err) = run(SERVER, &["keys", "create", "--state", state.to_str().unwrap(), "--user", "ops", "--plan", "pro"]);
+    let (ok, key, err) = run(
+        SERVER,
+        &[
+            "keys",
+            "create",
+            "--state",
+            state.to_str().unwrap(),
+            "--user",
+            "ops",
+            "--plan",
+            "pro",
+        ],
+    );
     assert!(ok, "{err}");
     let key = key.trim().to_string();
-    let (mut child, mut stderr, addr) = start_server(&state, &["--log-format", "json", "--metrics", "true"]);
+    let (mut child, mut stderr, addr) =
+        start_server(&state, &["--log-format", "json", "--metrics", "true"]);
     let server = http::Client(addr.parse().unwrap());
     let raw = format!("GET /v1/company/search?name=helix HTTP/1.1\r\nHost: t\r\nConnection: close\r\nX-Request-Id: trace-42\r\nAuthorization: Bearer {key}\r\n\r\n");
     let r = server.send_raw(raw.as_bytes());
-    assert_eq!((r.status, r.header("x-request-id")), (200, Some("trace-42")), "{}", r.body);
-    let id = r.body["data"]["companies"][0]["id"].as_str().unwrap_or_else(|| panic!("{}", r.body));
+    assert_eq!(
+        (r.status, r.header("x-request-id")),
+        (200, Some("trace-42")),
+        "{}",
+        r.body
+    );
+    let id = r.body["data"]["companies"][0]["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{}", r.body));
     let detail = server.get(&format!("/v1/company?id={id}"), Some(&key));
     assert_eq!(detail.status, 200, "{}", detail.body);
     let unauthorised = server.get("/v1/company/search?name=helix", None);
     assert_eq!(unauthorised.status, 401);
     let metrics = server.get("/metrics", None);
     assert_eq!(metrics.status, 200);
-    assert!(metrics.header("content-type").unwrap().starts_with("application/openmetrics-text"));
-    assert!(metrics.text.contains(r#"fundsearch_http_requests_total{route="/v1/company/search",status="200"} 1"#), "{}", metrics.text);
-    assert!(metrics.text.contains(r#"fundsearch_http_requests_total{route="/v1/company/search",status="401"} 1"#));
-    assert!(metrics.text.contains(r#"fundsearch_credits_charged_total{route="/v1/company"} 1"#));
-    assert!(metrics.text.contains(r#"fundsearch_index_documents{kind="companies"}"#));
+    assert!(metrics
+        .header("content-type")
+        .unwrap()
+        .starts_with("application/openmetrics-text"));
+    assert!(
+        metrics.text.contains(
+            r#"fundsearch_http_requests_total{route="/v1/company/search",status="200"} 1"#
+        ),
+        "{}",
+        metrics.text
+    );
+    assert!(metrics
+        .text
+        .contains(r#"fundsearch_http_requests_total{route="/v1/company/search",status="401"} 1"#));
+    assert!(metrics
+        .text
+        .contains(r#"fundsearch_credits_charged_total{route="/v1/company"} 1"#));
+    assert!(metrics
+        .text
+        .contains(r#"fundsearch_index_documents{kind="companies"}"#));
     stop_server(&mut child);
     let mut rest = String::new();
     let _ = std::io::Read::read_to_string(&mut stderr, &mut rest);
-    let events: Vec<serde_json::Value> = rest.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
-    let access: Vec<&serde_json::Value> = events.iter().filter(|e| e["target"] == "access").collect();
-    let traced = access.iter().find(|e| e["span"]["id"] == "trace-42").expect("the access event of trace-42");
-    assert_eq!((traced["level"].as_str(), traced["fields"]["status"].as_u64()), (Some("INFO"), Some(200)));
+    let events: Vec<serde_json::Value> = rest
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let access: Vec<&serde_json::Value> =
+        events.iter().filter(|e| e["target"] == "access").collect();
+    let traced = access
+        .iter()
+        .find(|e| e["span"]["id"] == "trace-42")
+        .expect("the access event of trace-42");
+    assert_eq!(
+        (
+            traced["level"].as_str(),
+            traced["fields"]["status"].as_u64()
+        ),
+        (Some("INFO"), Some(200))
+    );
     assert_eq!(traced["span"]["path"], "/v1/company/search");
     assert_eq!(traced["fields"]["credits"], 0);
     let charged = access.iter().find(|e| e["span"]["path"] == "/v1/company");
-    assert_eq!(charged.expect("the detail's access event")["fields"]["credits"], 1);
-    let refused = access.iter().find(|e| e["fields"]["status"] == 401).expect("the 401's access event");
+    assert_eq!(
+        charged.expect("the detail's access event")["fields"]["credits"],
+        1
+    );
+    let refused = access
+        .iter()
+        .find(|e| e["fields"]["status"] == 401)
+        .expect("the 401's access event");
     assert_eq!(refused["fields"]["code"], "AUTH_ERROR", "{refused}");
-    assert!(events.iter().any(|e| e["fields"]["message"] == "shutting down" && e["fields"]["signal"] == "SIGTERM"));
+    assert!(events
+        .iter()
+        .any(|e| e["fields"]["message"] == "shutting down" && e["fields"]["signal"] == "SIGTERM"));
 }
 
 #[test]
@@ -365,9 +433,24 @@ fn alerts_change_while_the_server_runs(server: &http::Client, state: &str) -> St
     let saved: serde_json::Value = serde_json::from_str(&out).unwrap();
     let id = saved["id"].as_str().unwrap().to_string();
     let listed = server.get("/v1/alerts/configurations", Some(key.trim()));
-    assert_eq!(listed.body["data"]["configurations"][0]["configuration_id"], id.as_str(), "{}", listed.body);
-    let (ok, _, err) = cli(&["alerts", "create", "--user", "watcher", "--config", r#"{"filters":{"financing_types":["Series Z"]}}"#]);
-    assert!(!ok && err.contains("configuration_name") && err.contains("Series Z"), "{err}");
+    assert_eq!(
+        listed.body["data"]["configurations"][0]["configuration_id"],
+        id.as_str(),
+        "{}",
+        listed.body
+    );
+    let (ok, _, err) = cli(&[
+        "alerts",
+        "create",
+        "--user",
+        "watcher",
+        "--config",
+        r#"{"filters":{"financing_types":["Series Z"]}}"#,
+    ]);
+    assert!(
+        !ok && err.contains("configuration_name") && err.contains("Series Z"),
+        "{err}"
+    );
     id
 }
 

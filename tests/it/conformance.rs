@@ -23,14 +23,31 @@ fn the_served_document_is_valid_and_the_fuzzer_finds_no_divergence() {
         .expect("bash runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let summary: Vec<&str> = stdout.lines().chain(stderr.lines()).filter(|l| l.starts_with("conformance:")).collect();
+    let summary: Vec<&str> = stdout
+        .lines()
+        .chain(stderr.lines())
+        .filter(|l| l.starts_with("conformance:"))
+        .collect();
     println!("{}", summary.join("\n"));
     assert!(
         out.status.success(),
         "conformance failed ({}):\n{}\n--- output tail ---\n{}",
         out.status,
         summary.join("\n"),
-        stdout.lines().rev().take(80).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("\n")
+        stdout
+            .lines()
+            .rev()
+            .take(80)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
-    assert!(summary.iter().any(|l| l.contains("operations tested") && l.contains("0 unique failures")), "{summary:?}");
+    assert!(
+        summary
+            .iter()
+            .any(|l| l.contains("operations tested") && l.contains("0 unique failures")),
+        "{summary:?}"
+    );
 }

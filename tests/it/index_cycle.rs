@@ -38,11 +38,15 @@ fn build_verify_inspect_cycle() {
     );
     assert!(text.contains("companies.idx: facet.location"), "{text}");
     assert!(
-        text.contains("semantic vectors: 24 of 25 companies, model all-minilm-l6-v2 (384 dimensions"),
+        text.contains(
+            "semantic vectors: 24 of 25 companies, model all-minilm-l6-v2 (384 dimensions"
+        ),
         "{text}"
     );
     assert!(text.contains("companies.vectors: vectors.codes"), "{text}");
-    let embed = report.embed.expect("a build with a model reports its embedding");
+    let embed = report
+        .embed
+        .expect("a build with a model reports its embedding");
     assert_eq!((embed.companies_with_text, embed.distinct_texts), (24, 24));
     assert!(!dir.read_dir().unwrap().any(|e| e
         .unwrap()
@@ -336,7 +340,11 @@ fn a_rebuild_embeds_only_new_texts() {
     assert_eq!((first.from_cache, first.embedded), (0, 24));
     // One company's description changes: only it is embedded again.
     let companies = std::fs::read_to_string(dump.join("companies.jsonl")).unwrap();
-    let changed = companies.replacen("Autonomous mobile robots for warehouse picking.", "Robot arms that sort parcels.", 1);
+    let changed = companies.replacen(
+        "Autonomous mobile robots for warehouse picking.",
+        "Robot arms that sort parcels.",
+        1,
+    );
     assert_ne!(changed, companies);
     std::fs::write(dump.join("companies.jsonl"), changed).unwrap();
     let second = build_index(&options("b")).unwrap().embed.unwrap();
@@ -344,8 +352,13 @@ fn a_rebuild_embeds_only_new_texts() {
     let a = Index::open(&dir.join("a")).unwrap();
     let b = Index::open(&dir.join("b")).unwrap();
     let (va, vb) = (a.vectors.unwrap(), b.vectors.unwrap());
-    let same = (0..va.rows() as u32).filter(|&r| va.codes(r) == vb.codes(r)).count();
-    assert_eq!(same, 23, "cached vectors are the vectors of the first build");
+    let same = (0..va.rows() as u32)
+        .filter(|&r| va.codes(r) == vb.codes(r))
+        .count();
+    assert_eq!(
+        same, 23,
+        "cached vectors are the vectors of the first build"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 

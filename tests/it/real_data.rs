@@ -102,16 +102,23 @@ fn yc_companies_are_merged_not_duplicated() {
     let by_domain = index.companies.keymap("domain").unwrap();
     let dropbox = by_domain.get("dropbox.com");
     assert_eq!(dropbox.len(), 1);
-    let record: Value =
-        serde_json::from_slice(&index.companies.records("full").unwrap().get(dropbox[0]).unwrap()).unwrap();
+    let record: Value = serde_json::from_slice(
+        &index
+            .companies
+            .records("full")
+            .unwrap()
+            .get(dropbox[0])
+            .unwrap(),
+    )
+    .unwrap();
     assert_eq!(record["guru_permalink"], "dropbox");
     let people = index.companies.relation("people").unwrap();
     let founders: Vec<String> = people
         .targets(dropbox[0])
         .iter()
         .map(|&p| {
-            serde_json::from_slice::<Value>(&index.people.records("card").unwrap().get(p).unwrap()).unwrap()
-                ["name"]
+            serde_json::from_slice::<Value>(&index.people.records("card").unwrap().get(p).unwrap())
+                .unwrap()["name"]
                 .as_str()
                 .unwrap()
                 .to_string()
@@ -130,8 +137,15 @@ fn name_lookup_finds_real_companies_with_typos() {
     let names: Vec<String> = hits
         .iter()
         .map(|h| {
-            serde_json::from_slice::<Value>(&index.companies.records("card").unwrap().get(h.docid).unwrap())
-                .unwrap()["name"]
+            serde_json::from_slice::<Value>(
+                &index
+                    .companies
+                    .records("card")
+                    .unwrap()
+                    .get(h.docid)
+                    .unwrap(),
+            )
+            .unwrap()["name"]
                 .as_str()
                 .unwrap()
                 .to_string()

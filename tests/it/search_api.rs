@@ -283,7 +283,11 @@ fn validation_errors_list_every_problem_with_dotted_paths() {
     for path in ["/v1/deals", "/v1/companies", "/v1/investors", "/v1/people"] {
         let r = s.request("POST", path, Some(&key), b"{\"page\": ");
         let errors = validation(&r, 400, "VALIDATION_ERROR");
-        assert_eq!((errors[0]["field"].as_str(), errors[0]["code"].as_str()), (Some("body"), Some("INVALID_JSON")), "{path}");
+        assert_eq!(
+            (errors[0]["field"].as_str(), errors[0]["code"].as_str()),
+            (Some("body"), Some("INVALID_JSON")),
+            "{path}"
+        );
         let r = s.request("POST", &format!("{path}?page=2"), Some(&key), b"{}");
         let errors = validation(&r, 400, "VALIDATION_ERROR");
         assert_eq!(errors[0]["code"], "UNKNOWN_PARAMETER", "{path}");
@@ -399,4 +403,3 @@ fn malformed_bodies_are_400() {
         );
     }
 }
-

@@ -12,11 +12,16 @@ use crate::common::http::Reply;
 
 /// `GET` each path on one HTTP/2 connection, as concurrent streams; (status,
 /// `x-request-id`, JSON body) per path.
-async fn h2_get_all(addr: std::net::SocketAddr, key: &str, paths: &[&str]) -> Vec<(u16, String, Value)> {
+async fn h2_get_all(
+    addr: std::net::SocketAddr,
+    key: &str,
+    paths: &[&str],
+) -> Vec<(u16, String, Value)> {
     let stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let (sender, conn) = hyper::client::conn::http2::handshake(TokioExecutor::new(), TokioIo::new(stream))
-        .await
-        .expect("an HTTP/2 handshake");
+    let (sender, conn) =
+        hyper::client::conn::http2::handshake(TokioExecutor::new(), TokioIo::new(stream))
+            .await
+            .expect("an HTTP/2 handshake");
     tokio::spawn(conn);
     let requests = paths.iter().map(|path| {
         let mut sender = sender.clone();
@@ -44,14 +49,30 @@ async fn h2_get_all(addr: std::net::SocketAddr, key: &str, paths: &[&str]) -> Ve
 fn http2_with_prior_knowledge_is_served_like_http1() {
     let server = server("transport-h2");
     let key = server.key("h2", fundsearch::accounts::Plan::Pro);
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let paths = ["/v1/company/search?name=helix", "/health", "/v1/no/such/route"];
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let paths = [
+        "/v1/company/search?name=helix",
+        "/health",
+        "/v1/no/such/route",
+    ];
     let answers = rt.block_on(h2_get_all(server.addr, &key, &paths));
     let http1 = server.get(paths[0], Some(&key));
     assert_eq!(answers[0].0, 200);
-    assert_eq!(answers[0].2["data"], http1.body["data"], "same answer over HTTP/2 and HTTP/1.1");
-    assert_eq!((answers[1].0, answers[1].2["status"].as_str()), (200, Some("ok")));
-    assert_eq!((answers[2].0, answers[2].2["error"]["code"].as_str()), (404, Some("NOT_FOUND")));
+    assert_eq!(
+        answers[0].2["data"], http1.body["data"],
+        "same answer over HTTP/2 and HTTP/1.1"
+    );
+    assert_eq!(
+        (answers[1].0, answers[1].2["status"].as_str()),
+        (200, Some("ok"))
+    );
+    assert_eq!(
+        (answers[2].0, answers[2].2["error"]["code"].as_str()),
+        (404, Some("NOT_FOUND"))
+    );
     let mut ids: Vec<&str> = answers.iter().map(|a| a.1.as_str()).collect();
     ids.sort_unstable();
     ids.dedup();
@@ -65,14 +86,24 @@ fn refused(server: &crate::common::http::TestServer, raw: &[u8]) -> Reply {
 fn assert_enveloped(reply: &Reply, status: u16, code: &str) {
     assert_eq!(reply.status, status, "{}", reply.text);
     assert_eq!(reply.header("content-type"), Some("application/json"));
-    assert_eq!((reply.body["success"].as_bool(), reply.code()), (Some(false), code), "{}", reply.text);
-    assert!(reply.body["error"]["message"].as_str().is_some_and(|m| !m.is_empty()));
+    assert_eq!(
+        (reply.body["success"].as_bool(), reply.code()),
+        (Some(false), code),
+        "{}",
+        reply.text
+    );
+    assert!(reply.body["error"]["message"]
+        .as_str()
+        .is_some_and(|m| !m.is_empty()));
 }
 
 #[test]
 fn requests_the_parser_refuses_get_the_error_envelope() {
     let server = server("transport-parse");
-    let long_uri = format!("GET /v1/company/search?name={} HTTP/1.1\r\nHost: t\r\n\r\n", "a".repeat(70_000));
+    let long_uri = format!(
+        "GET /v1/company/search?name={} HTTP/1.1\r\nHost: t\r\n\r\n",
+        "a".repeat(70_000)
+    );
     assert_enveloped(&refused(&server, long_uri.as_bytes()), 414, "URI_TOO_LONG");
     let mut many = String::from("GET /health HTTP/1.1\r\nHost: t\r\n");
     for i in 0..120 {

@@ -41,10 +41,20 @@ fn filters(obj: &Obj) -> AlertFilters {
         industries: obj.strings("industries").unwrap_or_default(),
         super_categories: obj.strings("super_categories").unwrap_or_default(),
         locations: obj.strings("locations").unwrap_or_default(),
-        financing_types: obj.round_labels("financing_types").unwrap_or_default().iter().map(|k| k.label()).collect(),
+        financing_types: obj
+            .round_labels("financing_types")
+            .unwrap_or_default()
+            .iter()
+            .map(|k| k.label())
+            .collect(),
         deal_size_min: money.min,
         deal_size_max: money.max,
-        num_employees: obj.enums("num_employees", &spellings(Headcount::ALL, Headcount::as_str)).unwrap_or_default(),
+        num_employees: obj
+            .enums(
+                "num_employees",
+                &spellings(Headcount::ALL, Headcount::as_str),
+            )
+            .unwrap_or_default(),
         investors: obj.uuids("investors").unwrap_or_default(),
         companies: obj.uuids("companies").unwrap_or_default(),
         min_relevance: obj.fraction("min_relevance"),
@@ -56,10 +66,17 @@ pub fn parse_alert_configuration(body: &[u8]) -> Result<AlertDraft, ApiError> {
     parse_object(body, ALERT_CONFIGURATION, ErrorForm::Validation, |top| {
         top.require("configuration_name");
         AlertDraft {
-            name: top.short_text("configuration_name", MAX_ALERT_NAME).unwrap_or_default(),
+            name: top
+                .short_text("configuration_name", MAX_ALERT_NAME)
+                .unwrap_or_default(),
             description: top.short_text("description", MAX_ALERT_DESCRIPTION),
-            frequency: top.choice("frequency", &spellings(Frequency::ALL, Frequency::as_str)).unwrap_or(Frequency::Weekly),
-            filters: top.object("filters").map(|o| filters(&o)).unwrap_or_default(),
+            frequency: top
+                .choice("frequency", &spellings(Frequency::ALL, Frequency::as_str))
+                .unwrap_or(Frequency::Weekly),
+            filters: top
+                .object("filters")
+                .map(|o| filters(&o))
+                .unwrap_or_default(),
         }
     })
 }
@@ -74,8 +91,16 @@ mod tests {
     }
 
     fn codes(e: &ApiError) -> Vec<(String, String)> {
-        e.details["errors"].as_array().unwrap().iter()
-            .map(|i| (i["field"].as_str().unwrap().to_string(), i["code"].as_str().unwrap().to_string()))
+        e.details["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                (
+                    i["field"].as_str().unwrap().to_string(),
+                    i["code"].as_str().unwrap().to_string(),
+                )
+            })
             .collect()
     }
 
@@ -91,19 +116,34 @@ mod tests {
         assert_eq!(draft.name, "Healthcare Seed Rounds");
         assert_eq!(draft.frequency, Frequency::Daily);
         assert_eq!(draft.filters.financing_types, ["Seed", "Pre-Seed"]);
-        assert_eq!(draft.filters.num_employees, [Headcount::H1To10, Headcount::H11To50]);
-        assert_eq!((draft.filters.deal_size_min, draft.filters.deal_size_max), (Some(5e5), Some(5e6)));
+        assert_eq!(
+            draft.filters.num_employees,
+            [Headcount::H1To10, Headcount::H11To50]
+        );
+        assert_eq!(
+            (draft.filters.deal_size_min, draft.filters.deal_size_max),
+            (Some(5e5), Some(5e6))
+        );
         assert!(draft.filters.companies.is_empty() && draft.filters.search_query.is_none());
     }
 
     #[test]
     fn the_name_is_required_and_the_frequency_defaults_to_weekly() {
         let e = parse(json!({"filters": {}})).unwrap_err();
-        assert_eq!(codes(&e), [("configuration_name".into(), "REQUIRED_PARAMETER".into())]);
-        assert_eq!(parse(json!({"configuration_name": "x"})).unwrap().frequency, Frequency::Weekly);
+        assert_eq!(
+            codes(&e),
+            [("configuration_name".into(), "REQUIRED_PARAMETER".into())]
+        );
+        assert_eq!(
+            parse(json!({"configuration_name": "x"})).unwrap().frequency,
+            Frequency::Weekly
+        );
         let long = "x".repeat(MAX_ALERT_NAME + 1);
         let e = parse(json!({"configuration_name": long})).unwrap_err();
-        assert_eq!(codes(&e), [("configuration_name".into(), "OUT_OF_RANGE".into())]);
+        assert_eq!(
+            codes(&e),
+            [("configuration_name".into(), "OUT_OF_RANGE".into())]
+        );
     }
 
     #[test]
@@ -122,10 +162,17 @@ mod tests {
             ("filters.industries", "EMPTY_ARRAY_PARAMETER"),
             ("filters.color", "UNKNOWN_PARAMETER"),
         ] {
-            assert!(found.contains(&(expected.0.into(), expected.1.into())), "{expected:?} in {found:?}");
+            assert!(
+                found.contains(&(expected.0.into(), expected.1.into())),
+                "{expected:?} in {found:?}"
+            );
         }
-        let labels = &e.details["errors"].as_array().unwrap().iter()
-            .find(|i| i["code"] == "INVALID_FINANCING_TYPE").unwrap()["validOptions"];
+        let labels = &e.details["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["code"] == "INVALID_FINANCING_TYPE")
+            .unwrap()["validOptions"];
         assert!(labels.as_array().unwrap().contains(&json!("Series A")));
     }
 }

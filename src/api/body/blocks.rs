@@ -13,7 +13,9 @@ pub fn paging(obj: &Obj) -> PageRequest {
     let default = PageRequest::default();
     PageRequest {
         page: obj.int("page").map_or(default.page, |p| p as usize),
-        page_size: obj.int("page_size").map_or(default.page_size, |p| p as usize),
+        page_size: obj
+            .int("page_size")
+            .map_or(default.page_size, |p| p as usize),
     }
 }
 

@@ -10,23 +10,34 @@ use crate::api::declare::bodies;
 use crate::api::declare::field::{Field, Ty};
 use crate::api::errors::ApiError;
 
-use super::{parse_alert_configuration, parse_companies, parse_deals, parse_investors, parse_people};
+use super::{
+    parse_alert_configuration, parse_companies, parse_deals, parse_investors, parse_people,
+};
 
 type Parse = fn(&[u8]) -> Result<(), ApiError>;
 
 fn endpoints() -> [(&'static str, &'static [Field], Parse); 5] {
     [
         ("deals", bodies::DEALS, |b| parse_deals(b).map(drop)),
-        ("companies", bodies::COMPANIES, |b| parse_companies(b).map(drop)),
-        ("investors", bodies::INVESTORS, |b| parse_investors(b).map(drop)),
+        ("companies", bodies::COMPANIES, |b| {
+            parse_companies(b).map(drop)
+        }),
+        ("investors", bodies::INVESTORS, |b| {
+            parse_investors(b).map(drop)
+        }),
         ("people", bodies::PEOPLE, |b| parse_people(b).map(drop)),
-        ("alert configuration", bodies::ALERT_CONFIGURATION, |b| parse_alert_configuration(b).map(drop)),
+        ("alert configuration", bodies::ALERT_CONFIGURATION, |b| {
+            parse_alert_configuration(b).map(drop)
+        }),
     ]
 }
 
 /// The smallest valid body: every required key with a valid value.
 fn base(fields: &[Field]) -> Value {
-    let required = fields.iter().filter(|f| f.required).map(|f| (f.name.to_string(), valid(&f.ty)));
+    let required = fields
+        .iter()
+        .filter(|f| f.required)
+        .map(|f| (f.name.to_string(), valid(&f.ty)));
     Value::Object(required.collect())
 }
 
@@ -52,7 +63,13 @@ fn valid(ty: &Ty) -> Value {
 /// A value of the wrong type for `ty`.
 fn wrong(ty: &Ty) -> Value {
     match ty {
-        Ty::Object(_) | Ty::FinancingType | Ty::Array(_) | Ty::Bool | Ty::Money | Ty::Fraction | Ty::Int { .. } => json!("x"),
+        Ty::Object(_)
+        | Ty::FinancingType
+        | Ty::Array(_)
+        | Ty::Bool
+        | Ty::Money
+        | Ty::Fraction
+        | Ty::Int { .. } => json!("x"),
         _ => json!({"not": "a string"}),
     }
 }
@@ -73,7 +90,10 @@ fn walk(fields: &[Field], prefix: &[&'static str], out: &mut Vec<(Vec<&'static s
 fn body_at(base: &Value, path: &[&str], value: Value) -> Value {
     let mut body = base.clone();
     let (first, rest) = path.split_first().expect("a path");
-    body[*first] = rest.iter().rev().fold(value, |inner, key| json!({ *key: inner }));
+    body[*first] = rest
+        .iter()
+        .rev()
+        .fold(value, |inner, key| json!({ *key: inner }));
     body
 }
 
@@ -87,13 +107,21 @@ fn every_declared_key_is_read_with_its_declared_type() {
             let dotted = path.join(".");
             let base = base(fields);
             let good = body_at(&base, &path, valid(&ty));
-            assert!(parse(good.to_string().as_bytes()).is_ok(), "{name}: {good} refused");
+            assert!(
+                parse(good.to_string().as_bytes()).is_ok(),
+                "{name}: {good} refused"
+            );
             let bad = body_at(&base, &path, wrong(&ty));
-            let e = parse(bad.to_string().as_bytes()).expect_err(&format!("{name}: {bad} accepted"));
+            let e =
+                parse(bad.to_string().as_bytes()).expect_err(&format!("{name}: {bad} accepted"));
             let fields: Vec<&str> = e.details["errors"].as_array().map_or(Vec::new(), |items| {
                 items.iter().filter_map(|i| i["field"].as_str()).collect()
             });
-            assert!(fields.contains(&dotted.as_str()), "{name}: {bad} → {}", e.body());
+            assert!(
+                fields.contains(&dotted.as_str()),
+                "{name}: {bad} → {}",
+                e.body()
+            );
         }
     }
 }

@@ -14,12 +14,9 @@ use super::problems::ErrorForm;
 use super::reader::{parse_object, spellings};
 use crate::api::declare::bodies::DEALS;
 
-
 pub fn parse_deals(body: &[u8]) -> Result<DealsQuery, ApiError> {
     parse_object(body, DEALS, ErrorForm::Validation, |top| DealsQuery {
-        deal_ids: top
-            .object("identifiers")
-            .and_then(|o| o.uuids("deal_ids")),
+        deal_ids: top.object("identifiers").and_then(|o| o.uuids("deal_ids")),
         deal: top
             .object("deal")
             .map(|o| deal_filter(&o, &DEAL_KEYS))
@@ -32,7 +29,9 @@ pub fn parse_deals(body: &[u8]) -> Result<DealsQuery, ApiError> {
             .object("investors")
             .map(|o| investors_filter(&o))
             .unwrap_or_default(),
-        sort: top.choice("sort_by", &spellings(DealSort::ALL, DealSort::as_str)).unwrap_or_default(),
+        sort: top
+            .choice("sort_by", &spellings(DealSort::ALL, DealSort::as_str))
+            .unwrap_or_default(),
         page: paging(top),
     })
 }
@@ -196,7 +195,11 @@ mod tests {
             json!({"identifiers": {"investor_ids": [U1]}}),
         ] {
             let e = parse(body.clone()).unwrap_err();
-            assert_eq!((e.status, e.code.as_str()), (422, "UNKNOWN_PARAMETER"), "{body}");
+            assert_eq!(
+                (e.status, e.code.as_str()),
+                (422, "UNKNOWN_PARAMETER"),
+                "{body}"
+            );
         }
         let e = parse(json!({"deal": {"deal_ids": [U1]}})).unwrap_err();
         let item = &e.details["errors"][0];

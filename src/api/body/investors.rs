@@ -17,13 +17,11 @@ use super::problems::ErrorForm;
 use super::reader::{parse_object, spellings, Obj};
 use crate::api::declare::bodies::INVESTORS;
 
-
 const PORTFOLIO_DEAL_KEYS: DealKeys = DealKeys {
     size: ("deal_size_min", "deal_size_max"),
     date: ("deal_start_date", "deal_end_date"),
     created: None,
 };
-
 
 pub fn parse_investors(body: &[u8]) -> Result<InvestorsQuery, ApiError> {
     parse_object(body, INVESTORS, ErrorForm::Validation, |top| {
@@ -39,7 +37,12 @@ pub fn parse_investors(body: &[u8]) -> Result<InvestorsQuery, ApiError> {
             portfolio: top
                 .object("company_investments")
                 .and_then(|o| portfolio(&o)),
-            sort: top.choice("sort_by", &spellings(InvestorSort::ALL, InvestorSort::as_str)).unwrap_or_default(),
+            sort: top
+                .choice(
+                    "sort_by",
+                    &spellings(InvestorSort::ALL, InvestorSort::as_str),
+                )
+                .unwrap_or_default(),
             page: paging(top),
         }
     })
@@ -212,7 +215,11 @@ mod tests {
             json!({"portfolio_company_ids": [U1]}),
         ] {
             let e = parse(body.clone()).unwrap_err();
-            assert_eq!((e.status, e.code.as_str()), (422, "UNKNOWN_PARAMETER"), "{body}");
+            assert_eq!(
+                (e.status, e.code.as_str()),
+                (422, "UNKNOWN_PARAMETER"),
+                "{body}"
+            );
         }
         let e = parse(json!({"company_investments": {"date_start": "2024-01-01"}})).unwrap_err();
         assert_eq!(
@@ -224,7 +231,10 @@ mod tests {
                 .as_array()
                 .unwrap()
                 .len(),
-            crate::api::declare::field::find(INVESTORS, "company_investments").unwrap().keys().len()
+            crate::api::declare::field::find(INVESTORS, "company_investments")
+                .unwrap()
+                .keys()
+                .len()
         );
     }
 

@@ -43,7 +43,10 @@ fn invalid_json(line: usize, column: usize) -> ApiError {
     let item = Item {
         field: "body".into(),
         value: Value::Null,
-        message: format!("{}{at}. Send a JSON object, for example {{\"page_size\": 10}}", Code::InvalidJson.message(&[])),
+        message: format!(
+            "{}{at}. Send a JSON object, for example {{\"page_size\": 10}}",
+            Code::InvalidJson.message(&[])
+        ),
         code: Code::InvalidJson,
         valid_options: Vec::new(),
     };
@@ -177,11 +180,20 @@ mod tests {
         let e = parse_body(b"{\n  \"page\": 1,\n}").unwrap_err();
         assert_eq!((e.status, e.code.as_str()), (400, "VALIDATION_ERROR"));
         let item = &e.details["errors"][0];
-        assert_eq!((item["field"].as_str(), item["code"].as_str()), (Some("body"), Some("INVALID_JSON")));
-        assert!(item["message"].as_str().unwrap().starts_with("Request body is not valid JSON (line 3, column 1)"));
+        assert_eq!(
+            (item["field"].as_str(), item["code"].as_str()),
+            (Some("body"), Some("INVALID_JSON"))
+        );
+        assert!(item["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Request body is not valid JSON (line 3, column 1)"));
         assert!(e.details["help"].is_string());
         for bad in [&b"{"[..], b"[1,]", b"{} {}", b"\xff", b"nul"] {
-            assert_eq!(parse_body(bad).unwrap_err().details["errors"][0]["code"], "INVALID_JSON");
+            assert_eq!(
+                parse_body(bad).unwrap_err().details["errors"][0]["code"],
+                "INVALID_JSON"
+            );
         }
     }
 

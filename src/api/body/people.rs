@@ -27,7 +27,6 @@ use super::problems::ErrorForm;
 use super::reader::{parse_object, spellings, Obj};
 use crate::api::declare::bodies::PEOPLE;
 
-
 const EMPLOYER_KEYS: CompanyKeys = CompanyKeys {
     ipo: IpoChoices::All,
     ..CompanyKeys::plain(Some("ids"))
@@ -39,20 +38,23 @@ const PORTFOLIO_KEYS: CompanyKeys = CompanyKeys {
     ipo: IpoChoices::Listed,
 };
 
-
 pub fn parse_people(body: &[u8]) -> Result<PeopleQuery, ApiError> {
     parse_object(body, PEOPLE, ErrorForm::People, |top| PeopleQuery {
-        person_type: top.choice("person_type", &spellings(PersonType::ALL, PersonType::as_str)).unwrap_or_default(),
+        person_type: top
+            .choice(
+                "person_type",
+                &spellings(PersonType::ALL, PersonType::as_str),
+            )
+            .unwrap_or_default(),
         identifiers: top
             .object("identifiers")
             .and_then(|o| person_identifiers(&o)),
-        person: top
-            .object("person")
-            .map(|o| person(&o))
-            .unwrap_or_default(),
+        person: top.object("person").map(|o| person(&o)).unwrap_or_default(),
         company: top.object("company").and_then(|o| employer(&o)),
         investor: top.object("investor").and_then(|o| investor(&o)),
-        sort: top.choice("sort_by", &spellings(PersonSort::ALL, PersonSort::as_str)).unwrap_or_default(),
+        sort: top
+            .choice("sort_by", &spellings(PersonSort::ALL, PersonSort::as_str))
+            .unwrap_or_default(),
         page: paging(top),
     })
 }
@@ -107,7 +109,10 @@ fn deals(obj: &Obj) -> PersonDealsFilter {
     PersonDealsFilter {
         semantic: semantic(obj),
         investment_type: obj
-            .choice("investment_type", &spellings(InvestmentType::ALL, InvestmentType::as_str))
+            .choice(
+                "investment_type",
+                &spellings(InvestmentType::ALL, InvestmentType::as_str),
+            )
             .unwrap_or_default(),
         only_lead_deals: obj.bool("only_lead_deals").unwrap_or(false),
         min_matching_deals: obj.int("min_matching_deals").map(|n| n as u32),
@@ -378,7 +383,11 @@ mod tests {
     fn other_problems_use_the_validation_form() {
         let e = parse(json!({"person_type": "angel"})).unwrap_err();
         assert_eq!(
-            (e.status, e.code.as_str(), e.details["errors"][0]["code"].as_str()),
+            (
+                e.status,
+                e.code.as_str(),
+                e.details["errors"][0]["code"].as_str()
+            ),
             (422, "VALIDATION_ERROR", Some("INVALID_ENUM_VALUE"))
         );
         assert_eq!(
@@ -435,7 +444,10 @@ mod tests {
     #[test]
     fn sorts_and_created_keys() {
         for sort in PersonSort::ALL {
-            assert_eq!(parse(json!({"sort_by": sort.as_str()})).unwrap().sort, *sort);
+            assert_eq!(
+                parse(json!({"sort_by": sort.as_str()})).unwrap().sort,
+                *sort
+            );
         }
         let e = parse(json!({"company": {"latest_deal": {"created_start": "2024-01-01"}}}))
             .unwrap_err();

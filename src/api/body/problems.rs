@@ -176,7 +176,11 @@ mod tests {
             p.push(problem("x", OUT_OF_RANGE, vec![0]));
             p.push(problem("y", code, vec![1]));
             let e = p.finish(ErrorForm::Validation).unwrap_err();
-            assert_eq!((e.status, e.code.as_str()), (status, "VALIDATION_ERROR"), "{code}");
+            assert_eq!(
+                (e.status, e.code.as_str()),
+                (status, "VALIDATION_ERROR"),
+                "{code}"
+            );
         }
     }
 

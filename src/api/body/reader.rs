@@ -19,9 +19,9 @@ use uuid::Uuid;
 use super::json::Json;
 use super::problems::*;
 use crate::api::declare::field::{find, names, Field, Ty, FINANCING_TYPE_KEYS};
+use crate::api::errors::{Code, Item};
 use crate::query::request::Range;
 use crate::query::resolve::parse_uuid;
-use crate::api::errors::{Code, Item};
 use crate::schema::{Date, RoundKey, RoundType};
 
 pub use crate::api::declare::field::MAX_ITEMS;
@@ -59,11 +59,7 @@ pub struct Slot<'a> {
 
 impl<'a> Obj<'a> {
     /// The whole body; a body that is not an object is one problem (`body`).
-    pub fn root(
-        problems: &'a Problems,
-        body: &'a Json,
-        fields: &'static [Field],
-    ) -> Obj<'a> {
+    pub fn root(problems: &'a Problems, body: &'a Json, fields: &'static [Field]) -> Obj<'a> {
         let entries: &[(String, Json)] = match body {
             Json::Object(entries) => entries,
             _ => {
@@ -208,7 +204,8 @@ impl<'a> Obj<'a> {
         match self.get(min_key).filter(|_| crossed) {
             Some(slot) => {
                 let max = self.child_path(max_key);
-                slot.fail(INVALID_RANGE, &[("max", &max)]).unwrap_or_default()
+                slot.fail(INVALID_RANGE, &[("max", &max)])
+                    .unwrap_or_default()
             }
             None => range,
         }
@@ -332,7 +329,10 @@ impl<'a> Obj<'a> {
         if bad.is_empty() {
             return Some(keys);
         }
-        let mut labels: Vec<String> = crate::schema::ROUND_LABELS.iter().map(|l| l.to_string()).collect();
+        let mut labels: Vec<String> = crate::schema::ROUND_LABELS
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
         labels.push("Pre-Seed".into());
         slot.invalid_rounds(&bad, labels)
     }
@@ -426,7 +426,10 @@ impl<'a> Obj<'a> {
     /// A number in `0..=1`.
     pub fn fraction(&self, key: &str) -> Option<f64> {
         let slot = self.get(key)?;
-        let bounds = [("expected", "a number between 0 and 1"), ("bounds", "a number between 0 and 1")];
+        let bounds = [
+            ("expected", "a number between 0 and 1"),
+            ("bounds", "a number between 0 and 1"),
+        ];
         match slot.number() {
             None => slot.fail(INVALID_TYPE, &bounds),
             Some(n) if !(0.0..=1.0).contains(&n) => slot.fail(OUT_OF_RANGE, &bounds),
@@ -448,8 +451,10 @@ impl<'a> Slot<'a> {
     /// bad item (`value`: the item, or the list when several are bad).
     fn invalid_rounds<T>(&self, bad: &[(&Json, String)], options: Vec<String>) -> Option<T> {
         let shown: Vec<&str> = bad.iter().map(|(_, s)| s.as_str()).collect();
-        let message = INVALID_FINANCING_TYPE
-            .message(&[("given", &shown.join(", ")), ("options", &options.join(", "))]);
+        let message = INVALID_FINANCING_TYPE.message(&[
+            ("given", &shown.join(", ")),
+            ("options", &options.join(", ")),
+        ]);
         let value = match bad {
             [(one, _)] => one.to_value(),
             many => Value::Array(many.iter().map(|(v, _)| v.to_value()).collect()),
@@ -672,7 +677,11 @@ mod tests {
             errors[0]["message"],
             "Unknown parameter(s): zz. Allowed parameters: a, b, inner"
         );
-        assert_eq!(errors[1]["value"], json!(r#"{"x":1}"#), "non-strings as JSON text");
+        assert_eq!(
+            errors[1]["value"],
+            json!(r#"{"x":1}"#),
+            "non-strings as JSON text"
+        );
         assert_eq!(errors[1]["validOptions"], json!(["a", "b"]));
     }
 

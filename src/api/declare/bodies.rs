@@ -20,7 +20,6 @@ const HEADCOUNTS: Ty = Ty::Array(&Ty::Enum(Headcount::SPELLINGS));
 const LISTED: Ty = Ty::Array(&Ty::Enum(&["public", "private"]));
 const FINANCING_TYPES: Ty = Ty::Array(&Ty::FinancingType);
 
-
 const SEARCH_QUERY: Field = f(
     "search_query",
     Ty::Text,
@@ -32,26 +31,62 @@ const MIN_RELEVANCE: Field = f(
     "Keep only companies at least this similar to `search_query` (0–1); ignored without `search_query`.",
 )
 .default("0");
-const LOCATIONS: Field = f("locations", PERMALINKS, "Location permalinks (see `/location/search`); a company located in any of them.");
-const INDUSTRIES: Field = f("industries", PERMALINKS, "Industry permalinks (see `/industry/search`).");
-const SUPER_CATEGORIES: Field = f("super_categories", PERMALINKS, "Super-category permalinks; each includes its industries.");
+const LOCATIONS: Field = f(
+    "locations",
+    PERMALINKS,
+    "Location permalinks (see `/location/search`); a company located in any of them.",
+);
+const INDUSTRIES: Field = f(
+    "industries",
+    PERMALINKS,
+    "Industry permalinks (see `/industry/search`).",
+);
+const SUPER_CATEGORIES: Field = f(
+    "super_categories",
+    PERMALINKS,
+    "Super-category permalinks; each includes its industries.",
+);
 const EMPLOYEE_COUNT: Field = f("employee_count", HEADCOUNTS, "Headcount buckets.");
 const IPO_LISTED: Field = f("ipo_status", LISTED, "Listing status.");
 const TOTAL_RAISED_MIN: Field = f("total_raised_min", Ty::Money, "Least total raised, USD.");
 const TOTAL_RAISED_MAX: Field = f("total_raised_max", Ty::Money, "Most total raised, USD.");
-const FINANCING: Field = f("financing_types", FINANCING_TYPES, "Round types, each `{type, pre?, extension?}`; Pre-Seed is `{type: SEED, pre: true}`.");
+const FINANCING: Field = f(
+    "financing_types",
+    FINANCING_TYPES,
+    "Round types, each `{type, pre?, extension?}`; Pre-Seed is `{type: SEED, pre: true}`.",
+);
 const SIZE_MIN: Field = f("size_min", Ty::Money, "Least round size, USD.");
 const SIZE_MAX: Field = f("size_max", Ty::Money, "Most round size, USD.");
 const DATE_START: Field = f("date_start", Ty::Date, "Announced on or after this day.");
 const DATE_END: Field = f("date_end", Ty::Date, "Announced on or before this day.");
-const CREATED_START: Field = f("created_start", Ty::Date, "Added to the data on or after this day.");
-const CREATED_END: Field = f("created_end", Ty::Date, "Added to the data on or before this day.");
+const CREATED_START: Field = f(
+    "created_start",
+    Ty::Date,
+    "Added to the data on or after this day.",
+);
+const CREATED_END: Field = f(
+    "created_end",
+    Ty::Date,
+    "Added to the data on or before this day.",
+);
 const INVESTOR_IDS: Field = f("investor_ids", UUIDS, "Investor firm ids.");
-const PEOPLE_IDS: Field = f("people_ids", UUIDS, "People ids: deals where one of them invested as an angel or led for a firm.");
-const ONLY_LEAD: Field = f("only_lead_deals", Ty::Bool, "Count only deals the investor led.").default("false");
+const PEOPLE_IDS: Field = f(
+    "people_ids",
+    UUIDS,
+    "People ids: deals where one of them invested as an angel or led for a firm.",
+);
+const ONLY_LEAD: Field = f(
+    "only_lead_deals",
+    Ty::Bool,
+    "Count only deals the investor led.",
+)
+.default("false");
 const MIN_MATCHING: Field = f(
     "min_matching_deals",
-    Ty::Int { min: 1, max: u32::MAX as u64 },
+    Ty::Int {
+        min: 1,
+        max: u32::MAX as u64,
+    },
     "Least number of matching deals.",
 );
 const IDS: Field = f("ids", UUIDS, "Ids.");
@@ -96,11 +131,7 @@ pub const DEALS: &[Field] = &[
         Ty::Object(&[f("deal_ids", UUIDS, "Deal ids.")]),
         "Fetch these deals.",
     ),
-    f(
-        "deal",
-        Ty::Object(&ROUND_CREATED),
-        "Round facets.",
-    ),
+    f("deal", Ty::Object(&ROUND_CREATED), "Round facets."),
     f(
         "company",
         Ty::Object(&join::<1, 7, 8>([COMPANY_IDS], COMPANY_FACETS)),
@@ -149,7 +180,11 @@ pub const INVESTORS: &[Field] = &[
     f(
         "investor",
         Ty::Object(&[
-            f("locations", PERMALINKS, "Firm headquarters location permalinks."),
+            f(
+                "locations",
+                PERMALINKS,
+                "Firm headquarters location permalinks.",
+            ),
             f("employee_count", HEADCOUNTS, "Firm headcount buckets."),
         ]),
         "Firm facets.",
@@ -162,8 +197,16 @@ pub const INVESTORS: &[Field] = &[
                 FINANCING,
                 f("deal_size_min", Ty::Money, "Least round size, USD."),
                 f("deal_size_max", Ty::Money, "Most round size, USD."),
-                f("deal_start_date", Ty::Date, "Round announced on or after this day."),
-                f("deal_end_date", Ty::Date, "Round announced on or before this day."),
+                f(
+                    "deal_start_date",
+                    Ty::Date,
+                    "Round announced on or after this day.",
+                ),
+                f(
+                    "deal_end_date",
+                    Ty::Date,
+                    "Round announced on or before this day.",
+                ),
                 ONLY_LEAD,
                 MIN_MATCHING,
             ],
@@ -179,7 +222,12 @@ pub const INVESTORS: &[Field] = &[
 
 /// POST `/people`.
 pub const PEOPLE: &[Field] = &[
-    f("person_type", Ty::Enum(PersonType::SPELLINGS), "Which people: founders and employees (`company`), investors, or both.").default("\"any\""),
+    f(
+        "person_type",
+        Ty::Enum(PersonType::SPELLINGS),
+        "Which people: founders and employees (`company`), investors, or both.",
+    )
+    .default("\"any\""),
     f(
         "identifiers",
         Ty::Object(&[
@@ -193,8 +241,16 @@ pub const PEOPLE: &[Field] = &[
     f(
         "person",
         Ty::Object(&[
-            f("roles", Ty::Array(&Ty::Enum(PersonRole::SPELLINGS)), "Roles at their current company."),
-            f("contact_types", Ty::Array(&Ty::Enum(ContactType::SPELLINGS)), "Contact details on file."),
+            f(
+                "roles",
+                Ty::Array(&Ty::Enum(PersonRole::SPELLINGS)),
+                "Roles at their current company.",
+            ),
+            f(
+                "contact_types",
+                Ty::Array(&Ty::Enum(ContactType::SPELLINGS)),
+                "Contact details on file.",
+            ),
             f("job_titles", TEXTS, "Job title words."),
             f("education_schools", TEXTS, "Schools attended."),
             f("linkedin_companies", TEXTS, "Employers named on LinkedIn."),
@@ -211,15 +267,30 @@ pub const PEOPLE: &[Field] = &[
             INDUSTRIES,
             SUPER_CATEGORIES,
             EMPLOYEE_COUNT,
-            f("ipo_status", Ty::Array(&Ty::Enum(IpoStatus::SPELLINGS)), "Listing status."),
+            f(
+                "ipo_status",
+                Ty::Array(&Ty::Enum(IpoStatus::SPELLINGS)),
+                "Listing status.",
+            ),
             TOTAL_RAISED_MIN,
             TOTAL_RAISED_MAX,
-            f("investor_people_ids", UUIDS, "People who invested in the employer."),
+            f(
+                "investor_people_ids",
+                UUIDS,
+                "People who invested in the employer.",
+            ),
             f(
                 "latest_deal",
                 Ty::Object(&join::<5, 2, 7>(
                     ROUND,
-                    [INVESTOR_IDS, f("investor_locations", PERMALINKS, "A firm of the round is located here.")],
+                    [
+                        INVESTOR_IDS,
+                        f(
+                            "investor_locations",
+                            PERMALINKS,
+                            "A firm of the round is located here.",
+                        ),
+                    ],
                 )),
                 "The employer's most recent round.",
             ),
@@ -228,38 +299,59 @@ pub const PEOPLE: &[Field] = &[
     ),
     f(
         "investor",
-        Ty::Object(&join::<5, 3, 8>(FIRM_IDENTIFIERS, [
-            f("locations", PERMALINKS, "Firm headquarters location permalinks."),
-            f("employee_count", HEADCOUNTS, "Firm headcount buckets."),
-            f(
-                "deals",
-                Ty::Object(&[
-                    SEARCH_QUERY,
-                    MIN_RELEVANCE,
-                    f("investment_type", Ty::Enum(InvestmentType::SPELLINGS), "Angel deals, firm deals, or both.").default("\"all\""),
-                    ONLY_LEAD,
-                    MIN_MATCHING,
-                    FINANCING,
-                    SIZE_MIN,
-                    SIZE_MAX,
-                    DATE_START,
-                    DATE_END,
-                    INDUSTRIES,
-                    SUPER_CATEGORIES,
-                    f("portfolio_locations", PERMALINKS, "Portfolio company location permalinks."),
-                    f("portfolio_employee_count", HEADCOUNTS, "Portfolio company headcount buckets."),
-                    IPO_LISTED,
-                    TOTAL_RAISED_MIN,
-                    TOTAL_RAISED_MAX,
-                ]),
-                "Deals the person made.",
-            ),
-        ])),
+        Ty::Object(&join::<5, 3, 8>(
+            FIRM_IDENTIFIERS,
+            [
+                f(
+                    "locations",
+                    PERMALINKS,
+                    "Firm headquarters location permalinks.",
+                ),
+                f("employee_count", HEADCOUNTS, "Firm headcount buckets."),
+                f(
+                    "deals",
+                    Ty::Object(&[
+                        SEARCH_QUERY,
+                        MIN_RELEVANCE,
+                        f(
+                            "investment_type",
+                            Ty::Enum(InvestmentType::SPELLINGS),
+                            "Angel deals, firm deals, or both.",
+                        )
+                        .default("\"all\""),
+                        ONLY_LEAD,
+                        MIN_MATCHING,
+                        FINANCING,
+                        SIZE_MIN,
+                        SIZE_MAX,
+                        DATE_START,
+                        DATE_END,
+                        INDUSTRIES,
+                        SUPER_CATEGORIES,
+                        f(
+                            "portfolio_locations",
+                            PERMALINKS,
+                            "Portfolio company location permalinks.",
+                        ),
+                        f(
+                            "portfolio_employee_count",
+                            HEADCOUNTS,
+                            "Portfolio company headcount buckets.",
+                        ),
+                        IPO_LISTED,
+                        TOTAL_RAISED_MIN,
+                        TOTAL_RAISED_MAX,
+                    ]),
+                    "Deals the person made.",
+                ),
+            ],
+        )),
         "Investors: their firm and their deals.",
     ),
     PAGE,
     PAGE_SIZE,
-    f("sort_by", Ty::Enum(PersonSort::SPELLINGS), "Row order.").default("\"most_recent_deal_date\""),
+    f("sort_by", Ty::Enum(PersonSort::SPELLINGS), "Row order.")
+        .default("\"most_recent_deal_date\""),
 ];
 
 /// Longest `configuration_name` of an alert configuration, in characters.
@@ -286,8 +378,26 @@ const ALERT_FILTERS: &[Field] = &[
 /// configuration in the shape `GET /alerts/configurations` lists, without
 /// its id.
 pub const ALERT_CONFIGURATION: &[Field] = &[
-    f("configuration_name", Ty::Text, "The alert's name (at most 200 characters).").required(),
-    f("description", Ty::Text, "What the alert is for (at most 2,000 characters)."),
-    f("frequency", Ty::Enum(Frequency::SPELLINGS), "How often it reports.").default("\"WEEKLY\""),
-    f("filters", Ty::Object(ALERT_FILTERS), "The deals wanted; absent keys do not constrain."),
+    f(
+        "configuration_name",
+        Ty::Text,
+        "The alert's name (at most 200 characters).",
+    )
+    .required(),
+    f(
+        "description",
+        Ty::Text,
+        "What the alert is for (at most 2,000 characters).",
+    ),
+    f(
+        "frequency",
+        Ty::Enum(Frequency::SPELLINGS),
+        "How often it reports.",
+    )
+    .default("\"WEEKLY\""),
+    f(
+        "filters",
+        Ty::Object(ALERT_FILTERS),
+        "The deals wanted; absent keys do not constrain.",
+    ),
 ];

@@ -183,7 +183,10 @@ mod tests {
 
     #[test]
     fn names_read_as_prose() {
-        assert_eq!(either(&["id", "domain", "linkedin", "crunchbase"]), "id, domain, linkedin, or crunchbase");
+        assert_eq!(
+            either(&["id", "domain", "linkedin", "crunchbase"]),
+            "id, domain, linkedin, or crunchbase"
+        );
         assert_eq!(either(&["id"]), "id");
         assert_eq!(either(&[]), "");
     }

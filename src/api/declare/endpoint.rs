@@ -6,8 +6,8 @@
 //! OpenAPI document is generated from it.
 
 use super::codes::{either, Code};
-use crate::accounts::Plan;
 use super::field::Field;
+use crate::accounts::Plan;
 
 /// How a route is priced (reference §1.11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,7 +194,11 @@ impl Endpoint {
             all.push(code);
         }
         if let Input::Body(_) = self.input {
-            all.extend([Code::PayloadTooLarge, Code::RequestTimeout, Code::BadRequest]);
+            all.extend([
+                Code::PayloadTooLarge,
+                Code::RequestTimeout,
+                Code::BadRequest,
+            ]);
         }
         for code in self.errors {
             if !all.contains(code) {

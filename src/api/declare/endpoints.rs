@@ -10,20 +10,42 @@ use super::paging::{PAGE, PAGE_SIZE};
 use crate::accounts::Plan;
 use crate::schema::{IndustryType, LocationType};
 
-
 const ID: Field = f("id", Ty::Uuid, "The entity's id (UUID).");
-const DOMAIN: Field = f("domain", Ty::Identifier, "A domain or website URL (reduced to its domain).");
+const DOMAIN: Field = f(
+    "domain",
+    Ty::Identifier,
+    "A domain or website URL (reduced to its domain).",
+);
 const ORG_LINKEDIN: Field = f("linkedin", Ty::Identifier, "A LinkedIn company URL.");
-const ORG_CRUNCHBASE: Field = f("crunchbase", Ty::Identifier, "A Crunchbase organization URL.");
-const PERSON_LINKEDIN: Field = f("linkedin", Ty::Identifier, "A LinkedIn profile URL or slug.");
-const PERSON_CRUNCHBASE: Field = f("crunchbase", Ty::Identifier, "A Crunchbase person URL or slug.");
+const ORG_CRUNCHBASE: Field = f(
+    "crunchbase",
+    Ty::Identifier,
+    "A Crunchbase organization URL.",
+);
+const PERSON_LINKEDIN: Field = f(
+    "linkedin",
+    Ty::Identifier,
+    "A LinkedIn profile URL or slug.",
+);
+const PERSON_CRUNCHBASE: Field = f(
+    "crunchbase",
+    Ty::Identifier,
+    "A Crunchbase person URL or slug.",
+);
 const TWITTER: Field = f("twitter", Ty::Identifier, "A Twitter/X URL or handle.");
-const NAME: Field = f("name", Ty::Text, "A name, matched fuzzily (typos, prefixes, word order, accents).");
+const NAME: Field = f(
+    "name",
+    Ty::Text,
+    "A name, matched fuzzily (typos, prefixes, word order, accents).",
+);
 /// Largest `limit` of the location and industry lookups.
 pub const MAX_LOOKUP_LIMIT: u64 = 50;
 const LIMIT: Field = f(
     "limit",
-    Ty::Int { min: 1, max: MAX_LOOKUP_LIMIT },
+    Ty::Int {
+        min: 1,
+        max: MAX_LOOKUP_LIMIT,
+    },
     "Most rows returned (an extension of this server).",
 )
 .default("10");
@@ -32,19 +54,47 @@ const DEAL_ID: Field = f("id", Ty::Uuid, "The deal's id (UUID).").required();
 const ORG_IDENTIFIER: &[Field] = &[ID, DOMAIN, ORG_LINKEDIN, ORG_CRUNCHBASE];
 const PERSON_IDENTIFIER: &[Field] = &[ID, PERSON_LINKEDIN, PERSON_CRUNCHBASE, TWITTER];
 const ORG_HISTORY: &[Field] = &[ID, DOMAIN, ORG_LINKEDIN, ORG_CRUNCHBASE, PAGE, PAGE_SIZE];
-const PERSON_HISTORY: &[Field] = &[ID, PERSON_LINKEDIN, PERSON_CRUNCHBASE, TWITTER, PAGE, PAGE_SIZE];
+const PERSON_HISTORY: &[Field] = &[
+    ID,
+    PERSON_LINKEDIN,
+    PERSON_CRUNCHBASE,
+    TWITTER,
+    PAGE,
+    PAGE_SIZE,
+];
 const ORG_SEARCH: &[Field] = &[NAME, DOMAIN, ORG_LINKEDIN, ORG_CRUNCHBASE];
 
-const RELEVANCE: &[Extra] = &[Extra::Number("relevance_score", "How well the row matches: 1 for an identifier match, (0, 1] for a name.")];
-const SIMILARITY: &[Extra] = &[Extra::Number("similarity", "Cosine similarity to `company.search_query`; null without one.")];
+const RELEVANCE: &[Extra] = &[Extra::Number(
+    "relevance_score",
+    "How well the row matches: 1 for an identifier match, (0, 1] for a name.",
+)];
+const SIMILARITY: &[Extra] = &[Extra::Number(
+    "similarity",
+    "Cosine similarity to `company.search_query`; null without one.",
+)];
 const FILTERED_FIRM: &[Extra] = &[
-    Extra::Count("filtered_deal_count", "Deals matching `company_investments`; null without it."),
-    Extra::Count("filtered_lead_count", "Of those, deals the firm led; null without it."),
+    Extra::Count(
+        "filtered_deal_count",
+        "Deals matching `company_investments`; null without it.",
+    ),
+    Extra::Count(
+        "filtered_lead_count",
+        "Of those, deals the firm led; null without it.",
+    ),
 ];
 const FILTERED_PERSON: &[Extra] = &[
-    Extra::Count("filtered_deal_count", "Deals matching `investor.deals`; null without it."),
-    Extra::Count("filtered_lead_count", "Of those, deals the person led; null without it."),
-    Extra::DateTime("filtered_most_recent_date", "The newest of those deals; null without it."),
+    Extra::Count(
+        "filtered_deal_count",
+        "Deals matching `investor.deals`; null without it.",
+    ),
+    Extra::Count(
+        "filtered_lead_count",
+        "Of those, deals the person led; null without it.",
+    ),
+    Extra::DateTime(
+        "filtered_most_recent_date",
+        "The newest of those deals; null without it.",
+    ),
 ];
 
 const ORG_HISTORY_ERRORS: &[Code] = &[
@@ -258,7 +308,11 @@ pub const DEAL: Endpoint = Endpoint {
     input: Input::Query(&[], UnknownParams::NoneAllowed),
     output: Output::One("deal", Record::Deal, &[]),
     invalid: Code::InvalidDealId,
-    errors: &[Code::InvalidDealId, Code::InvalidParameters, Code::DealNotFound],
+    errors: &[
+        Code::InvalidDealId,
+        Code::InvalidParameters,
+        Code::DealNotFound,
+    ],
     status_code: true,
     ..GET
 };

@@ -36,7 +36,10 @@ pub enum Ty {
     /// A number from 0 to 1.
     Fraction,
     /// A whole number in `min..=max`.
-    Int { min: u64, max: u64 },
+    Int {
+        min: u64,
+        max: u64,
+    },
     Bool,
     /// One of these exact spellings.
     Enum(&'static [&'static str]),
@@ -113,7 +116,12 @@ pub fn find(fields: &'static [Field], name: &str) -> Option<&'static Field> {
 
 /// The keys of one financing type object (`financing_types[]`).
 pub const FINANCING_TYPE_KEYS: &[Field] = &[
-    Field::new("type", Ty::Enum(crate::schema::RoundType::SPELLINGS), "Round type.").required(),
+    Field::new(
+        "type",
+        Ty::Enum(crate::schema::RoundType::SPELLINGS),
+        "Round type.",
+    )
+    .required(),
     Field::new("pre", Ty::Bool, "A pre- round (Pre-Seed is SEED with pre).").default("false"),
     Field::new("extension", Ty::Bool, "An extension of the round.").default("false"),
 ];

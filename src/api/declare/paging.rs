@@ -11,14 +11,20 @@ pub const MAX_PAGE: u64 = 10_000_000;
 
 pub const PAGE: Field = Field::new(
     "page",
-    Ty::Int { min: 0, max: MAX_PAGE },
+    Ty::Int {
+        min: 0,
+        max: MAX_PAGE,
+    },
     "0-based page number.",
 )
 .default("0");
 
 pub const PAGE_SIZE: Field = Field::new(
     "page_size",
-    Ty::Int { min: 1, max: MAX_PAGE_SIZE },
+    Ty::Int {
+        min: 1,
+        max: MAX_PAGE_SIZE,
+    },
     "Rows per page.",
 )
 .default("10");

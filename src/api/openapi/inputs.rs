@@ -39,7 +39,9 @@ pub fn schema_of(ty: &Ty) -> RefOr<Schema> {
         Ty::RoundLabel => string()
             .min_length(Some(1))
             .examples([serde_json::json!("Series A"), serde_json::json!("Pre-Seed")]),
-        Ty::Money => ObjectBuilder::new().schema_type(Type::Number).minimum(Some(0.0)),
+        Ty::Money => ObjectBuilder::new()
+            .schema_type(Type::Number)
+            .minimum(Some(0.0)),
         Ty::Fraction => ObjectBuilder::new()
             .schema_type(Type::Number)
             .minimum(Some(0.0))
@@ -64,7 +66,9 @@ enum Place {
 
 /// The schema of one field: its type with its description and default.
 fn field_schema(field: &Field, place: Place) -> RefOr<Schema> {
-    let default = field.default.and_then(|d| serde_json::from_str::<Value>(d).ok());
+    let default = field
+        .default
+        .and_then(|d| serde_json::from_str::<Value>(d).ok());
     let absent = match place {
         Place::Body => Value::Null,
         Place::Query => Value::String(String::new()),
@@ -123,7 +127,11 @@ pub fn parameter(field: &Field, place: ParameterIn) -> Parameter {
     ParameterBuilder::new()
         .name(field.name)
         .parameter_in(place)
-        .required(if required { Required::True } else { Required::False })
+        .required(if required {
+            Required::True
+        } else {
+            Required::False
+        })
         .description(Some(field.doc))
         .schema(Some(field_schema(field, Place::Query)))
         .build()
@@ -133,7 +141,11 @@ pub fn parameter(field: &Field, place: ParameterIn) -> Parameter {
 pub fn request_body(fields: &[Field]) -> RequestBody {
     RequestBodyBuilder::new()
         .description(Some("A JSON object; a blank body is the same as `{}`."))
-        .required(Some(if fields.iter().any(|f| f.required) { Required::True } else { Required::False }))
+        .required(Some(if fields.iter().any(|f| f.required) {
+            Required::True
+        } else {
+            Required::False
+        }))
         .content("application/json", Content::new(Some(object_of(fields))))
         .build()
 }

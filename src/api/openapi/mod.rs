@@ -38,11 +38,17 @@ pub fn document_bytes() -> Vec<u8> {
 pub fn document() -> OpenApi {
     let mut paths = PathsBuilder::new();
     for endpoint in ALL {
-        paths = paths.path(endpoint.path, PathItem::new(method(endpoint), operation(endpoint)));
+        paths = paths.path(
+            endpoint.path,
+            PathItem::new(method(endpoint), operation(endpoint)),
+        );
     }
     paths = paths
         .path("/health", PathItem::new(HttpMethod::Get, health()))
-        .path("/openapi.json", PathItem::new(HttpMethod::Get, self_document()));
+        .path(
+            "/openapi.json",
+            PathItem::new(HttpMethod::Get, self_document()),
+        );
     let mut components = ComponentsBuilder::new().security_scheme(
         BEARER,
         SecurityScheme::Http(
@@ -86,7 +92,9 @@ fn operation(endpoint: &Endpoint) -> Operation {
     let mut description = format!("{}\n\nCost: {}", endpoint.description, endpoint.cost_text());
     if let Gating::Plans { code, .. } = endpoint.gating {
         let plans = endpoint.gating.plans_text();
-        description.push_str(&format!("\n\nPlans: {plans}; other plans get 403 `{code}`."));
+        description.push_str(&format!(
+            "\n\nPlans: {plans}; other plans get 403 `{code}`."
+        ));
     }
     if endpoint.extension {
         description.push_str("\n\nAn extension of this server: not in the hosted API.");
@@ -139,14 +147,21 @@ fn health() -> Operation {
         .property("people", ObjectBuilder::new().schema_type(Type::Integer));
     let body = ObjectBuilder::new()
         .schema_type(Type::Object)
-        .property("status", ObjectBuilder::new().schema_type(Type::String).enum_values(Some(["ok"])))
+        .property(
+            "status",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some(["ok"])),
+        )
         .required("status")
         .property("index", index)
         .required("index");
     OperationBuilder::new()
         .operation_id(Some("health"))
         .summary(Some("Readiness and the index's counts"))
-        .description(Some("No key, no credits. An extension of this server: not in the hosted API."))
+        .description(Some(
+            "No key, no credits. An extension of this server: not in the hosted API.",
+        ))
         .tag("Operations")
         .responses(responses::plain_ok("Ready", body.into()))
         .build()
@@ -186,29 +201,67 @@ mod tests {
             assert_eq!(op["operationId"], e.id, "{} {}", e.method, e.path);
         }
         let operations: usize = paths.values().map(|p| p.as_object().unwrap().len()).sum();
-        assert_eq!(operations, ROUTES.len() + 2, "the routes, /health and /openapi.json");
+        assert_eq!(
+            operations,
+            ROUTES.len() + 2,
+            "the routes, /health and /openapi.json"
+        );
     }
 
     #[test]
     fn parameters_bodies_and_errors_come_from_the_declarations() {
         let doc = doc();
         let deals = &doc["paths"]["/v1/company/deals"]["get"];
-        let names: Vec<&str> = deals["parameters"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
-        assert_eq!(names, ["id", "domain", "linkedin", "crunchbase", "page", "page_size"]);
+        let names: Vec<&str> = deals["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "id",
+                "domain",
+                "linkedin",
+                "crunchbase",
+                "page",
+                "page_size"
+            ]
+        );
         let page_size = &deals["parameters"][5]["schema"];
-        assert_eq!((page_size["minimum"].as_f64(), page_size["maximum"].as_f64()), (Some(1.0), Some(500.0)));
-        let codes = &deals["responses"]["400"]["content"]["application/json"]["schema"]["properties"]["error"]["properties"]["code"]["enum"];
-        assert!(codes.as_array().unwrap().contains(&json!("INVALID_PAGE_SIZE")));
-        assert!(deals["description"].as_str().unwrap().contains("1 credit per row"));
-        let body = &doc["paths"]["/v1/people"]["post"]["requestBody"]["content"]["application/json"]["schema"];
+        assert_eq!(
+            (page_size["minimum"].as_f64(), page_size["maximum"].as_f64()),
+            (Some(1.0), Some(500.0))
+        );
+        let codes = &deals["responses"]["400"]["content"]["application/json"]["schema"]
+            ["properties"]["error"]["properties"]["code"]["enum"];
+        assert!(codes
+            .as_array()
+            .unwrap()
+            .contains(&json!("INVALID_PAGE_SIZE")));
+        assert!(deals["description"]
+            .as_str()
+            .unwrap()
+            .contains("1 credit per row"));
+        let body = &doc["paths"]["/v1/people"]["post"]["requestBody"]["content"]
+            ["application/json"]["schema"];
         assert_eq!(body["additionalProperties"], json!(false));
         let sort = &body["properties"]["sort_by"];
         assert_eq!(sort["default"], "most_recent_deal_date");
-        assert!(sort["enum"].as_array().unwrap().contains(&json!("lead_deal_count")));
-        let financing = &body["properties"]["investor"]["properties"]["deals"]["properties"]["financing_types"];
+        assert!(sort["enum"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("lead_deal_count")));
+        let financing =
+            &body["properties"]["investor"]["properties"]["deals"]["properties"]["financing_types"];
         assert_eq!(financing["maxItems"], 100);
         assert_eq!(financing["items"]["required"], json!(["type"]));
-        assert_eq!(doc["paths"]["/v1/people"]["post"]["responses"]["429"]["content"]["application/json"]["schema"]["properties"]["error"]["properties"]["code"]["enum"], json!(["RATE_LIMIT_EXCEEDED", "USAGE_LIMIT_EXCEEDED"]));
+        assert_eq!(
+            doc["paths"]["/v1/people"]["post"]["responses"]["429"]["content"]["application/json"]
+                ["schema"]["properties"]["error"]["properties"]["code"]["enum"],
+            json!(["RATE_LIMIT_EXCEEDED", "USAGE_LIMIT_EXCEEDED"])
+        );
     }
 
     #[test]
@@ -217,10 +270,18 @@ mod tests {
         let company = &doc["components"]["schemas"]["CompanyRecord"]["properties"];
         assert!(company["latest_deal"].is_object());
         assert!(company["all_investor_ids"].is_object());
-        let companies = &doc["paths"]["/v1/companies"]["post"]["responses"]["200"]["content"]["application/json"]["schema"]["properties"]["data"]["properties"]["companies"]["items"];
-        assert_eq!(companies["allOf"][0]["$ref"], "#/components/schemas/CompanyRecord");
+        let companies = &doc["paths"]["/v1/companies"]["post"]["responses"]["200"]["content"]
+            ["application/json"]["schema"]["properties"]["data"]["properties"]["companies"]
+            ["items"];
+        assert_eq!(
+            companies["allOf"][0]["$ref"],
+            "#/components/schemas/CompanyRecord"
+        );
         assert!(companies["allOf"][1]["properties"]["similarity"].is_object());
         let scheme = &doc["components"]["securitySchemes"][BEARER];
-        assert_eq!((scheme["type"].as_str(), scheme["scheme"].as_str()), (Some("http"), Some("bearer")));
+        assert_eq!(
+            (scheme["type"].as_str(), scheme["scheme"].as_str()),
+            (Some("http"), Some("bearer"))
+        );
     }
 }

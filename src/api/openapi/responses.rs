@@ -5,7 +5,9 @@
 
 use std::collections::BTreeMap;
 
-use utoipa::openapi::schema::{AllOfBuilder, ArrayBuilder, ObjectBuilder, Ref, Schema, SchemaType, Type};
+use utoipa::openapi::schema::{
+    AllOfBuilder, ArrayBuilder, ObjectBuilder, Ref, Schema, SchemaType, Type,
+};
 use utoipa::openapi::{Content, RefOr, ResponseBuilder, Responses, ResponsesBuilder};
 use utoipa::ToSchema;
 
@@ -99,8 +101,14 @@ fn data_schema(output: &Output) -> RefOr<Schema> {
         Output::List(name, record, extras) => (vec![(name, row(*record, extras))], true),
         Output::Lineup => (
             vec![
-                ("investors", RefOr::Ref(Ref::from_schema_name(DealInvestor::name()))),
-                ("angel_investors", RefOr::Ref(Ref::from_schema_name(AngelInvestor::name()))),
+                (
+                    "investors",
+                    RefOr::Ref(Ref::from_schema_name(DealInvestor::name())),
+                ),
+                (
+                    "angel_investors",
+                    RefOr::Ref(Ref::from_schema_name(AngelInvestor::name())),
+                ),
             ],
             true,
         ),
@@ -145,12 +153,26 @@ fn meta_schema(shape: MetaShape) -> RefOr<Schema> {
             .property(
                 "credit_source",
                 ObjectBuilder::new()
-                    .schema_type([Type::String, Type::Null].into_iter().collect::<SchemaType>())
-                    .enum_values(Some([serde_json::json!("monthly"), serde_json::json!("purchased"), serde_json::Value::Null]))
+                    .schema_type(
+                        [Type::String, Type::Null]
+                            .into_iter()
+                            .collect::<SchemaType>(),
+                    )
+                    .enum_values(Some([
+                        serde_json::json!("monthly"),
+                        serde_json::json!("purchased"),
+                        serde_json::Value::Null,
+                    ]))
                     .description(Some("Which balance paid; absent for API-plan keys.")),
             )
-            .property("monthly_credits_remaining", integer("Absent for API-plan keys."))
-            .property("purchased_credits_remaining", integer("Absent for API-plan keys."));
+            .property(
+                "monthly_credits_remaining",
+                integer("Absent for API-plan keys."),
+            )
+            .property(
+                "purchased_credits_remaining",
+                integer("Absent for API-plan keys."),
+            );
     }
     meta.into()
 }
@@ -159,7 +181,12 @@ fn meta_schema(shape: MetaShape) -> RefOr<Schema> {
 fn success_schema(endpoint: &Endpoint) -> RefOr<Schema> {
     ObjectBuilder::new()
         .schema_type(Type::Object)
-        .property("success", ObjectBuilder::new().schema_type(Type::Boolean).enum_values(Some([true])))
+        .property(
+            "success",
+            ObjectBuilder::new()
+                .schema_type(Type::Boolean)
+                .enum_values(Some([true])),
+        )
         .required("success")
         .property("data", data_schema(&endpoint.output))
         .required("data")
@@ -193,11 +220,19 @@ fn error_schema(codes: &[Code]) -> RefOr<Schema> {
         );
     ObjectBuilder::new()
         .schema_type(Type::Object)
-        .property("success", ObjectBuilder::new().schema_type(Type::Boolean).enum_values(Some([false])))
+        .property(
+            "success",
+            ObjectBuilder::new()
+                .schema_type(Type::Boolean)
+                .enum_values(Some([false])),
+        )
         .required("success")
         .property("error", error)
         .required("error")
-        .property("statusCode", ObjectBuilder::new().schema_type(Type::Integer))
+        .property(
+            "statusCode",
+            ObjectBuilder::new().schema_type(Type::Integer),
+        )
         .into()
 }
 
@@ -215,7 +250,10 @@ pub fn responses(endpoint: &Endpoint) -> Responses {
         by_status.entry(code.status()).or_default().push(code);
     }
     if is_body(endpoint) && endpoint.errors.contains(&Code::ValidationError) {
-        by_status.entry(422).or_default().push(Code::ValidationError);
+        by_status
+            .entry(422)
+            .or_default()
+            .push(Code::ValidationError);
     }
     let mut builder = ResponsesBuilder::new().response(
         "200",

@@ -68,7 +68,10 @@ pub fn companies(ctx: &Ctx) -> Result<Reply, ApiError> {
     let searches = semantic_blocks(ctx, [(q.semantic.as_mut(), "company"), (None, "")])?;
     let result = search_companies(index, &q).map_err(query_error)?;
     let rows = hydrate(&index.companies, "full", &result.docs, |i, r| {
-        let similarity = result.similarity.get(i).map_or(Value::Null, |&s| json!(rounded(s)));
+        let similarity = result
+            .similarity
+            .get(i)
+            .map_or(Value::Null, |&s| json!(rounded(s)));
         Ok(Raw::with_keys(r, &[("similarity", similarity)]))
     })?;
     Ok(list("companies", &result, q.page, rows).with_semantic(searches))

@@ -68,7 +68,10 @@ fn multiple(given: &[&str], kinds: &[IdentifierKind]) -> ApiError {
 
 fn invalid_org_value(kind: IdentifierKind, value: &str) -> ApiError {
     let (code, what) = match kind {
-        IdentifierKind::Domain => (Code::InvalidDomain, "a domain or website URL, e.g. stripe.com"),
+        IdentifierKind::Domain => (
+            Code::InvalidDomain,
+            "a domain or website URL, e.g. stripe.com",
+        ),
         IdentifierKind::Linkedin => (
             Code::InvalidLinkedinUrl,
             "a LinkedIn company URL, e.g. https://linkedin.com/company/stripe",
@@ -82,8 +85,12 @@ fn invalid_org_value(kind: IdentifierKind, value: &str) -> ApiError {
             "a UUID, e.g. 550e8400-e29b-41d4-a716-446655440000",
         ),
     };
-    ApiError::with_help(code, &[("param", kind.param()), ("value", value)], format!("Provide {what}"))
-        .about(kind.param(), value)
+    ApiError::with_help(
+        code,
+        &[("param", kind.param()), ("value", value)],
+        format!("Provide {what}"),
+    )
+    .about(kind.param(), value)
 }
 
 /// Resolves the organisation identifier of a detail or history request.
@@ -131,7 +138,10 @@ pub fn company(ctx: &Ctx) -> Result<Reply, ApiError> {
     let record = companies.records("full").map_err(internal)?;
     Ok(detail(
         "company",
-        Raw::with_keys(&record.get(doc).map_err(internal)?, &[("similarity", Value::Null)]),
+        Raw::with_keys(
+            &record.get(doc).map_err(internal)?,
+            &[("similarity", Value::Null)],
+        ),
     ))
 }
 
@@ -185,7 +195,13 @@ pub fn person(ctx: &Ctx) -> Result<Reply, ApiError> {
     let docs = person_docs(
         ctx,
         || ApiError::with_help(Code::MissingIdentifier, &[("what", "Person")], help),
-        |k, v| ApiError::with_help(Code::InvalidIdentifier, &[("param", k.param()), ("value", v)], help),
+        |k, v| {
+            ApiError::with_help(
+                Code::InvalidIdentifier,
+                &[("param", k.param()), ("value", v)],
+                help,
+            )
+        },
     )?;
     let doc = *docs.first().ok_or_else(person_not_found)?;
     let people = &ctx.app.index.people;
@@ -195,7 +211,10 @@ pub fn person(ctx: &Ctx) -> Result<Reply, ApiError> {
         ("filtered_lead_count", Value::Null),
         ("filtered_most_recent_date", Value::Null),
     ];
-    Ok(detail("person", Raw::with_keys(&record.get(doc).map_err(internal)?, &nulls)))
+    Ok(detail(
+        "person",
+        Raw::with_keys(&record.get(doc).map_err(internal)?, &nulls),
+    ))
 }
 
 /// The deal of a `/deals/{id}` path.
@@ -203,7 +222,11 @@ fn deal_doc(ctx: &Ctx, invalid: impl Fn() -> ApiError) -> Result<u32, ApiError> 
     let raw = ctx.params.first().copied().unwrap_or("");
     let id = parse_uuid(raw).ok_or_else(invalid)?;
     ctx.app.index.deals.ids.docid(&id).ok_or_else(|| {
-        ApiError::with_help(Code::DealNotFound, &[], "Please check the deal ID and try again")
+        ApiError::with_help(
+            Code::DealNotFound,
+            &[],
+            "Please check the deal ID and try again",
+        )
     })
 }
 
@@ -221,7 +244,12 @@ pub fn deal(ctx: &Ctx) -> Result<Reply, ApiError> {
 pub fn deal_investors(ctx: &Ctx) -> Result<Reply, ApiError> {
     let doc = deal_doc(ctx, || {
         let value = ctx.params.first().copied().unwrap_or("");
-        ApiError::of(Code::InvalidUuid, &[("field", "id"), ("value", value)], Value::Null).about("id", value)
+        ApiError::of(
+            Code::InvalidUuid,
+            &[("field", "id"), ("value", value)],
+            Value::Null,
+        )
+        .about("id", value)
     })?;
     let (investors, angels) = lineup(ctx, doc)?;
     Ok(detail_of(
@@ -254,7 +282,12 @@ fn lineup(ctx: &Ctx, deal: u32) -> Result<(Vec<Raw>, Vec<Raw>), ApiError> {
     let partners = deals.relation("partners").map_err(internal)?;
     let angels = deals.relation("angels").map_err(internal)?;
     let mut rows: Vec<(u32, DealInvestor)> = Vec::new();
-    for (slot, (&firm, &payload)) in firms.targets(deal).iter().zip(firms.payload(deal)).enumerate() {
+    for (slot, (&firm, &payload)) in firms
+        .targets(deal)
+        .iter()
+        .zip(firms.payload(deal))
+        .enumerate()
+    {
         let c: FirmCard = stored_record(&ctx.app.index.firms, "card", firm)?;
         let mut personnel = Vec::new();
         for (&p, &s) in partners.targets(deal).iter().zip(partners.payload(deal)) {
@@ -287,5 +320,8 @@ fn lineup(ctx: &Ctx, deal: u32) -> Result<(Vec<Raw>, Vec<Raw>), ApiError> {
             financing_type: financing_name(code),
         }));
     }
-    Ok((rows.iter().map(|(_, i)| Raw::from_serialize(i)).collect(), angel_rows))
+    Ok((
+        rows.iter().map(|(_, i)| Raw::from_serialize(i)).collect(),
+        angel_rows,
+    ))
 }

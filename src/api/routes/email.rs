@@ -22,7 +22,11 @@ fn identifier<'q>(ctx: &'q Ctx) -> Result<(IdentifierKind, &'q str), ApiError> {
         .iter()
         .find_map(|&k| ctx.query.non_empty(k.param()).map(|v| (k, v)))
         .ok_or_else(|| {
-            ApiError::with_help(Code::MissingIdentifier, &[("what", "Person")], "Provide id, linkedin, crunchbase, or twitter.")
+            ApiError::with_help(
+                Code::MissingIdentifier,
+                &[("what", "Person")],
+                "Provide id, linkedin, crunchbase, or twitter.",
+            )
         })
 }
 
@@ -43,7 +47,11 @@ pub fn person_email(ctx: &Ctx) -> Result<Reply, ApiError> {
     let emails = people.records("email").map_err(internal)?;
     let email = String::from_utf8_lossy(&emails.get(doc).map_err(internal)?).into_owned();
     if email.is_empty() {
-        return Err(ApiError::with_help(Code::EmailNotFound, &[], "No unlock was made and nothing was charged."));
+        return Err(ApiError::with_help(
+            Code::EmailNotFound,
+            &[],
+            "No unlock was made and nothing was charged.",
+        ));
     }
     let person_id = people.ids.uuid(doc);
     let unlocked = ctx

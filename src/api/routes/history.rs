@@ -62,7 +62,9 @@ fn missing_identifier(what: &str, accepted: &str) -> ApiError {
 
 fn org_history(ctx: &Ctx, kind: &Kind, what: &str, subject: &str) -> Result<Reply, ApiError> {
     ctx.query.paging()?;
-    let (k, value, docs) = org_docs(ctx, kind, || missing_identifier(subject, &one_of(&ORG_KINDS)))?;
+    let (k, value, docs) = org_docs(ctx, kind, || {
+        missing_identifier(subject, &one_of(&ORG_KINDS))
+    })?;
     if docs.is_empty() {
         return Err(ApiError::of(
             Code::NotFound,

@@ -8,9 +8,9 @@
 
 use serde_json::{json, Value};
 
+use crate::api::declare::endpoints::MAX_LOOKUP_LIMIT;
 use crate::api::envelope::{Data, Meta, Raw};
 use crate::api::errors::{ApiError, Code};
-use crate::api::declare::endpoints::MAX_LOOKUP_LIMIT;
 use crate::api::handler::{Ctx, Effort, Reply};
 use crate::index::build::text::{industry_category, location_category};
 use crate::index::open::Kind;
@@ -87,7 +87,13 @@ fn catalog_limit(ctx: &Ctx) -> Result<usize, ApiError> {
             .ok_or_else(|| {
                 ApiError::of(
                     Code::OutOfRange,
-                    &[("field", "limit"), ("bounds", &format!("an integer from 1 to {MAX_CATALOG_LIMIT}"))],
+                    &[
+                        ("field", "limit"),
+                        (
+                            "bounds",
+                            &format!("an integer from 1 to {MAX_CATALOG_LIMIT}"),
+                        ),
+                    ],
                     Value::Null,
                 )
                 .about("limit", v)
@@ -122,8 +128,13 @@ fn required_name<'q>(ctx: &'q Ctx, example: &str) -> Result<&'q str, ApiError> {
 }
 
 fn catalog_rows(store: &Store, hits: &[(u32, f32)]) -> Result<Vec<Raw>, ApiError> {
-    let records = store.get_many(hits.iter().map(|&(d, _)| d)).map_err(internal)?;
-    Ok(records.into_iter().map(|record| Raw(record.to_vec())).collect())
+    let records = store
+        .get_many(hits.iter().map(|&(d, _)| d))
+        .map_err(internal)?;
+    Ok(records
+        .into_iter()
+        .map(|record| Raw(record.to_vec()))
+        .collect())
 }
 
 /// What differs between the two catalog lookups.
@@ -246,7 +257,10 @@ fn one_search_param<'q>(
 
 fn invalid_identifier(param: &str, value: &str) -> ApiError {
     let (code, what) = match param {
-        "domain" => (Code::InvalidDomain, "a domain or website URL, e.g. stripe.com"),
+        "domain" => (
+            Code::InvalidDomain,
+            "a domain or website URL, e.g. stripe.com",
+        ),
         "linkedin" => (
             Code::InvalidLinkedinUrl,
             "a LinkedIn URL, e.g. https://linkedin.com/company/stripe",
@@ -324,7 +338,11 @@ pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
         Some(t) => Some(PersonPool::parse(t).ok_or_else(|| {
             ApiError::of(
                 Code::InvalidEnumValue,
-                &[("field", "person_type"), ("value", t), ("options", "investor, company")],
+                &[
+                    ("field", "person_type"),
+                    ("value", t),
+                    ("options", "investor, company"),
+                ],
                 Value::Null,
             )
             .about("person_type", t)

@@ -65,9 +65,21 @@ pub static ROUTES: &[Route] = &[
     route(&e::INVESTORS, Weight::Heavy, collections::investors),
     route(&e::PEOPLE, Weight::Heavy, collections::people),
     route(&e::ALERTS, Weight::Heavy, alerts::alerts),
-    route(&e::ALERT_CONFIGURATIONS, Weight::Heavy, alerts::configurations),
-    route(&e::CREATE_ALERT_CONFIGURATION, Weight::Heavy, alerts::create_configuration),
-    route(&e::DELETE_ALERT_CONFIGURATION, Weight::Heavy, alerts::delete_configuration),
+    route(
+        &e::ALERT_CONFIGURATIONS,
+        Weight::Heavy,
+        alerts::configurations,
+    ),
+    route(
+        &e::CREATE_ALERT_CONFIGURATION,
+        Weight::Heavy,
+        alerts::create_configuration,
+    ),
+    route(
+        &e::DELETE_ALERT_CONFIGURATION,
+        Weight::Heavy,
+        alerts::delete_configuration,
+    ),
 ];
 
 /// Where a request runs (see [`Weight`]).
@@ -162,7 +174,10 @@ mod tests {
 
     #[test]
     fn labels_are_patterns_public_paths_or_unmatched() {
-        assert_eq!(label("GET", "/v1/deals/abc/investors/"), "/v1/deals/{id}/investors");
+        assert_eq!(
+            label("GET", "/v1/deals/abc/investors/"),
+            "/v1/deals/{id}/investors"
+        );
         assert_eq!(label("GET", "/health"), "/health");
         assert_eq!(label("GET", "/v1/no/such/thing"), "unmatched");
         assert_eq!(label("DELETE", "/v1/deals/abc"), "unmatched");
@@ -174,7 +189,11 @@ mod tests {
         assert_eq!(m.route.endpoint.path, "/v1/deals/{id}/investors");
         assert_eq!(m.params, vec!["abc"]);
         assert_eq!(
-            match_route("GET", "/v1/deals/abc").unwrap().route.endpoint.path,
+            match_route("GET", "/v1/deals/abc")
+                .unwrap()
+                .route
+                .endpoint
+                .path,
             "/v1/deals/{id}"
         );
         assert_eq!(match_route("GET", "/v1/nope").err().unwrap().status, 404);
@@ -226,7 +245,12 @@ mod tests {
         for (i, a) in ROUTES.iter().enumerate() {
             for b in &ROUTES[i + 1..] {
                 let (a, b) = (a.endpoint, b.endpoint);
-                assert!(!(a.method == b.method && a.path == b.path), "{} {}", a.method, a.path);
+                assert!(
+                    !(a.method == b.method && a.path == b.path),
+                    "{} {}",
+                    a.method,
+                    a.path
+                );
                 assert_ne!(a.id, b.id);
             }
         }
@@ -237,7 +261,9 @@ mod tests {
     #[test]
     fn every_declared_endpoint_has_exactly_one_route_and_back() {
         for endpoint in e::ALL {
-            let routes = ROUTES.iter().filter(|r| std::ptr::eq(r.endpoint, *endpoint) || r.endpoint == *endpoint);
+            let routes = ROUTES
+                .iter()
+                .filter(|r| std::ptr::eq(r.endpoint, *endpoint) || r.endpoint == *endpoint);
             assert_eq!(routes.count(), 1, "{} {}", endpoint.method, endpoint.path);
         }
         for route in ROUTES {

@@ -7,12 +7,12 @@ use crate::api::declare::codes::either;
 use std::time::Instant;
 
 use crate::api::envelope::Raw;
-use crate::api::handler::Ctx;
-use crate::api::semantic::usage_limit;
-use crate::query::request::Semantic;
 use crate::api::errors::{ApiError, Code};
+use crate::api::handler::Ctx;
 use crate::api::params::Query;
+use crate::api::semantic::usage_limit;
 use crate::index::open::Kind;
+use crate::query::request::Semantic;
 use crate::query::resolve::IdentifierKind;
 
 /// Which identifier parameters a request carried.
@@ -70,20 +70,28 @@ pub fn semantic_blocks<'s>(
     blocks: impl IntoIterator<Item = (Option<&'s mut Semantic>, &'static str)>,
 ) -> Result<u64, ApiError> {
     let started = Instant::now();
-    let active: Vec<(&mut Semantic, &'static str)> =
-        blocks.into_iter().filter_map(|(s, block)| s.map(|s| (s, block))).collect();
+    let active: Vec<(&mut Semantic, &'static str)> = blocks
+        .into_iter()
+        .filter_map(|(s, block)| s.map(|s| (s, block)))
+        .collect();
     let Some(&(_, first)) = active.first() else {
         return Ok(0);
     };
     let n = active.len() as u64;
-    let usage = ctx.app.accounts.semantic_usage(ctx.principal, chrono::Utc::now()).map_err(internal)?;
+    let usage = ctx
+        .app
+        .accounts
+        .semantic_usage(ctx.principal, chrono::Utc::now())
+        .map_err(internal)?;
     if let Some((used, limit)) = usage {
         if used + n > limit {
             return Err(usage_limit(first, used, limit));
         }
     }
     for (s, block) in active {
-        ctx.app.semantic.attach(&ctx.app.index, Some(s), block, started)?;
+        ctx.app
+            .semantic
+            .attach(&ctx.app.index, Some(s), block, started)?;
     }
     Ok(n)
 }

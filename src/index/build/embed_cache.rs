@@ -33,7 +33,8 @@ impl EmbedCache {
     /// The cache at `path` if it exists, is sound and was made by `model`.
     pub fn open(path: &Path, model: &ModelInfo) -> Option<EmbedCache> {
         let bundle = Bundle::open(path, CACHE_TAG, true).ok()?;
-        let meta: ModelInfo = serde_json::from_slice(bundle.array::<u8>("cache.meta").ok()?).ok()?;
+        let meta: ModelInfo =
+            serde_json::from_slice(bundle.array::<u8>("cache.meta").ok()?).ok()?;
         let n = bundle.array::<u128>("cache.hashes").ok()?.len();
         let sound = meta == *model
             && bundle.array::<i8>("cache.codes").ok()?.len() == n * model.dim
@@ -56,7 +57,11 @@ impl EmbedCache {
     }
 
     /// Replaces the cache at `path` with `vectors`.
-    pub fn write(path: &Path, model: &ModelInfo, vectors: &HashMap<u128, Quantized>) -> io::Result<()> {
+    pub fn write(
+        path: &Path,
+        model: &ModelInfo,
+        vectors: &HashMap<u128, Quantized>,
+    ) -> io::Result<()> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
@@ -66,7 +71,10 @@ impl EmbedCache {
         let mut out = BundleWriter::create(&tmp, CACHE_TAG)?;
         out.put_bytes("cache.meta", &serde_json::to_vec(model)?)?;
         out.put("cache.hashes", &hashes)?;
-        let codes: Vec<i8> = hashes.iter().flat_map(|h| vectors[h].codes.iter().copied()).collect();
+        let codes: Vec<i8> = hashes
+            .iter()
+            .flat_map(|h| vectors[h].codes.iter().copied())
+            .collect();
         out.put("cache.codes", &codes)?;
         let scales: Vec<f32> = hashes.iter().map(|h| vectors[h].scale).collect();
         out.put("cache.scales", &scales)?;
@@ -97,10 +105,19 @@ mod tests {
         assert_eq!(cache.get(7).unwrap().codes, vectors[&7].codes);
         assert_eq!(cache.get(3).unwrap().scale, vectors[&3].scale);
         assert!(cache.get(5).is_none());
-        let other = ModelInfo { id: "other".into(), ..model.clone() };
-        assert!(EmbedCache::open(&path, &other).is_none(), "another model's cache is ignored");
+        let other = ModelInfo {
+            id: "other".into(),
+            ..model.clone()
+        };
+        assert!(
+            EmbedCache::open(&path, &other).is_none(),
+            "another model's cache is ignored"
+        );
         std::fs::write(&path, b"not a cache").unwrap();
-        assert!(EmbedCache::open(&path, &model).is_none(), "a damaged cache is ignored");
+        assert!(
+            EmbedCache::open(&path, &model).is_none(),
+            "a damaged cache is ignored"
+        );
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

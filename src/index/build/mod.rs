@@ -16,8 +16,8 @@
 pub mod bundles;
 pub mod embed_cache;
 pub mod order;
-pub mod steps;
 pub mod render;
+pub mod steps;
 pub mod stores;
 pub mod text;
 pub mod vectors;
@@ -119,8 +119,8 @@ fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError
     let progress = Progress::to_stderr(opts.quiet);
     let mut steps = Steps::new(if opts.semantic.is_some() { 5 } else { 4 }, &progress);
     steps.start();
-    let loaded = load_dump_with_progress(&opts.dump, opts.strict, &progress)
-        .map_err(BuildError::Ingest)?;
+    let loaded =
+        load_dump_with_progress(&opts.dump, opts.strict, &progress).map_err(BuildError::Ingest)?;
     steps.finish("read dump");
     let as_of = opts.as_of.unwrap_or_else(Date::today);
     steps.start();
@@ -149,7 +149,9 @@ fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError
                 &progress,
             )
             .map_err(|e| step_err("company vectors")(&e))?;
-            files.extend(entries(dir, Ok(vec![written])).map_err(|e| step_err("company vectors")(&e))?);
+            files.extend(
+                entries(dir, Ok(vec![written])).map_err(|e| step_err("company vectors")(&e))?,
+            );
             steps.finish("company vectors");
             Some(report)
         }
@@ -302,19 +304,31 @@ fn structure_tasks<'a>(dir: &'a Path, inp: &'a Inputs<'a>) -> Vec<Task<'a>> {
             io(bundles::write_catalog(&dir.join(CATALOG_IDX), inp.facts, c))
         }),
         task("text/companies", (o.companies.len(), "names"), move |c| {
-            tx(text::build_companies(&text_dir("companies"), inp, c), "companies")
+            tx(
+                text::build_companies(&text_dir("companies"), inp, c),
+                "companies",
+            )
         }),
         task("text/investors", (o.firms.len(), "names"), move |c| {
-            tx(text::build_firms(&text_dir("investors"), inp, c), "investors")
+            tx(
+                text::build_firms(&text_dir("investors"), inp, c),
+                "investors",
+            )
         }),
         task("text/people", (o.people.len(), "names"), move |c| {
             tx(text::build_people(&text_dir("people"), inp, c), "people")
         }),
         task("text/locations", (places, "names"), move |c| {
-            tx(text::build_locations(&text_dir("locations"), inp, c), "locations")
+            tx(
+                text::build_locations(&text_dir("locations"), inp, c),
+                "locations",
+            )
         }),
         task("text/industries", (industries, "names"), move |c| {
-            tx(text::build_industries(&text_dir("industries"), inp, c), "industries")
+            tx(
+                text::build_industries(&text_dir("industries"), inp, c),
+                "industries",
+            )
         }),
     ]
 }

@@ -118,23 +118,32 @@ pub fn write_company_store(
     let deals =
         Store::open(&deals_bundle, "full", inp.orders.deals.len()).map_err(io::Error::other)?;
     let mut store = Variants::create(dir, COMPANIES, COMPANY_STORES, inp.orders.companies.len())?;
-    render_file::<CompanyRow, _>(dump, "companies.jsonl", kept, &mut store, counter, |row, r| {
-        let agg = &inp.derived.companies[row as usize];
-        let latest = match agg.latest_deal() {
-            Some(l) => {
-                let bytes = deals.get(inp.orders.deals.doc(l)).map_err(io::Error::other)?;
-                let record: DealRecord =
-                    serde_json::from_slice(&bytes).map_err(io::Error::other)?;
-                Some(LatestDealRecord::from(record))
-            }
-            None => None,
-        };
-        let full = render::company_record(&r, agg, latest, inp.facts);
-        Ok((
-            inp.orders.companies.doc(row),
-            vec![json(&full)?, json(&render::company_card(&r))?],
-        ))
-    })?;
+    render_file::<CompanyRow, _>(
+        dump,
+        "companies.jsonl",
+        kept,
+        &mut store,
+        counter,
+        |row, r| {
+            let agg = &inp.derived.companies[row as usize];
+            let latest = match agg.latest_deal() {
+                Some(l) => {
+                    let bytes = deals
+                        .get(inp.orders.deals.doc(l))
+                        .map_err(io::Error::other)?;
+                    let record: DealRecord =
+                        serde_json::from_slice(&bytes).map_err(io::Error::other)?;
+                    Some(LatestDealRecord::from(record))
+                }
+                None => None,
+            };
+            let full = render::company_record(&r, agg, latest, inp.facts);
+            Ok((
+                inp.orders.companies.doc(row),
+                vec![json(&full)?, json(&render::company_card(&r))?],
+            ))
+        },
+    )?;
     store.finish()
 }
 
@@ -146,13 +155,20 @@ pub fn write_firm_store(
     counter: &Counter,
 ) -> io::Result<Vec<WrittenFile>> {
     let mut store = Variants::create(dir, FIRMS, FIRM_STORES, inp.orders.firms.len())?;
-    render_file::<FirmRow, _>(dump, "investors.jsonl", kept, &mut store, counter, |row, r| {
-        let full = render::investor_record(&r, &inp.derived.firms[row as usize], inp.facts);
-        Ok((
-            inp.orders.firms.doc(row),
-            vec![json(&full)?, json(&render::firm_card(&r))?],
-        ))
-    })?;
+    render_file::<FirmRow, _>(
+        dump,
+        "investors.jsonl",
+        kept,
+        &mut store,
+        counter,
+        |row, r| {
+            let full = render::investor_record(&r, &inp.derived.firms[row as usize], inp.facts);
+            Ok((
+                inp.orders.firms.doc(row),
+                vec![json(&full)?, json(&render::firm_card(&r))?],
+            ))
+        },
+    )?;
     store.finish()
 }
 

@@ -89,8 +89,13 @@ pub fn write_company_vectors(
 ) -> io::Result<(WrittenFile, EmbedReport)> {
     let texts = company_texts(dump, kept, inp, progress)?;
     let model = opts.embedder.info().clone();
-    let cache_path = opts.cache_dir.as_ref().map(|d| d.join(format!("{}.cache", model.id)));
-    let old = cache_path.as_deref().and_then(|p| EmbedCache::open(p, &model));
+    let cache_path = opts
+        .cache_dir
+        .as_ref()
+        .map(|d| d.join(format!("{}.cache", model.id)));
+    let old = cache_path
+        .as_deref()
+        .and_then(|p| EmbedCache::open(p, &model));
     let mut distinct: HashMap<u128, &str> = HashMap::new();
     for (_, text) in &texts {
         distinct.entry(text_hash(text)).or_insert(text);
@@ -120,7 +125,13 @@ pub fn write_company_vectors(
         .iter()
         .map(|(doc, text)| {
             let q = &vectors[&text_hash(text)];
-            (*doc, Quantized { codes: q.codes.clone(), scale: q.scale })
+            (
+                *doc,
+                Quantized {
+                    codes: q.codes.clone(),
+                    scale: q.scale,
+                },
+            )
         })
         .collect();
     let written = write_vectors(path, &model, inp.orders.companies.len(), &rows)?;

@@ -73,8 +73,7 @@ impl Store {
         let data = bundle.array_ref::<u8>(&array("data"))?;
         let dict = bundle.array_ref::<u8>(&array("dict"))?;
         let name = format!("{} store {variant}", bundle.name());
-        let decoder =
-            Decoder::new(bundle.get(dict)).map_err(|e| IndexError::corrupt(&name, e))?;
+        let decoder = Decoder::new(bundle.get(dict)).map_err(|e| IndexError::corrupt(&name, e))?;
         let (s, e) = (bundle.get(starts), bundle.get(ends));
         let ok = s.len() == docs
             && e.len() == docs
@@ -120,7 +119,10 @@ impl Store {
 
     /// The records of `docids`, in order (a page of hits); their frames are
     /// all touched ([`touch`]) before the first is decompressed.
-    pub fn get_many(&self, docids: impl IntoIterator<Item = u32>) -> Result<Vec<Record>, IndexError> {
+    pub fn get_many(
+        &self,
+        docids: impl IntoIterator<Item = u32>,
+    ) -> Result<Vec<Record>, IndexError> {
         let docids: Vec<u32> = docids.into_iter().collect();
         touch(docids.iter().map(|&d| self.frame(d)));
         docids.into_iter().map(|d| self.get(d)).collect()

@@ -69,13 +69,33 @@ pub fn company_short(pitch: &Pitch, industry: &str, rng: &mut Rng) -> String {
     let angle = ANGLES[rng.index(ANGLES.len())];
     match rng.index(8) {
         0 => format!("{} for {}.", capitalize(pitch.product), pitch.customers),
-        1 => format!("{industry} company building {product} for {}.", pitch.customers),
+        1 => format!(
+            "{industry} company building {product} for {}.",
+            pitch.customers
+        ),
         2 => format!("Helps {} {}.", pitch.customers, pitch.outcome),
-        3 => format!("{} that helps {} {}.", capitalize(pitch.product), pitch.customers, pitch.outcome),
-        4 => format!("{} for {}, delivered {angle}.", capitalize(product), pitch.customers),
+        3 => format!(
+            "{} that helps {} {}.",
+            capitalize(pitch.product),
+            pitch.customers,
+            pitch.outcome
+        ),
+        4 => format!(
+            "{} for {}, delivered {angle}.",
+            capitalize(product),
+            pitch.customers
+        ),
         5 => format!("We help {} {} {angle}.", pitch.customers, pitch.outcome),
-        6 => format!("The {product} {} rely on to {}.", pitch.customers, pitch.outcome),
-        _ => format!("{} {angle}, so {} can {}.", capitalize(pitch.product), pitch.customers, pitch.outcome),
+        6 => format!(
+            "The {product} {} rely on to {}.",
+            pitch.customers, pitch.outcome
+        ),
+        _ => format!(
+            "{} {angle}, so {} can {}.",
+            capitalize(pitch.product),
+            pitch.customers,
+            pitch.outcome
+        ),
     }
 }
 
@@ -90,9 +110,20 @@ pub fn company_long(
 ) -> String {
     let mut text = match rng.index(4) {
         0 => format!("{name} builds {} for {}. ", pitch.product, pitch.customers),
-        1 => format!("{name} makes {} used by {}. ", pitch.product, pitch.customers),
-        2 => format!("{name} offers {} to {}, {}. ", pitch.product, pitch.customers, ANGLES[rng.index(ANGLES.len())]),
-        _ => format!("At {name}, we build {} for {}. ", pitch.product, pitch.customers),
+        1 => format!(
+            "{name} makes {} used by {}. ",
+            pitch.product, pitch.customers
+        ),
+        2 => format!(
+            "{name} offers {} to {}, {}. ",
+            pitch.product,
+            pitch.customers,
+            ANGLES[rng.index(ANGLES.len())]
+        ),
+        _ => format!(
+            "At {name}, we build {} for {}. ",
+            pitch.product, pitch.customers
+        ),
     };
     let second = rng
         .pick(&sector.outcomes)
@@ -365,7 +396,10 @@ mod tests {
             Date::from_ymd(2020, 5, 1),
             &mut rng,
         );
-        assert!(long.contains("a payments API") && long.contains("online merchants"), "{long}");
+        assert!(
+            long.contains("a payments API") && long.contains("online merchants"),
+            "{long}"
+        );
         assert!(
             long.ends_with("Its customers use it to get paid faster. Founded in 2020, the company is headquartered in London."),
             "{long}"
@@ -376,13 +410,22 @@ mod tests {
                 text.split(". ").next().unwrap_or_default().to_string()
             })
             .collect();
-        assert!(openings.len() >= 3, "several phrasings of the opening: {openings:?}");
+        assert!(
+            openings.len() >= 3,
+            "several phrasings of the opening: {openings:?}"
+        );
         let shorts: Vec<String> = (0..60)
             .map(|_| company_short(&pitch, "Payments", &mut rng))
             .collect();
         let distinct: std::collections::HashSet<&String> = shorts.iter().collect();
-        assert!(distinct.len() >= 10, "phrasings and delivery angles vary: {}", distinct.len());
-        assert!(shorts.iter().all(|s| s.contains("payments API") || s.contains("online merchants")));
+        assert!(
+            distinct.len() >= 10,
+            "phrasings and delivery angles vary: {}",
+            distinct.len()
+        );
+        assert!(shorts
+            .iter()
+            .all(|s| s.contains("payments API") || s.contains("online merchants")));
         assert!(shorts.contains(&"A payments API for online merchants.".to_string()));
         assert!(shorts
             .contains(&"Payments company building payments API for online merchants.".to_string()));

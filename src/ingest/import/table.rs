@@ -61,7 +61,10 @@ impl Table {
         let read = Arc::new(read_stage(progress, path));
         let counted = CountingRead::new(file, Arc::clone(&read));
         let input: Box<dyn Read> = if path.extension().is_some_and(|e| e == "gz") {
-            Box::new(MultiGzDecoder::new(BufReader::with_capacity(1 << 16, counted)))
+            Box::new(MultiGzDecoder::new(BufReader::with_capacity(
+                1 << 16,
+                counted,
+            )))
         } else {
             Box::new(BufReader::with_capacity(1 << 16, counted))
         };

@@ -17,14 +17,24 @@ fn named<T: serde::de::DeserializeOwned>(
 ) -> Result<Vec<NamedId>, IndexError> {
     ids.iter()
         .map(|id| {
-            let record = kind.ids.docid(id).map(|doc| kind.record::<T>("card", doc)).transpose()?;
-            Ok(NamedId { id: *id, name: record.map(name) })
+            let record = kind
+                .ids
+                .docid(id)
+                .map(|doc| kind.record::<T>("card", doc))
+                .transpose()?;
+            Ok(NamedId {
+                id: *id,
+                name: record.map(name),
+            })
         })
         .collect()
 }
 
 /// `config` as `GET /alerts/configurations` lists it.
-pub fn configuration_of(index: &Index, config: &AlertConfig) -> Result<AlertConfiguration, IndexError> {
+pub fn configuration_of(
+    index: &Index,
+    config: &AlertConfig,
+) -> Result<AlertConfiguration, IndexError> {
     let f = &config.filters;
     Ok(AlertConfiguration {
         configuration_id: config.id,
@@ -38,7 +48,11 @@ pub fn configuration_of(index: &Index, config: &AlertConfig) -> Result<AlertConf
             financing_types: f.financing_types.clone(),
             deal_size_min: f.deal_size_min,
             deal_size_max: f.deal_size_max,
-            num_employees: f.num_employees.iter().map(|h| h.as_str().to_string()).collect(),
+            num_employees: f
+                .num_employees
+                .iter()
+                .map(|h| h.as_str().to_string())
+                .collect(),
             investors: named(&index.firms, &f.investors, |c: FirmCard| c.name)?,
             companies: named(&index.companies, &f.companies, |c: CompanyCard| c.name)?,
             search_query: f.search_query.clone(),

@@ -23,7 +23,9 @@ use crate::index::Index;
 use crate::query::exec::semantic::{semantic_companies, SemanticSet};
 use crate::query::exec::{deals_plan, QueryError};
 use crate::query::filter::evaluate;
-use crate::query::request::{CompanyFilter, DealFilter, DealsQuery, InvestorsFilter, Range, Semantic};
+use crate::query::request::{
+    CompanyFilter, DealFilter, DealsQuery, InvestorsFilter, Range, Semantic,
+};
 use crate::schema::alert::AlertFilters;
 use crate::schema::{Date, RoundKey};
 
@@ -57,11 +59,18 @@ fn listed<T: Clone>(list: &[T]) -> Option<Vec<T>> {
 
 /// The `/deals` request with an alert's filters over `days`.
 pub fn deals_query(filters: &AlertFilters, days: Range<Date>) -> DealsQuery {
-    let rounds: Vec<RoundKey> = filters.financing_types.iter().filter_map(|l| RoundKey::from_label(l)).collect();
+    let rounds: Vec<RoundKey> = filters
+        .financing_types
+        .iter()
+        .filter_map(|l| RoundKey::from_label(l))
+        .collect();
     DealsQuery {
         deal: DealFilter {
             financing_types: listed(&filters.financing_types).map(|_| rounds),
-            size: Range { min: filters.deal_size_min, max: filters.deal_size_max },
+            size: Range {
+                min: filters.deal_size_min,
+                max: filters.deal_size_max,
+            },
             date: days,
             created: Range::default(),
         },
@@ -73,7 +82,10 @@ pub fn deals_query(filters: &AlertFilters, days: Range<Date>) -> DealsQuery {
             employee_count: listed(&filters.num_employees),
             ..CompanyFilter::default()
         },
-        investors: InvestorsFilter { investor_ids: listed(&filters.investors), people_ids: None },
+        investors: InvestorsFilter {
+            investor_ids: listed(&filters.investors),
+            people_ids: None,
+        },
         ..DealsQuery::default()
     }
 }

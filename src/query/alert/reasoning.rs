@@ -34,7 +34,12 @@ fn and_list(items: &[String]) -> String {
 
 fn label_of(deal: &DealRecord) -> String {
     match RoundType::parse(&deal.round_type) {
-        Some(round_type) => RoundKey { round_type, pre: deal.pre, extension: deal.extension }.label(),
+        Some(round_type) => RoundKey {
+            round_type,
+            pre: deal.pre,
+            extension: deal.extension,
+        }
+        .label(),
         None => deal.round_type.clone(),
     }
 }
@@ -48,10 +53,21 @@ fn article(word: &str) -> &'static str {
 
 /// "Acme raised $25M in a Series A round on 2024-01-15."
 fn opening(m: &Matched) -> String {
-    let amount = m.deal.total_round_raised.map_or("an undisclosed amount".to_string(), |a| a.compact());
+    let amount = m
+        .deal
+        .total_round_raised
+        .map_or("an undisclosed amount".to_string(), |a| a.compact());
     let label = label_of(m.deal);
-    let day = m.deal.date.as_deref().map_or(String::new(), |d| format!(" on {}", &d[..d.len().min(10)]));
-    format!("{} raised {amount} in {} {label} round{day}.", m.company.name, article(&label))
+    let day = m
+        .deal
+        .date
+        .as_deref()
+        .map_or(String::new(), |d| format!(" on {}", &d[..d.len().min(10)]));
+    format!(
+        "{} raised {amount} in {} {label} round{day}.",
+        m.company.name,
+        article(&label)
+    )
 }
 
 fn bounds(min: Option<f64>, max: Option<f64>) -> String {
@@ -64,7 +80,12 @@ fn bounds(min: Option<f64>, max: Option<f64>) -> String {
 }
 
 /// The values of `wanted` whose facet on deals holds `doc`.
-fn met<'w>(index: &Index, facet: &str, wanted: &'w [String], doc: u32) -> Result<Vec<&'w String>, IndexError> {
+fn met<'w>(
+    index: &Index,
+    facet: &str,
+    wanted: &'w [String],
+    doc: u32,
+) -> Result<Vec<&'w String>, IndexError> {
     let facet = index.deals.facet(facet)?;
     let mut out = Vec::new();
     for value in wanted {
@@ -85,7 +106,11 @@ fn place_name(l: &LocationRecord, permalink: &str) -> String {
 }
 
 fn place(l: &LocationRecord) -> String {
-    let names: Vec<&str> = [&l.city, &l.state, &l.country].into_iter().flatten().map(|x| x.name.as_str()).collect();
+    let names: Vec<&str> = [&l.city, &l.state, &l.country]
+        .into_iter()
+        .flatten()
+        .map(|x| x.name.as_str())
+        .collect();
     names.join(", ")
 }
 
@@ -99,27 +124,59 @@ fn firm_names(index: &Index, ids: &[uuid::Uuid]) -> Result<Vec<String>, IndexErr
     Ok(names)
 }
 
-fn company_clauses(index: &Index, f: &AlertFilters, m: &Matched, out: &mut Vec<String>) -> Result<(), IndexError> {
+fn company_clauses(
+    index: &Index,
+    f: &AlertFilters,
+    m: &Matched,
+    out: &mut Vec<String>,
+) -> Result<(), IndexError> {
     let c = m.company;
     if !f.industries.is_empty() {
         let met = met(index, "company_industry", &f.industries, m.deal_doc)?;
-        let names: Vec<String> = met.iter().map(|p| c.industries.iter().find(|i| &&i.permalink == p).map_or(p.to_string(), |i| i.name.clone())).collect();
+        let names: Vec<String> = met
+            .iter()
+            .map(|p| {
+                c.industries
+                    .iter()
+                    .find(|i| &&i.permalink == p)
+                    .map_or(p.to_string(), |i| i.name.clone())
+            })
+            .collect();
         out.push(format!("industry ({})", and_list(&names)));
     }
     if !f.super_categories.is_empty() {
-        let met: Vec<String> = met(index, "company_super_category", &f.super_categories, m.deal_doc)?.into_iter().cloned().collect();
+        let met: Vec<String> = met(
+            index,
+            "company_super_category",
+            &f.super_categories,
+            m.deal_doc,
+        )?
+        .into_iter()
+        .cloned()
+        .collect();
         out.push(format!("super category ({})", and_list(&met)));
     }
     if !f.locations.is_empty() {
         let met = met(index, "company_location", &f.locations, m.deal_doc)?;
         let within: Vec<String> = met.iter().map(|p| place_name(&c.location, p)).collect();
-        out.push(format!("location ({}, within {})", place(&c.location), and_list(&within)));
+        out.push(format!(
+            "location ({}, within {})",
+            place(&c.location),
+            and_list(&within)
+        ));
     }
     if !f.num_employees.is_empty() {
-        out.push(format!("headcount ({} employees)", c.num_employees.as_deref().unwrap_or("unknown")));
+        out.push(format!(
+            "headcount ({} employees)",
+            c.num_employees.as_deref().unwrap_or("unknown")
+        ));
     }
     if !f.companies.is_empty() {
-        out.push(format!("company ({} is one of the alert's {} companies)", c.name, f.companies.len()));
+        out.push(format!(
+            "company ({} is one of the alert's {} companies)",
+            c.name,
+            f.companies.len()
+        ));
     }
     Ok(())
 }
@@ -135,13 +192,27 @@ fn clauses(index: &Index, f: &AlertFilters, m: &Matched) -> Result<Vec<String>, 
         });
     }
     if f.deal_size_min.is_some() || f.deal_size_max.is_some() {
-        let amount = m.deal.total_round_raised.map_or("undisclosed".into(), |a| a.compact());
-        out.push(format!("deal size ({amount}, {})", bounds(f.deal_size_min, f.deal_size_max)));
+        let amount = m
+            .deal
+            .total_round_raised
+            .map_or("undisclosed".into(), |a| a.compact());
+        out.push(format!(
+            "deal size ({amount}, {})",
+            bounds(f.deal_size_min, f.deal_size_max)
+        ));
     }
     company_clauses(index, f, m, &mut out)?;
     if !f.investors.is_empty() {
-        let took_part: Vec<uuid::Uuid> = f.investors.iter().filter(|id| m.deal.investor_ids.contains(id)).copied().collect();
-        out.push(format!("investors ({} took part)", and_list(&firm_names(index, &took_part)?)));
+        let took_part: Vec<uuid::Uuid> = f
+            .investors
+            .iter()
+            .filter(|id| m.deal.investor_ids.contains(id))
+            .copied()
+            .collect();
+        out.push(format!(
+            "investors ({} took part)",
+            and_list(&firm_names(index, &took_part)?)
+        ));
     }
     if let (Some(query), Some(r)) = (&f.search_query, m.relevance) {
         out.push(format!("relevance {r:.2} to “{query}”"));

@@ -25,12 +25,26 @@ fn location(l: &LocationRecord) -> SimplifiedLocation {
 
 /// An article with a link; a bare day becomes that day's midnight UTC.
 fn article(a: &ArticleRecord) -> Option<SimplifiedArticle> {
-    let published = a.date.as_ref().map(|d| if d.len() == 10 { format!("{d}T00:00:00.000Z") } else { d.clone() });
-    Some(SimplifiedArticle { link: a.link.clone()?, is_primary: a.is_primary, published_date: published })
+    let published = a.date.as_ref().map(|d| {
+        if d.len() == 10 {
+            format!("{d}T00:00:00.000Z")
+        } else {
+            d.clone()
+        }
+    });
+    Some(SimplifiedArticle {
+        link: a.link.clone()?,
+        is_primary: a.is_primary,
+        published_date: published,
+    })
 }
 
 /// `deal` of `company`, reported with `reasoning`.
-pub fn simplified_deal(deal: DealRecord, company: &CompanyRecord, reasoning: String) -> SimplifiedDeal {
+pub fn simplified_deal(
+    deal: DealRecord,
+    company: &CompanyRecord,
+    reasoning: String,
+) -> SimplifiedDeal {
     SimplifiedDeal {
         id: deal.id,
         company_id: deal.company_id,
@@ -70,7 +84,15 @@ mod tests {
         };
         assert_eq!(article(&a(None, Some("2024-01-15"))), None);
         let shown = article(&a(Some("https://x.test/a"), Some("2024-01-15"))).unwrap();
-        assert_eq!(shown.published_date.as_deref(), Some("2024-01-15T00:00:00.000Z"));
-        assert_eq!(article(&a(Some("https://x.test/a"), None)).unwrap().published_date, None);
+        assert_eq!(
+            shown.published_date.as_deref(),
+            Some("2024-01-15T00:00:00.000Z")
+        );
+        assert_eq!(
+            article(&a(Some("https://x.test/a"), None))
+                .unwrap()
+                .published_date,
+            None
+        );
     }
 }

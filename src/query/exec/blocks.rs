@@ -210,7 +210,10 @@ pub fn employer_on_people(
         companies.docs(docs_of_ids(&index.companies, ids));
     }
     if let Some(ids) = &f.latest_deal.investor_ids {
-        companies.docs(companies_with_latest_deal_in(index, &deals_of_firms(index, ids)?)?);
+        companies.docs(companies_with_latest_deal_in(
+            index,
+            &deals_of_firms(index, ids)?,
+        )?);
     }
     if let Some(ids) = &f.investor_people_ids {
         companies.docs(companies_of_deals(index, &deals_of_people(index, ids)?)?);

@@ -215,7 +215,9 @@ pub fn search_investors(index: &Index, q: &InvestorsQuery) -> Result<ResultPage,
         None => None,
     };
     let matches = evaluate(&index.firms, &plan)?;
-    let best = counts.as_ref().and_then(|c| c.best.as_ref().map(|b| (c, b)));
+    let best = counts
+        .as_ref()
+        .and_then(|c| c.best.as_ref().map(|b| (c, b)));
     let order = match (q.sort, &counts) {
         _ if best.is_some() => best.map_or(Order::ByDocId, |(c, best)| {
             Order::Keys(relevance_keys(&matches, c, best), Descending)

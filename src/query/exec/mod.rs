@@ -64,7 +64,10 @@ impl std::error::Error for QueryError {}
 
 /// One page of a semantic set, in its relevance order, each row with its relevance.
 fn page_of_hits(hits: &[Hit], page: PageRequest) -> ResultPage {
-    let rows = hits.iter().skip(page.page.saturating_mul(page.page_size)).take(page.page_size);
+    let rows = hits
+        .iter()
+        .skip(page.page.saturating_mul(page.page_size))
+        .take(page.page_size);
     let (docs, similarity) = rows.map(|h| (h.doc, h.relevance)).unzip();
     ResultPage {
         total_count: hits.len() as u64,

@@ -157,7 +157,12 @@ fn qualifying_deals(
     company_on_deals(&mut plan, index, &f.portfolio)?;
     let set = match &f.semantic {
         Some(s) => {
-            let set = SemanticSet::of(&semantic_companies(index, &f.portfolio, s, "investor.deals")?);
+            let set = SemanticSet::of(&semantic_companies(
+                index,
+                &f.portfolio,
+                s,
+                "investor.deals",
+            )?);
             plan.docs(set.deals(index)?);
             Some(set)
         }
@@ -216,7 +221,11 @@ fn count_deals(
     let people_side = edges as u64 * candidates.len() / investors.len().max(1);
     let all = index.deals.docs as u64;
     let complement = rules.angel && rules.institutional && deals.len() * 2 > all;
-    let deal_side = if complement { all - deals.len() } else { deals.len() };
+    let deal_side = if complement {
+        all - deals.len()
+    } else {
+        deals.len()
+    };
     if people_side.saturating_mul(PEOPLE_SIDE_COST) <= deal_side {
         return count_from_people(index, rules, deals, candidates).map(PersonTally::Direct);
     }
@@ -269,9 +278,10 @@ impl PersonTally {
     fn touched(&self) -> Vec<u32> {
         match self {
             PersonTally::Direct(t) => t.touched(),
-            PersonTally::Complement { investors, .. } => {
-                investors.iter().filter(|&p| self.get(p).deals > 0).collect()
-            }
+            PersonTally::Complement { investors, .. } => investors
+                .iter()
+                .filter(|&p| self.get(p).deals > 0)
+                .collect(),
         }
     }
 
@@ -559,7 +569,10 @@ fn relevance_keys(
     for (i, p) in matches.iter().enumerate() {
         let mut score = 0f32;
         if let Some(set) = employer_set {
-            score += employer.get(p).and_then(|c| set.cosine(c as u32)).unwrap_or(-1.0);
+            score += employer
+                .get(p)
+                .and_then(|c| set.cosine(c as u32))
+                .unwrap_or(-1.0);
         }
         if let Some(best) = &portfolio_best {
             score += best[i].max(-1.0);

@@ -28,13 +28,23 @@ pub fn semantic_hits(
 ) -> Result<Vec<Hit>, QueryError> {
     let fail = |error| QueryError::Semantic { block, error };
     let vectors = index.vectors.as_ref().ok_or_else(|| {
-        fail(SemanticError::Unavailable("the index was built without company vectors".into()))
+        fail(SemanticError::Unavailable(
+            "the index was built without company vectors".into(),
+        ))
     })?;
     let query = s.vector.as_ref().ok_or_else(|| {
-        fail(SemanticError::Unavailable("the query text was not embedded".into()))
+        fail(SemanticError::Unavailable(
+            "the query text was not embedded".into(),
+        ))
     })?;
     let all = candidates.len() == index.companies.docs as u64;
-    semantic_set(vectors, query, (!all).then_some(candidates), s.min_relevance).map_err(fail)
+    semantic_set(
+        vectors,
+        query,
+        (!all).then_some(candidates),
+        s.min_relevance,
+    )
+    .map_err(fail)
 }
 
 /// The semantic set of `s` among the companies matching `company`.
@@ -67,7 +77,11 @@ impl SemanticSet {
 
     /// Every deal of the set's companies.
     pub fn deals(&self, index: &Index) -> Result<RoaringBitmap, QueryError> {
-        Ok(targets_of(&index.companies, "deals", self.companies.iter())?)
+        Ok(targets_of(
+            &index.companies,
+            "deals",
+            self.companies.iter(),
+        )?)
     }
 
     pub fn cosine(&self, company: u32) -> Option<f32> {

@@ -88,7 +88,10 @@ impl Tally {
             return docs;
         }
         let dense = self.dense[..self.limit].iter().enumerate();
-        let mut docs: Vec<u32> = dense.filter(|(_, a)| a.deals > 0).map(|(d, _)| d as u32).collect();
+        let mut docs: Vec<u32> = dense
+            .filter(|(_, a)| a.deals > 0)
+            .map(|(d, _)| d as u32)
+            .collect();
         let mut sparse: Vec<u32> = self.sparse.keys().copied().collect();
         sparse.sort_unstable();
         docs.extend(sparse);

@@ -7,9 +7,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use fundsearch::api::metrics::Metrics;
-use fundsearch::accounts::{JournalStore, Allowances, Plan};
+use fundsearch::accounts::{Allowances, JournalStore, Plan};
 use fundsearch::api::app::App;
+use fundsearch::api::metrics::Metrics;
 use fundsearch::api::rate_limit::RateLimiter;
 use fundsearch::api::semantic::SemanticService;
 use fundsearch::api::server::{serve, ServerConfig};
@@ -56,9 +56,14 @@ impl TestServer {
     pub fn start(index_dir: &Path, state_dir: &Path, setup: Setup) -> TestServer {
         let index = Index::open(index_dir).expect("index opens");
         index.warm().expect("index warms");
-        let accounts = Arc::new(JournalStore::open(state_dir, setup.allowances).expect("state opens"));
+        let accounts =
+            Arc::new(JournalStore::open(state_dir, setup.allowances).expect("state opens"));
         let app = Arc::new(App {
-            metrics: if setup.metrics { Metrics::enabled() } else { Metrics::disabled() },
+            metrics: if setup.metrics {
+                Metrics::enabled()
+            } else {
+                Metrics::disabled()
+            },
             index: Arc::new(index),
             accounts: accounts.clone(),
             limiter: RateLimiter::new(setup.rate_limit),

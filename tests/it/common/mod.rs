@@ -36,7 +36,8 @@ pub fn models_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = fundsearch::embed::files::default_models_dir();
-        fundsearch::embed::files::fetch(&dir).unwrap_or_else(|e| panic!("fetching the models: {e}"));
+        fundsearch::embed::files::fetch(&dir)
+            .unwrap_or_else(|e| panic!("fetching the models: {e}"));
         dir
     })
 }
@@ -47,11 +48,17 @@ type Loaded = Mutex<Vec<(ModelKind, Arc<dyn Embedder>)>>;
 /// A model, loaded once per test run.
 pub fn model(kind: ModelKind) -> Arc<dyn Embedder> {
     static MODELS: OnceLock<Loaded> = OnceLock::new();
-    let mut loaded = MODELS.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+    let mut loaded = MODELS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
     if let Some((_, m)) = loaded.iter().find(|(k, _)| *k == kind) {
         return m.clone();
     }
-    let m: Arc<dyn Embedder> = kind.load(models_dir()).unwrap_or_else(|e| panic!("{e}")).into();
+    let m: Arc<dyn Embedder> = kind
+        .load(models_dir())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .into();
     loaded.push((kind, m.clone()));
     m
 }

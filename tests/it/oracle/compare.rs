@@ -222,10 +222,14 @@ fn broad_portfolios_agree_with_the_oracle() {
         DealFilter::default(),
     ];
     for data in [fixture(), synthetic()] {
-        for (deal, only_lead_deals, min) in deals
-            .iter()
-            .flat_map(|d| [(d, false, None), (d, true, None), (d, false, Some(2)), (d, true, Some(3))])
-        {
+        for (deal, only_lead_deals, min) in deals.iter().flat_map(|d| {
+            [
+                (d, false, None),
+                (d, true, None),
+                (d, false, Some(2)),
+                (d, true, Some(3)),
+            ]
+        }) {
             let q = InvestorsQuery {
                 portfolio: Some(PortfolioFilter {
                     deal: deal.clone(),
@@ -234,7 +238,10 @@ fn broad_portfolios_agree_with_the_oracle() {
                     ..Default::default()
                 }),
                 sort: InvestorSort::MatchingDeals,
-                page: PageRequest { page: 0, page_size: 100 },
+                page: PageRequest {
+                    page: 0,
+                    page_size: 100,
+                },
                 ..Default::default()
             };
             let expected = expect_investors(data.world, &q);
@@ -253,7 +260,10 @@ fn broad_portfolios_agree_with_the_oracle() {
                     ..Default::default()
                 }),
                 sort: PersonSort::FilteredDealCount,
-                page: PageRequest { page: 0, page_size: 100 },
+                page: PageRequest {
+                    page: 0,
+                    page_size: 100,
+                },
                 ..Default::default()
             };
             let expected = expect_people(data.world, &q);

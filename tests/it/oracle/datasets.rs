@@ -60,7 +60,12 @@ pub fn synthetic() -> Dataset {
             as_of,
         };
         generate(&opts).expect("the synthetic dump generates");
-        build_with(&dir.join("dump"), &dir.join("index"), "2026-11-01", semantic(ModelKind::WordLlama));
+        build_with(
+            &dir.join("dump"),
+            &dir.join("index"),
+            "2026-11-01",
+            semantic(ModelKind::WordLlama),
+        );
         (
             Index::open(&dir.join("index")).expect("the synthetic index opens"),
             World::load(&dir.join("dump"), as_of),

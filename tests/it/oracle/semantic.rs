@@ -15,7 +15,9 @@ use fundsearch::embed::{CachedEmbedder, ModelKind};
 use fundsearch::index::vectors::QueryCodes;
 use fundsearch::query::exec::search_companies;
 use fundsearch::query::request::{CompaniesQuery, PageRequest, Semantic};
-use fundsearch::query::semantic::{embed_query, semantic_set, semantic_set_tuned, QueryVector, Tuning, SEMANTIC_CAP};
+use fundsearch::query::semantic::{
+    embed_query, semantic_set, semantic_set_tuned, QueryVector, Tuning, SEMANTIC_CAP,
+};
 
 use super::datasets::synthetic;
 use super::generate::Gen;
@@ -39,10 +41,16 @@ fn query_vector(text: &str) -> QueryVector {
 /// The naive answer: filter by the oracle, score every candidate, cap, page.
 fn naive(w: &World, q: &CompaniesQuery, qv: &QueryVector, min_relevance: f64) -> Expected {
     let index = synthetic().index;
-    let vectors = index.vectors.as_ref().expect("the synthetic index has vectors");
+    let vectors = index
+        .vectors
+        .as_ref()
+        .expect("the synthetic index has vectors");
     let mut all = q.clone();
     all.semantic = None;
-    all.page = PageRequest { page: 0, page_size: usize::MAX / 4 };
+    all.page = PageRequest {
+        page: 0,
+        page_size: usize::MAX / 4,
+    };
     let candidates = expect_companies(w, &all).ids;
     let floor = qv.calibration.cosine_at(min_relevance as f32);
     let codes = QueryCodes::of(&qv.vector);
@@ -60,7 +68,11 @@ fn naive(w: &World, q: &CompaniesQuery, qv: &QueryVector, min_relevance: f64) ->
         .iter()
         .map(|&(_, doc)| index.companies.ids.uuid(doc))
         .collect();
-    Expected { ids, total: scored.len() as u64, filtered: Vec::new() }
+    Expected {
+        ids,
+        total: scored.len() as u64,
+        filtered: Vec::new(),
+    }
 }
 
 #[test]
@@ -73,21 +85,40 @@ fn semantic_companies_match_a_naive_scan() {
     for i in 0..runs {
         let mut q = gen.companies_query();
         if i % 3 == 0 {
-            q = CompaniesQuery { page: q.page, ..Default::default() };
+            q = CompaniesQuery {
+                page: q.page,
+                ..Default::default()
+            };
         }
         let min_relevance = [0.0, 0.0, 0.2, 0.35][i % 4];
         let qv = vectors[i % vectors.len()].clone();
-        q.semantic = Some(Semantic { query: QUERIES[i % QUERIES.len()].into(), min_relevance, vector: Some(qv.clone()) });
+        q.semantic = Some(Semantic {
+            query: QUERIES[i % QUERIES.len()].into(),
+            min_relevance,
+            vector: Some(qv.clone()),
+        });
         let want = naive(data.world, &q, &qv, min_relevance);
         let got = search_companies(data.index, &q).expect("the engine answers");
-        let got_ids: Vec<_> = got.docs.iter().map(|&d| data.index.companies.ids.uuid(d)).collect();
+        let got_ids: Vec<_> = got
+            .docs
+            .iter()
+            .map(|&d| data.index.companies.ids.uuid(d))
+            .collect();
         if got_ids != want.ids || got.total_count != want.total {
-            mismatches.push(format!("{q:?}: engine {} {got_ids:?}, naive {} {:?}", got.total_count, want.total, want.ids));
+            mismatches.push(format!(
+                "{q:?}: engine {} {got_ids:?}, naive {} {:?}",
+                got.total_count, want.total, want.ids
+            ));
         }
         assert_eq!(got.similarity.len(), got.docs.len());
         assert!(got.similarity.windows(2).all(|w| w[0] >= w[1]));
     }
-    assert!(mismatches.is_empty(), "{} of {runs} differ; first: {}", mismatches.len(), mismatches[0]);
+    assert!(
+        mismatches.is_empty(),
+        "{} of {runs} differ; first: {}",
+        mismatches.len(),
+        mismatches[0]
+    );
 }
 
 #[test]
@@ -98,11 +129,31 @@ fn the_sketch_pass_keeps_the_exact_top_150() {
     for text in QUERIES {
         let qv = query_vector(text);
         let exact = semantic_set(vectors, &qv, None, 0.0).unwrap();
-        let everything = Tuning { exact_limit: 0, coarse: rows, coarse_share: 1, rescore: rows };
-        assert_eq!(semantic_set_tuned(vectors, &qv, None, 0.0, everything).unwrap(), exact);
-        let a_third = Tuning { exact_limit: 0, coarse: rows, coarse_share: 1, rescore: rows / 3 };
+        let everything = Tuning {
+            exact_limit: 0,
+            coarse: rows,
+            coarse_share: 1,
+            rescore: rows,
+        };
+        assert_eq!(
+            semantic_set_tuned(vectors, &qv, None, 0.0, everything).unwrap(),
+            exact
+        );
+        let a_third = Tuning {
+            exact_limit: 0,
+            coarse: rows,
+            coarse_share: 1,
+            rescore: rows / 3,
+        };
         let sketched = semantic_set_tuned(vectors, &qv, None, 0.0, a_third).unwrap();
-        let found = sketched.iter().filter(|h| exact.iter().any(|e| e.doc == h.doc)).count();
-        assert!(found as f64 >= 0.75 * exact.len() as f64, "{text}: {found} of {}", exact.len());
+        let found = sketched
+            .iter()
+            .filter(|h| exact.iter().any(|e| e.doc == h.doc))
+            .count();
+        assert!(
+            found as f64 >= 0.75 * exact.len() as f64,
+            "{text}: {found} of {}",
+            exact.len()
+        );
     }
 }

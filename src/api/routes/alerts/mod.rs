@@ -16,7 +16,10 @@ use crate::api::envelope::{Data, Meta, Raw};
 use crate::api::errors::{ApiError, Code};
 use crate::api::handler::{Ctx, Reply};
 use crate::index::{Index, IndexError};
-use crate::query::alert::{configuration_of, reasoning, Matched, run_alert, semantic_of, simplified_deal, AlertMatches, MAX_ALERT_DEALS};
+use crate::query::alert::{
+    configuration_of, reasoning, run_alert, semantic_of, simplified_deal, AlertMatches, Matched,
+    MAX_ALERT_DEALS,
+};
 use crate::query::exec::QueryError;
 use crate::query::request::{Range, Semantic};
 use crate::query::resolve::parse_uuid;
@@ -24,14 +27,18 @@ use crate::schema::alert::{Alert, AlertConfig, SimplifiedDeal};
 use crate::schema::record::{CompanyRecord, DealRecord};
 use crate::schema::Date;
 
-use super::support::{internal, semantic_blocks};
 use super::collections::query_error;
+use super::support::{internal, semantic_blocks};
 
 /// A reply of `items` under `name`, `meta.page_size` being `page_size`.
 fn batch(data: Data, page_size: usize) -> Reply {
     Reply {
         data,
-        meta: Meta { total_count: page_size as u64, page: 0, page_size: page_size as u64 },
+        meta: Meta {
+            total_count: page_size as u64,
+            page: 0,
+            page_size: page_size as u64,
+        },
         rows: 0,
         message: None,
         semantic_searches: 0,
@@ -40,37 +47,68 @@ fn batch(data: Data, page_size: usize) -> Reply {
 }
 
 fn not_found() -> ApiError {
-    let help = "Check the alert IDs with GET /alerts/configurations; only your own alerts can be read.";
+    let help =
+        "Check the alert IDs with GET /alerts/configurations; only your own alerts can be read.";
     ApiError::with_help(Code::AlertNotFound, &[], help)
 }
 
 /// The caller's configurations with the requested ids, in request order.
 fn owned(ctx: &Ctx, ids: &[Uuid]) -> Result<Vec<AlertConfig>, ApiError> {
-    let mine = ctx.app.accounts.alerts_of(&ctx.principal.user).map_err(internal)?;
+    let mine = ctx
+        .app
+        .accounts
+        .alerts_of(&ctx.principal.user)
+        .map_err(internal)?;
     ids.iter()
-        .map(|id| mine.iter().find(|a| a.id == *id).cloned().ok_or_else(not_found))
+        .map(|id| {
+            mine.iter()
+                .find(|a| a.id == *id)
+                .cloned()
+                .ok_or_else(not_found)
+        })
         .collect()
 }
 
 /// One matched deal in the alert shape.
-fn report(index: &Index, config: &AlertConfig, matches: &AlertMatches, doc: u32) -> Result<SimplifiedDeal, IndexError> {
+fn report(
+    index: &Index,
+    config: &AlertConfig,
+    matches: &AlertMatches,
+    doc: u32,
+) -> Result<SimplifiedDeal, IndexError> {
     let deal: DealRecord = index.deals.record("full", doc)?;
-    let company_doc = index.companies.ids.docid(&deal.company_id)
-        .ok_or_else(|| IndexError::corrupt("deals", format!("deal {} has no company", deal.id)))?;
+    let company_doc =
+        index.companies.ids.docid(&deal.company_id).ok_or_else(|| {
+            IndexError::corrupt("deals", format!("deal {} has no company", deal.id))
+        })?;
     let company: CompanyRecord = index.companies.record("full", company_doc)?;
-    let matched = Matched { deal: &deal, deal_doc: doc, company: &company, relevance: matches.relevance.get(&company_doc).copied() };
+    let matched = Matched {
+        deal: &deal,
+        deal_doc: doc,
+        company: &company,
+        relevance: matches.relevance.get(&company_doc).copied(),
+    };
     let why = reasoning(index, &config.filters, &matched)?;
     Ok(simplified_deal(deal, &company, why))
 }
 
 /// `config`'s alert over `days`, or `None` when no deal matched.
-fn alert_of(index: &Index, config: &AlertConfig, days: Range<Date>, semantic: Option<&Semantic>) -> Result<Option<Raw>, ApiError> {
+fn alert_of(
+    index: &Index,
+    config: &AlertConfig,
+    days: Range<Date>,
+    semantic: Option<&Semantic>,
+) -> Result<Option<Raw>, ApiError> {
     let matches = run_alert(index, &config.filters, days, semantic).map_err(query_error)?;
     if matches.deals.is_empty() {
         return Ok(None);
     }
-    let deals = matches.newest(MAX_ALERT_DEALS).into_iter()
-        .map(|doc| report(index, config, &matches, doc).map_err(|e| query_error(QueryError::Index(e))))
+    let deals = matches
+        .newest(MAX_ALERT_DEALS)
+        .into_iter()
+        .map(|doc| {
+            report(index, config, &matches, doc).map_err(|e| query_error(QueryError::Index(e)))
+        })
         .collect::<Result<Vec<_>, ApiError>>()?;
     let alert = Alert {
         alert_id: config.id,
@@ -86,7 +124,8 @@ fn alert_of(index: &Index, config: &AlertConfig, days: Range<Date>, semantic: Op
 pub fn alerts(ctx: &Ctx) -> Result<Reply, ApiError> {
     let request = request::parse(&ctx.query, Utc::now())?;
     let configs = owned(ctx, &request.ids)?;
-    let mut semantics: Vec<Option<Semantic>> = configs.iter().map(|c| semantic_of(&c.filters)).collect();
+    let mut semantics: Vec<Option<Semantic>> =
+        configs.iter().map(|c| semantic_of(&c.filters)).collect();
     let searches = semantic_blocks(ctx, semantics.iter_mut().map(|s| (s.as_mut(), "filters")))?;
     let index = &ctx.app.index;
     let mut rows = Vec::new();
@@ -103,20 +142,34 @@ fn configuration(ctx: &Ctx, config: &AlertConfig) -> Result<Raw, ApiError> {
 
 /// `GET /alerts/configurations`.
 pub fn configurations(ctx: &Ctx) -> Result<Reply, ApiError> {
-    let mine = ctx.app.accounts.alerts_of(&ctx.principal.user).map_err(internal)?;
-    let rows = mine.iter().map(|c| configuration(ctx, c)).collect::<Result<Vec<_>, _>>()?;
+    let mine = ctx
+        .app
+        .accounts
+        .alerts_of(&ctx.principal.user)
+        .map_err(internal)?;
+    let rows = mine
+        .iter()
+        .map(|c| configuration(ctx, c))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(batch(Data::list("configurations", rows), mine.len()))
 }
 
 /// `POST /alerts/configurations`.
 pub fn create_configuration(ctx: &Ctx) -> Result<Reply, ApiError> {
     let config = parse_alert_configuration(ctx.body)?.into_config(Utc::now());
-    let saved = ctx.app.accounts.create_alert(&ctx.principal.user, config.clone()).map_err(internal)?;
+    let saved = ctx
+        .app
+        .accounts
+        .create_alert(&ctx.principal.user, config.clone())
+        .map_err(internal)?;
     saved.map_err(|limit| {
         let details = json!({ "limit": limit.limit, "help": "Delete an alert configuration first (DELETE /v1/alerts/configurations/{id})." });
         ApiError::of(Code::AlertLimitReached, &[("limit", &limit.limit.to_string())], details)
     })?;
-    Ok(batch(Data::one("configuration", configuration(ctx, &config)?), 1))
+    Ok(batch(
+        Data::one("configuration", configuration(ctx, &config)?),
+        1,
+    ))
 }
 
 /// `DELETE /alerts/configurations/{id}`.
@@ -126,7 +179,14 @@ pub fn delete_configuration(ctx: &Ctx) -> Result<Reply, ApiError> {
         let details = json!({ "provided": raw, "help": "Please provide valid UUID format for all alert IDs" });
         ApiError::of(Code::InvalidAlertId, &[("ids", raw)], details)
     })?;
-    let removed = ctx.app.accounts.delete_alert(&ctx.principal.user, id).map_err(internal)?;
+    let removed = ctx
+        .app
+        .accounts
+        .delete_alert(&ctx.principal.user, id)
+        .map_err(internal)?;
     let removed = removed.ok_or_else(not_found)?;
-    Ok(batch(Data::one("configuration", configuration(ctx, &removed)?), 1))
+    Ok(batch(
+        Data::one("configuration", configuration(ctx, &removed)?),
+        1,
+    ))
 }
