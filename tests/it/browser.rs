@@ -12,32 +12,15 @@
 //! Playwright (into `target/browser/venv`) are installed on first use;
 //! `.ci/run` installs them up front.
 
-use std::process::Command;
+use crate::common::script::run_with_binaries;
 
 #[test]
 fn the_explorer_and_the_reference_work_in_a_real_browser() {
-    let out = Command::new("bash")
-        .arg("scripts/browser-test.sh")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("SERVER_BIN", env!("CARGO_BIN_EXE_server"))
-        .env("INDEXER_BIN", env!("CARGO_BIN_EXE_indexer"))
-        .output()
-        .expect("bash runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let summary: Vec<&str> = stdout
-        .lines()
-        .chain(stderr.lines())
-        .filter(|l| l.starts_with("browser:"))
-        .collect();
-    println!("{}", summary.join("\n"));
-    let tail: Vec<&str> = stderr.lines().rev().take(60).collect();
+    let run = run_with_binaries("scripts/browser-test.sh", "browser");
     assert!(
-        out.status.success(),
-        "browser test failed ({}):\n{}\n--- stderr tail ---\n{}",
-        out.status,
-        summary.join("\n"),
-        tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+        run.ok,
+        "browser test failed {}",
+        run.report(&run.stderr, 60)
     );
     for check in [
         "has a label",
@@ -47,8 +30,9 @@ fn the_explorer_and_the_reference_work_in_a_real_browser() {
         "passed in",
     ] {
         assert!(
-            summary.iter().any(|l| l.contains(check)),
-            "no {check:?} in {summary:?}"
+            run.summary.iter().any(|l| l.contains(check)),
+            "no {check:?} in {:?}",
+            run.summary
         );
     }
 }

@@ -233,6 +233,17 @@ fn start_server(
     (child, stderr, addr)
 }
 
+/// `server keys create` for user `ops` on the pro plan; the key printed.
+fn create_key(state: &std::path::Path) -> String {
+    let state = state.to_str().unwrap();
+    let args = [
+        "keys", "create", "--state", state, "--user", "ops", "--plan", "pro",
+    ];
+    let (ok, key, err) = run(SERVER, &args);
+    assert!(ok, "{err}");
+    key.trim().to_string()
+}
+
 /// Sends SIGTERM and waits (at most 15 s) for a clean exit.
 fn stop_server(child: &mut std::process::Child) {
     let killed = Command::new("kill")
@@ -257,21 +268,7 @@ fn stop_server(child: &mut std::process::Child) {
 #[test]
 fn server_logs_json_events_in_request_spans_and_serves_metrics() {
     let state = scratch("cli-server-json").join("state");
-    let (ok, key, err) = run(
-        SERVER,
-        &[
-            "keys",
-            "create",
-            "--state",
-            state.to_str().unwrap(),
-            "--user",
-            "ops",
-            "--plan",
-            "pro",
-        ],
-    );
-    assert!(ok, "{err}");
-    let key = key.trim().to_string();
+    let key = create_key(&state);
     let (mut child, mut stderr, addr) =
         start_server(&state, &["--log-format", "json", "--metrics", "true"]);
     let server = http::Client(addr.parse().unwrap());
@@ -352,21 +349,7 @@ fn server_logs_json_events_in_request_spans_and_serves_metrics() {
 #[test]
 fn server_keys_create_then_serve_then_sigterm() {
     let state = scratch("cli-server").join("state");
-    let (ok, key, err) = run(
-        SERVER,
-        &[
-            "keys",
-            "create",
-            "--state",
-            state.to_str().unwrap(),
-            "--user",
-            "ops",
-            "--plan",
-            "pro",
-        ],
-    );
-    assert!(ok, "{err}");
-    let key = key.trim().to_string();
+    let key = create_key(&state);
     assert!(key.starts_with("vg_") && key.len() == 48, "{key}");
 
     let (mut child, mut stderr, addr) = start_server(&state, &["--access-log", "false"]);

@@ -10,44 +10,17 @@
 //! The Python tools are pinned and installed into `target/conformance/venv`
 //! on first use (`.ci/run` installs them up front).
 
-use std::process::Command;
+use crate::common::script::run_with_binaries;
 
 #[test]
 fn the_served_document_is_valid_and_the_fuzzer_finds_no_divergence() {
-    let out = Command::new("bash")
-        .arg("scripts/conformance.sh")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("SERVER_BIN", env!("CARGO_BIN_EXE_server"))
-        .env("INDEXER_BIN", env!("CARGO_BIN_EXE_indexer"))
-        .output()
-        .expect("bash runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let summary: Vec<&str> = stdout
-        .lines()
-        .chain(stderr.lines())
-        .filter(|l| l.starts_with("conformance:"))
-        .collect();
-    println!("{}", summary.join("\n"));
+    let run = run_with_binaries("scripts/conformance.sh", "conformance");
+    assert!(run.ok, "conformance failed {}", run.report(&run.stdout, 80));
     assert!(
-        out.status.success(),
-        "conformance failed ({}):\n{}\n--- output tail ---\n{}",
-        out.status,
-        summary.join("\n"),
-        stdout
-            .lines()
-            .rev()
-            .take(80)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-    assert!(
-        summary
+        run.summary
             .iter()
             .any(|l| l.contains("operations tested") && l.contains("0 unique failures")),
-        "{summary:?}"
+        "{:?}",
+        run.summary
     );
 }
