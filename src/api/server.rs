@@ -162,7 +162,14 @@ async fn respond(
     let id = request_id(&shared, req.headers());
     let method = req.method().as_str().to_string();
     let path = req.uri().path().to_string();
-    let span = tracing::info_span!("request", id = %id, method = %method, path = %path);
+    // The span is the access log's context; without the access log it is
+    // not made (a few hundred nanoseconds of the lightest requests), and
+    // the failure events name the request id themselves.
+    let span = if shared.config.access_log {
+        tracing::info_span!("request", id = %id, method = %method, path = %path)
+    } else {
+        tracing::Span::none()
+    };
     let response = async {
         match read_body(&shared.config, req).await {
             Ok((parts, body)) => run(&shared, parts, body, &id).await,
@@ -284,7 +291,7 @@ async fn run(shared: &Arc<Shared>, parts: Parts, body: Bytes, id: &str) -> Respo
     match outcome {
         Ok(Ok(response)) => response,
         Ok(Err(join)) => {
-            tracing::error!(error = %join, "handler failed");
+            tracing::error!(request_id = id, error = %join, "handler failed");
             Response::error(&ApiError::internal(id))
         }
         Err(_) => Response::error(&ApiError::timeout()),
@@ -322,7 +329,7 @@ fn caught<T>(
     };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(&req)));
     if outcome.is_err() {
-        tracing::error!("handler panicked");
+        tracing::error!(request_id = id, "handler panicked");
     }
     outcome.ok()
 }
