@@ -27,19 +27,7 @@ fn run(bin: &str, args: &[&str]) -> (bool, String, String) {
 fn indexer_build_verify_inspect_and_failures() {
     let dir = scratch("cli-indexer");
     let (index, dump) = (dir.join("index"), repo().join("fixtures/dump"));
-    let (ok, out, err) = run(
-        INDEXER,
-        &[
-            "build",
-            "--dump",
-            dump.to_str().unwrap(),
-            "--out",
-            index.to_str().unwrap(),
-            "--as-of",
-            "2026-11-01",
-            "--quiet",
-        ],
-    );
+    let (ok, out, err) = build_fixture(&index, &["--quiet"]);
     assert!(ok && out.contains("built"), "{out}");
     assert_eq!(err, "", "--quiet prints no progress");
     let (ok, out, _) = run(INDEXER, &["verify", index.to_str().unwrap()]);
@@ -78,6 +66,16 @@ fn indexer_build_verify_inspect_and_failures() {
 }
 
 /// Every line of `err` is plain text (no escape code, no carriage return).
+/// `indexer build` of the fixture dump into `index` (as of 2026-11-01)
+/// with `extra` flags.
+fn build_fixture(index: &std::path::Path, extra: &[&str]) -> (bool, String, String) {
+    let dump = repo().join("fixtures/dump");
+    let mut args = vec!["build", "--dump", dump.to_str().unwrap()];
+    args.extend_from_slice(&["--out", index.to_str().unwrap(), "--as-of", "2026-11-01"]);
+    args.extend_from_slice(extra);
+    run(INDEXER, &args)
+}
+
 fn assert_plain(err: &str) {
     assert!(
         !err.contains('\x1b') && !err.contains('\r'),
@@ -88,21 +86,8 @@ fn assert_plain(err: &str) {
 #[test]
 fn indexer_build_reports_progress_as_plain_lines_when_stderr_is_piped() {
     let dir = scratch("cli-progress");
-    let (index, dump) = (dir.join("index"), repo().join("fixtures/dump"));
-    let (ok, out, err) = run(
-        INDEXER,
-        &[
-            "build",
-            "--dump",
-            dump.to_str().unwrap(),
-            "--out",
-            index.to_str().unwrap(),
-            "--as-of",
-            "2026-11-01",
-            "--semantic-model",
-            "none",
-        ],
-    );
+    let index = dir.join("index");
+    let (ok, out, err) = build_fixture(&index, &["--semantic-model", "none"]);
     assert!(ok && out.contains("built"), "{out}{err}");
     assert!(!out.contains("done,"), "progress stays off stdout: {out}");
     assert_plain(&err);
