@@ -25,7 +25,8 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use crate::progress::{Counter, Progress, Unit};
-use crate::schema::{Date, RoundType};
+use crate::schema::{Date, RoundType, Timestamp};
+use uuid::Uuid;
 
 use super::facts::{DealFacts, Facts};
 
@@ -142,11 +143,18 @@ fn in_window(date: Option<Date>, as_of: Date) -> bool {
     date.is_some_and(|d| d >= as_of.one_year_before() && d <= as_of)
 }
 
+/// What orders deals by recency: date, creation, id.
+pub type RecencyKey = (Option<Date>, Option<Timestamp>, Uuid);
+
+pub fn recency_key(deal: &DealFacts) -> RecencyKey {
+    (deal.date, deal.created_at, deal.id)
+}
+
 /// Recency order of deals: most recent first.
-pub fn deal_recency(a: &DealFacts, b: &DealFacts) -> Ordering {
-    desc_nulls_last(a.date, b.date)
-        .then(desc_nulls_last(a.created_at, b.created_at))
-        .then(a.id.cmp(&b.id))
+pub fn deal_recency(a: &RecencyKey, b: &RecencyKey) -> Ordering {
+    desc_nulls_last(a.0, b.0)
+        .then(desc_nulls_last(a.1, b.1))
+        .then(a.2.cmp(&b.2))
 }
 
 /// Descending order with `None` after every value.
@@ -234,7 +242,11 @@ fn derive_counted(facts: &Facts, as_of: Date, counter: &Counter) -> Derived {
 
 fn recency_ranks(facts: &Facts) -> Vec<u32> {
     let mut order: Vec<u32> = (0..facts.deals.len() as u32).collect();
-    order.par_sort_by(|&a, &b| deal_recency(&facts.deals[a as usize], &facts.deals[b as usize]));
+    let keys: Vec<RecencyKey> = (0..facts.deals.len() as u32)
+        .into_par_iter()
+        .map(|d| recency_key(&facts.deals.get(d)))
+        .collect();
+    order.par_sort_by(|&a, &b| deal_recency(&keys[a as usize], &keys[b as usize]));
     let mut rank = vec![0u32; order.len()];
     for (r, &d) in order.iter().enumerate() {
         rank[d as usize] = r as u32;
@@ -243,7 +255,8 @@ fn recency_ranks(facts: &Facts) -> Vec<u32> {
 }
 
 fn company_agg(facts: &Facts, deals: Vec<u32>) -> CompanyAgg {
-    let rows = || deals.iter().map(|&d| &facts.deals[d as usize]);
+    let decoded: Vec<DealFacts> = deals.iter().map(|&d| facts.deals.get(d)).collect();
+    let rows = || decoded.iter();
     let sizes: Vec<f64> = rows().filter_map(|d| d.size).collect();
     let total_raised = (!sizes.is_empty()).then(|| sizes.iter().sum());
     let mut all_investors = Vec::new();
@@ -283,10 +296,8 @@ fn firm_agg(facts: &Facts, as_of: Date, firm: u32, deals: Vec<(u32, bool)>) -> F
     let stats = investor_stats(facts, as_of, deals.iter().copied());
     let mut partners: Vec<u32> = Vec::new();
     for &(d, _) in &deals {
-        let own = facts.deals[d as usize]
-            .firms
-            .iter()
-            .filter(|f| f.firm == firm);
+        let deal = facts.deals.get(d);
+        let own = deal.firms.iter().filter(|f| f.firm == firm);
         own.flat_map(|f| &f.partners)
             .for_each(|&p| push_unique(&mut partners, p));
     }
@@ -324,7 +335,7 @@ fn person_agg(
 fn person_firms(facts: &Facts, partner: &[(u32, u32, bool)]) -> Vec<PersonFirm> {
     let mut firms: Vec<PersonFirm> = Vec::new();
     for &(d, firm, _) in partner {
-        let date = facts.deals[d as usize].date;
+        let date = facts.deals.get(d).date;
         match firms.iter_mut().find(|f| f.firm == firm) {
             Some(f) => {
                 f.deal_count += 1;
@@ -339,9 +350,9 @@ fn person_firms(facts: &Facts, partner: &[(u32, u32, bool)]) -> Vec<PersonFirm> 
     }
     firms.sort_by(|a, b| {
         b.deal_count.cmp(&a.deal_count).then_with(|| {
-            facts.firms[a.firm as usize]
+            facts.firms.get(a.firm)
                 .name
-                .cmp(&facts.firms[b.firm as usize].name)
+                .cmp(&facts.firms.get(b.firm).name)
         })
     });
     firms
@@ -358,14 +369,14 @@ fn investor_stats(
     let mut cities: HashMap<u32, u32> = HashMap::new();
     let mut rounds: HashMap<RoundType, u32> = HashMap::new();
     for (d, lead) in deals {
-        let deal = &facts.deals[d as usize];
+        let deal = facts.deals.get(d);
         let recent = in_window(deal.date, as_of);
         s.total_deal_count += 1;
         s.lead_deal_count += lead as u32;
         s.deal_count_last_12_months += recent as u32;
         s.lead_deal_count_last_12_months += (recent && lead) as u32;
         s.most_recent_deal_date = s.most_recent_deal_date.max(deal.date);
-        let company = &facts.companies[deal.company as usize];
+        let company = facts.companies.get(deal.company);
         company
             .industries
             .iter()

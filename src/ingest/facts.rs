@@ -5,14 +5,20 @@
 //! kept rows in the file); doc ids are assigned later, by the index builder.
 //! Long texts (descriptions, histories, articles) are not kept here: the
 //! record renderer streams the dump again for them.
+//!
+//! Each kind's rows are held packed in a [`Table`] (see `packed`): a row is
+//! decoded when it is read, so readers keep a decoded row rather than read
+//! it twice.
 
 use std::collections::HashMap;
 
+use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use super::packed::{Row, Table};
 use crate::schema::{
-    Date, Headcount, IndustryRow, IpoStatus, LocationRow, PersonRole, RoundKey, RoundType,
-    Timestamp,
+    ContactType, Date, Headcount, IndustryRow, IpoStatus, LocationRow, PersonRole, RoundKey,
+    RoundType, Timestamp,
 };
 
 /// Locations and industries, with their lookup tables resolved.
@@ -51,7 +57,7 @@ impl Catalog {
 pub type Places = [Option<u32>; 4];
 
 /// A company, compactly.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CompanyFacts {
     pub id: Uuid,
     pub name: Box<str>,
@@ -68,7 +74,7 @@ pub struct CompanyFacts {
 }
 
 /// An investor firm, compactly.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FirmFacts {
     pub id: Uuid,
     pub name: Box<str>,
@@ -82,20 +88,20 @@ pub struct FirmFacts {
 }
 
 /// Who employs a person now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Employer {
     Company(u32),
     Firm(u32),
 }
 
 /// A person, compactly.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PersonFacts {
     pub id: Uuid,
     pub name: Box<str>,
     pub roles: Vec<PersonRole>,
-    /// Contact channels on file, as `ContactType` wire names.
-    pub contacts: Vec<&'static str>,
+    /// Contact channels on file.
+    pub contacts: Vec<ContactType>,
     /// Normalised key of the current title (`vp-engineering`).
     pub job_title: Option<Box<str>>,
     pub schools: Vec<Box<str>>,
@@ -108,7 +114,7 @@ pub struct PersonFacts {
 }
 
 /// A firm's part in a deal.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DealFirm {
     pub firm: u32,
     pub lead: bool,
@@ -117,7 +123,7 @@ pub struct DealFirm {
 }
 
 /// A deal, compactly.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DealFacts {
     pub id: Uuid,
     pub company: u32,
@@ -134,8 +140,20 @@ pub struct DealFacts {
 #[derive(Debug, Clone, Default)]
 pub struct Facts {
     pub catalog: Catalog,
-    pub companies: Vec<CompanyFacts>,
-    pub firms: Vec<FirmFacts>,
-    pub people: Vec<PersonFacts>,
-    pub deals: Vec<DealFacts>,
+    pub companies: Table<CompanyFacts>,
+    pub firms: Table<FirmFacts>,
+    pub people: Table<PersonFacts>,
+    pub deals: Table<DealFacts>,
 }
+
+macro_rules! rows_with_ids {
+    ($($kind:ty),+) => {$(
+        impl Row for $kind {
+            fn id(&self) -> Uuid {
+                self.id
+            }
+        }
+    )+};
+}
+
+rows_with_ids!(CompanyFacts, FirmFacts, PersonFacts, DealFacts);

@@ -18,12 +18,13 @@ use uuid::Uuid;
 use crate::progress::{Progress, Unit};
 use crate::schema::ids::{crunchbase_key, domain_key, linkedin_key, slugify, twitter_key};
 use crate::schema::{
-    CompanyRow, DealRow, DumpMeta, FirmRow, LocationType, PersonRow, PlaceRefs, RoundKey,
+    CompanyRow, ContactType, DealRow, DumpMeta, FirmRow, LocationType, PersonRow, PlaceRefs, RoundKey,
     DUMP_FILES, DUMP_FORMAT_VERSION,
 };
 
 use super::catalog::load_catalog;
 use super::facts::*;
+use super::packed::{Row, Table};
 use super::report::{IngestReport, RowError};
 use super::scan::scan_jsonl_map;
 use super::IngestError;
@@ -191,30 +192,42 @@ pub fn load_dump_with_progress(
     let meta = read_meta(dir)?;
     let mut loader = Loader::new(strict, progress);
     let catalog = load_catalog(dir, &mut loader)?;
-    let companies = load_companies(dir, &mut loader, &catalog)?;
-    let company_ids: HashMap<Uuid, u32> = companies
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (c.id, i as u32))
-        .collect();
-    let firms = load_firms(dir, &mut loader, &catalog, &company_ids)?;
-    let firm_ids: HashMap<Uuid, u32> = firms
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.id, i as u32))
-        .collect();
-    let people = load_people(dir, &mut loader, &company_ids, &firm_ids)?;
-    let person_ids: HashMap<Uuid, u32> = people
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.id, i as u32))
-        .collect();
+    let companies = load_table(
+        dir,
+        &mut loader,
+        "companies.jsonl",
+        |row: CompanyRow| company_facts(row, &catalog),
+        |c: &CompanyFacts| Some(&c.permalink),
+    )?;
+    let company_ids = id_map(&companies);
+    let firms = load_table(
+        dir,
+        &mut loader,
+        "investors.jsonl",
+        |row: FirmRow| firm_facts(row, &catalog, &company_ids),
+        |f: &FirmFacts| Some(&f.permalink),
+    )?;
+    let firm_ids = id_map(&firms);
+    let people = load_table(
+        dir,
+        &mut loader,
+        "people.jsonl",
+        |row: PersonRow| person_facts(row, &company_ids, &firm_ids),
+        |_| None,
+    )?;
+    let person_ids = id_map(&people);
     let refs = DealRefs {
         companies: &company_ids,
         firms: &firm_ids,
         people: &person_ids,
     };
-    let deals = load_deals(dir, &mut loader, &refs)?;
+    let deals = load_table(
+        dir,
+        &mut loader,
+        "deals.jsonl",
+        |row: DealRow| deal_facts(row, &refs),
+        |_| None,
+    )?;
     let facts = Facts {
         catalog,
         companies,
@@ -326,24 +339,31 @@ impl Uniques {
     }
 }
 
-fn load_companies(
+/// Reads `file` into a table: each parsed row converted (in parallel), then
+/// its id (and permalink, for organisations) claimed, in file order.
+fn load_table<R, T>(
     dir: &Path,
     loader: &mut Loader,
-    catalog: &Catalog,
-) -> Result<Vec<CompanyFacts>, IngestError> {
+    file: &'static str,
+    convert: impl Fn(R) -> Result<T, String> + Sync,
+    permalink: impl Fn(&T) -> Option<&str>,
+) -> Result<Table<T>, IngestError>
+where
+    R: serde::de::DeserializeOwned + Send,
+    T: Row + Send,
+{
     let mut uniques = Uniques::default();
-    let mut out = Vec::new();
-    loader.scan_converted(
-        dir,
-        "companies.jsonl",
-        |row: CompanyRow| company_facts(row, catalog),
-        |_, facts| {
-            uniques.claim(facts.id, Some(&facts.permalink))?;
-            out.push(facts);
-            Ok(())
-        },
-    )?;
+    let mut out = Table::default();
+    loader.scan_converted(dir, file, convert, |_, facts| {
+        uniques.claim(facts.id(), permalink(&facts))?;
+        out.push(&facts);
+        Ok(())
+    })?;
     Ok(out)
+}
+
+fn id_map<T>(table: &Table<T>) -> HashMap<Uuid, u32> {
+    table.ids().iter().enumerate().map(|(i, &id)| (id, i as u32)).collect()
 }
 
 fn company_facts(row: CompanyRow, catalog: &Catalog) -> Result<CompanyFacts, String> {
@@ -383,27 +403,6 @@ fn company_facts(row: CompanyRow, catalog: &Catalog) -> Result<CompanyFacts, Str
     })
 }
 
-fn load_firms(
-    dir: &Path,
-    loader: &mut Loader,
-    catalog: &Catalog,
-    company_ids: &HashMap<Uuid, u32>,
-) -> Result<Vec<FirmFacts>, IngestError> {
-    let mut uniques = Uniques::default();
-    let mut out = Vec::new();
-    loader.scan_converted(
-        dir,
-        "investors.jsonl",
-        |row: FirmRow| firm_facts(row, catalog, company_ids),
-        |_, facts| {
-            uniques.claim(facts.id, Some(&facts.permalink))?;
-            out.push(facts);
-            Ok(())
-        },
-    )?;
-    Ok(out)
-}
-
 fn firm_facts(
     row: FirmRow,
     catalog: &Catalog,
@@ -430,27 +429,6 @@ fn firm_facts(
     })
 }
 
-fn load_people(
-    dir: &Path,
-    loader: &mut Loader,
-    company_ids: &HashMap<Uuid, u32>,
-    firm_ids: &HashMap<Uuid, u32>,
-) -> Result<Vec<PersonFacts>, IngestError> {
-    let mut uniques = Uniques::default();
-    let mut out = Vec::new();
-    loader.scan_converted(
-        dir,
-        "people.jsonl",
-        |row: PersonRow| person_facts(row, company_ids, firm_ids),
-        |_, facts| {
-            uniques.claim(facts.id, None)?;
-            out.push(facts);
-            Ok(())
-        },
-    )?;
-    Ok(out)
-}
-
 fn person_facts(
     row: PersonRow,
     company_ids: &HashMap<Uuid, u32>,
@@ -473,10 +451,10 @@ fn person_facts(
         }
     }
     let contacts = [
-        ("linkedin", row.linkedin_url.is_some()),
-        ("email", row.email.is_some()),
-        ("phone", row.phone.is_some()),
-        ("twitter", row.twitter_url.is_some()),
+        (ContactType::Linkedin, row.linkedin_url.is_some()),
+        (ContactType::Email, row.email.is_some()),
+        (ContactType::Phone, row.phone.is_some()),
+        (ContactType::Twitter, row.twitter_url.is_some()),
     ]
     .into_iter()
     .filter_map(|(name, present)| present.then_some(name))
@@ -535,26 +513,6 @@ struct DealRefs<'a> {
     companies: &'a HashMap<Uuid, u32>,
     firms: &'a HashMap<Uuid, u32>,
     people: &'a HashMap<Uuid, u32>,
-}
-
-fn load_deals(
-    dir: &Path,
-    loader: &mut Loader,
-    refs: &DealRefs,
-) -> Result<Vec<DealFacts>, IngestError> {
-    let mut uniques = Uniques::default();
-    let mut out = Vec::new();
-    loader.scan_converted(
-        dir,
-        "deals.jsonl",
-        |row: DealRow| deal_facts(row, refs),
-        |_, facts| {
-            uniques.claim(facts.id, None)?;
-            out.push(facts);
-            Ok(())
-        },
-    )?;
-    Ok(out)
 }
 
 fn deal_facts(row: DealRow, refs: &DealRefs) -> Result<DealFacts, String> {
@@ -741,7 +699,7 @@ mod tests {
             "malformed JSON"
         );
         assert!(reason(e, "people.jsonl", 2).contains("neither a company nor a firm"));
-        assert_eq!(loaded.facts.people[0].employer, Some(Employer::Firm(0)));
+        assert_eq!(loaded.facts.people.get(0).employer, Some(Employer::Firm(0)));
         assert!(reason(e, "deals.jsonl", 2).contains("SERIES_A"));
         assert!(reason(e, "deals.jsonl", 3).contains("bad date"));
         assert!(reason(e, "deals.jsonl", 4).contains("unknown company_id"));

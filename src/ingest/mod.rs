@@ -7,6 +7,7 @@ pub mod facts;
 pub mod generate;
 pub mod import;
 pub mod load;
+pub mod packed;
 pub mod report;
 pub mod scan;
 pub mod write;

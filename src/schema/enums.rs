@@ -34,14 +34,27 @@ macro_rules! wire_enum {
             }
         }
 
+        /// The wire spelling in text formats; the declaration index in
+        /// compact binary ones (the indexer's packed facts).
         impl ::serde::Serialize for $name {
             fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(self.as_str())
+                if s.is_human_readable() {
+                    s.serialize_str(self.as_str())
+                } else {
+                    let index = Self::ALL.iter().position(|v| v == self).unwrap_or(0);
+                    s.serialize_u8(index as u8)
+                }
             }
         }
 
         impl<'de> ::serde::Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                if !d.is_human_readable() {
+                    let index = <u8 as ::serde::Deserialize>::deserialize(d)?;
+                    return Self::ALL.get(index as usize).copied().ok_or_else(|| {
+                        serde::de::Error::custom(format!("{} index {index}", stringify!($name)))
+                    });
+                }
                 let text = <std::borrow::Cow<'de, str> as ::serde::Deserialize>::deserialize(d)?;
                 $name::parse(&text).ok_or_else(|| {
                     serde::de::Error::custom(format!(
@@ -118,7 +131,7 @@ wire_enum!(
 );
 
 /// A round type with its modifiers, as filters name it: `{type, pre, extension}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct RoundKey {
     pub round_type: RoundType,
     pub pre: bool,

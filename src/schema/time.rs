@@ -101,14 +101,22 @@ impl Timestamp {
     }
 }
 
+/// ISO text in text formats; the number itself in compact binary ones.
 impl Serialize for Date {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.iso())
+        if s.is_human_readable() {
+            s.serialize_str(&self.iso())
+        } else {
+            s.serialize_i32(self.0)
+        }
     }
 }
 
 impl<'de> Deserialize<'de> for Date {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        if !d.is_human_readable() {
+            return i32::deserialize(d).map(Date);
+        }
         let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
         Date::parse(&text).ok_or_else(|| {
             serde::de::Error::custom(format!("bad date '{text}' (expected YYYY-MM-DD)"))
@@ -116,14 +124,22 @@ impl<'de> Deserialize<'de> for Date {
     }
 }
 
+/// ISO text in text formats; the number itself in compact binary ones.
 impl Serialize for Timestamp {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.iso())
+        if s.is_human_readable() {
+            s.serialize_str(&self.iso())
+        } else {
+            s.serialize_i64(self.0)
+        }
     }
 }
 
 impl<'de> Deserialize<'de> for Timestamp {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        if !d.is_human_readable() {
+            return i64::deserialize(d).map(Timestamp);
+        }
         let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
         Timestamp::parse(&text).ok_or_else(|| {
             serde::de::Error::custom(format!(

@@ -71,10 +71,10 @@ fn industry_closure(industries: &[u32], facts: &Facts) -> (Vec<u32>, Vec<u32>) {
 }
 
 /// Rank of each doc by accent-folded, lowercased name (ties by doc id).
-fn name_ranks<'n>(docs: usize, name_of_doc: impl Fn(u32) -> &'n str + Sync) -> Vec<i32> {
+fn name_ranks(docs: usize, name_of_doc: impl Fn(u32) -> Box<str> + Sync) -> Vec<i32> {
     let mut keyed: Vec<(String, u32)> = (0..docs as u32)
         .into_par_iter()
-        .map(|d| (fold_text(name_of_doc(d)), d))
+        .map(|d| (fold_text(&name_of_doc(d)), d))
         .collect();
     keyed.par_sort_unstable();
     let mut rank = vec![0i32; docs];
@@ -98,7 +98,7 @@ pub fn write_companies(path: &Path, inp: &Inputs, counter: &Counter) -> io::Resu
         &order
             .row_of_doc
             .iter()
-            .map(|&r| facts.companies[r as usize].id)
+            .map(|&r| facts.companies.id(r))
             .collect::<Vec<_>>(),
     )?;
 
@@ -127,7 +127,7 @@ pub fn write_companies(path: &Path, inp: &Inputs, counter: &Counter) -> io::Resu
     for doc in 0..n as u32 {
         tally.inc();
         let row = order.row(doc);
-        let c = &facts.companies[row as usize];
+        let c = &facts.companies.get(row);
         let agg = &derived.companies[row as usize];
         let d = doc as usize;
         company_facets.add(facts, c, doc);
@@ -137,7 +137,7 @@ pub fn write_companies(path: &Path, inp: &Inputs, counter: &Counter) -> io::Resu
         rounds[d] = agg.deals.len() as i32;
         investors[d] = agg.num_investors as i32;
         if let Some(l) = agg.latest_deal() {
-            let deal = &facts.deals[l as usize];
+            let deal = &facts.deals.get(l);
             latest_facets.add(facts, deal, doc);
             latest_size[d] = money(deal.size);
             latest_date[d] = day(deal.date);
@@ -176,7 +176,7 @@ pub fn write_companies(path: &Path, inp: &Inputs, counter: &Counter) -> io::Resu
     write_sorted_column(&mut out, "num_funding_rounds", &rounds)?;
     write_sorted_column(&mut out, "num_investors", &investors)?;
     write_column(&mut out, "latest_deal", &latest_deal)?;
-    let ranks = name_ranks(n, |d| &facts.companies[order.row(d) as usize].name);
+    let ranks = name_ranks(n, |d| facts.companies.get(order.row(d)).name);
     write_sorted_column(&mut out, "name_rank", &ranks)?;
     company_deals.write(&mut out, "deals")?;
     company_firms.write(&mut out, "firms")?;
@@ -248,7 +248,7 @@ pub fn write_deals(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
         &order
             .row_of_doc
             .iter()
-            .map(|&r| facts.deals[r as usize].id)
+            .map(|&r| facts.deals.id(r))
             .collect::<Vec<_>>(),
     )?;
     let mut round = FacetBuilder::default();
@@ -263,8 +263,8 @@ pub fn write_deals(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
     let mut tally = counter.tally();
     for doc in 0..n as u32 {
         tally.inc();
-        let deal = &facts.deals[order.row(doc) as usize];
-        let c = &facts.companies[deal.company as usize];
+        let deal = &facts.deals.get(order.row(doc));
+        let c = &facts.companies.get(deal.company);
         let d = doc as usize;
         round.add(&deal.round.facet_value(), doc);
         company_facets.add(facts, c, doc);
@@ -387,7 +387,7 @@ impl LatestDealFacets {
     fn add(&mut self, facts: &Facts, deal: &crate::ingest::facts::DealFacts, doc: u32) {
         self.round.add(&deal.round.facet_value(), doc);
         for f in &deal.firms {
-            let places = &facts.firms[f.firm as usize].places;
+            let places = &facts.firms.get(f.firm).places;
             place_closure(places, facts).iter().for_each(|&l| {
                 self.investor_location
                     .add(&facts.catalog.locations[l as usize].permalink, doc)
@@ -435,10 +435,10 @@ impl EmployerFields {
         let (facts, d) = (inp.facts, doc as usize);
         let agg = &inp.derived.companies[c as usize];
         self.kind.add("company", doc);
-        self.company.add(facts, &facts.companies[c as usize], doc);
+        self.company.add(facts, &facts.companies.get(c), doc);
         self.total_raised[d] = money(agg.total_raised);
         if let Some(l) = agg.latest_deal() {
-            let deal = &facts.deals[l as usize];
+            let deal = &facts.deals.get(l);
             self.latest.add(facts, deal, doc);
             self.latest_size[d] = money(deal.size);
             self.latest_date[d] = day(deal.date);
@@ -509,7 +509,7 @@ pub fn write_firms(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
         &order
             .row_of_doc
             .iter()
-            .map(|&r| facts.firms[r as usize].id)
+            .map(|&r| facts.firms.id(r))
             .collect::<Vec<_>>(),
     )?;
     let (mut location, mut headcount) = (FacetBuilder::default(), FacetBuilder::default());
@@ -522,7 +522,7 @@ pub fn write_firms(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
     for doc in 0..n as u32 {
         tally.inc();
         let row = order.row(doc);
-        let (f, agg) = (&facts.firms[row as usize], &derived.firms[row as usize]);
+        let (f, agg) = (&facts.firms.get(row), &derived.firms[row as usize]);
         let d = doc as usize;
         place_closure(&f.places, facts)
             .iter()
@@ -573,7 +573,7 @@ pub fn write_people(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<
         &order
             .row_of_doc
             .iter()
-            .map(|&r| facts.people[r as usize].id)
+            .map(|&r| facts.people.id(r))
             .collect::<Vec<_>>(),
     )?;
     let mut f: [FacetBuilder; 10] = Default::default();
@@ -593,10 +593,10 @@ pub fn write_people(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<
     for doc in 0..n as u32 {
         tally.inc();
         let row = order.row(doc);
-        let (p, agg) = (&facts.people[row as usize], &derived.people[row as usize]);
+        let (p, agg) = (&facts.people.get(row), &derived.people[row as usize]);
         let d = doc as usize;
         p.roles.iter().for_each(|r| f[0].add(r.as_str(), doc));
-        p.contacts.iter().for_each(|c| f[1].add(c, doc));
+        p.contacts.iter().for_each(|c| f[1].add(c.as_str(), doc));
         p.job_title.iter().for_each(|t| f[2].add(t, doc));
         p.schools.iter().for_each(|s| f[3].add(s, doc));
         p.linkedin_companies.iter().for_each(|c| f[4].add(c, doc));
@@ -671,7 +671,7 @@ pub fn write_people(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<
     write_column(&mut out, "employer", &employer)?;
     write_column(&mut out, "employer_firm", &employer_firm)?;
     employer_fields.write(&mut out)?;
-    let ranks = name_ranks(n, |d| &facts.people[order.row(d) as usize].name);
+    let ranks = name_ranks(n, |d| facts.people.get(order.row(d)).name);
     write_sorted_column(&mut out, "name_rank", &ranks)?;
     angel_deals.write(&mut out, "angel_deals")?;
     partner_deals.write(&mut out, "partner_deals")?;

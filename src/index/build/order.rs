@@ -80,20 +80,20 @@ pub fn assign_doc_ids(facts: &Facts, derived: &Derived) -> Orders {
     let companies = ByDocId::sorted_by(facts.companies.len(), |a, b| {
         asc_nulls_last(latest(a), latest(b)).then_with(|| {
             id_cmp(
-                facts.companies[a as usize].id,
-                facts.companies[b as usize].id,
+                facts.companies.id(a),
+                facts.companies.id(b),
             )
         })
     });
     let firm_date = |f: u32| derived.firms[f as usize].stats.most_recent_deal_date;
     let firms = ByDocId::sorted_by(facts.firms.len(), |a, b| {
         desc_nulls_last(firm_date(a), firm_date(b))
-            .then_with(|| id_cmp(facts.firms[a as usize].id, facts.firms[b as usize].id))
+            .then_with(|| id_cmp(facts.firms.id(a), facts.firms.id(b)))
     });
     let person_date = |p: u32| derived.people[p as usize].stats.most_recent_deal_date;
     let people = ByDocId::sorted_by(facts.people.len(), |a, b| {
         desc_nulls_last(person_date(a), person_date(b))
-            .then_with(|| id_cmp(facts.people[a as usize].id, facts.people[b as usize].id))
+            .then_with(|| id_cmp(facts.people.id(a), facts.people.id(b)))
     });
     Orders {
         companies,

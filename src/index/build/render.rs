@@ -1,7 +1,6 @@
 //! Renders dump rows plus derived aggregates into the API's records
 //! (`schema::record`), exactly once, at index time.
 
-use uuid::Uuid;
 
 use crate::ingest::derive::{InvestorStats, PersonAgg};
 use crate::ingest::facts::{Catalog, Employer, Facts, Places};
@@ -156,7 +155,7 @@ pub fn company_record(
         all_investor_ids: agg
             .all_investors
             .iter()
-            .map(|&f| facts.firms[f as usize].id)
+            .map(|&f| facts.firms.id(f))
             .collect(),
     }
 }
@@ -310,7 +309,7 @@ pub fn person_record(
             .firms
             .iter()
             .map(|pf| {
-                let f = &facts.firms[pf.firm as usize];
+                let f = &facts.firms.get(pf.firm);
                 InvestmentFirmRecord {
                     id: f.id,
                     name: f.name.to_string(),
@@ -328,21 +327,21 @@ pub fn person_record(
 }
 
 fn current_company(employer: Employer, facts: &Facts) -> CurrentCompany {
-    let (id, name, permalink, domain): (Uuid, &str, &str, Option<&str>) = match employer {
+    let (id, name, permalink, domain) = match employer {
         Employer::Company(c) => {
-            let c = &facts.companies[c as usize];
-            (c.id, &c.name, &c.permalink, c.domain.as_deref())
+            let c = facts.companies.get(c);
+            (c.id, c.name, c.permalink, c.domain)
         }
         Employer::Firm(f) => {
-            let f = &facts.firms[f as usize];
-            (f.id, &f.name, &f.permalink, f.domain.as_deref())
+            let f = facts.firms.get(f);
+            (f.id, f.name, f.permalink, f.domain)
         }
     };
     CurrentCompany {
         id,
-        name: name.to_string(),
-        permalink: permalink.to_string(),
-        domain: domain.map(str::to_string),
+        name: name.into(),
+        permalink: permalink.into(),
+        domain: domain.map(String::from),
     }
 }
 

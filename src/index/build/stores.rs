@@ -182,7 +182,7 @@ pub fn write_person_store(
     let mut store = Variants::create(dir, PEOPLE, PERSON_STORES, inp.orders.people.len())?;
     render_file::<PersonRow, _>(dump, "people.jsonl", kept, &mut store, counter, |row, r| {
         let agg = &inp.derived.people[row as usize];
-        let employer = inp.facts.people[row as usize].employer;
+        let employer = inp.facts.people.get(row).employer;
         let full = render::person_record(&r, agg, employer, inp.facts);
         let email = r.email.clone().unwrap_or_default().into_bytes();
         let records = vec![json(&full)?, json(&render::person_card(&r, agg))?, email];

@@ -39,10 +39,10 @@ pub fn industry_category(t: IndustryType) -> u8 {
 pub fn build_companies(dir: &Path, inp: &Inputs, counter: &Counter) -> Result<(), TextError> {
     let order = &inp.orders.companies;
     let entries = (0..order.len() as u32).map(|doc| {
-        let c = &inp.facts.companies[order.row(doc) as usize];
+        let c = inp.facts.companies.get(order.row(doc));
         NameEntry {
             docid: doc,
-            names: vec![&*c.name],
+            names: vec![String::from(c.name).into()],
             category: None,
         }
     });
@@ -52,10 +52,10 @@ pub fn build_companies(dir: &Path, inp: &Inputs, counter: &Counter) -> Result<()
 pub fn build_firms(dir: &Path, inp: &Inputs, counter: &Counter) -> Result<(), TextError> {
     let order = &inp.orders.firms;
     let entries = (0..order.len() as u32).map(|doc| {
-        let f = &inp.facts.firms[order.row(doc) as usize];
+        let f = inp.facts.firms.get(order.row(doc));
         NameEntry {
             docid: doc,
-            names: vec![&*f.name],
+            names: vec![String::from(f.name).into()],
             category: None,
         }
     });
@@ -65,15 +65,15 @@ pub fn build_firms(dir: &Path, inp: &Inputs, counter: &Counter) -> Result<(), Te
 pub fn build_people(dir: &Path, inp: &Inputs, counter: &Counter) -> Result<(), TextError> {
     let order = &inp.orders.people;
     let entries = (0..order.len() as u32).map(|doc| {
-        let row = order.row(doc) as usize;
-        let pool = if inp.derived.people[row].is_investor() {
+        let row = order.row(doc);
+        let pool = if inp.derived.people[row as usize].is_investor() {
             PERSON_INVESTOR
         } else {
             PERSON_COMPANY
         };
         NameEntry {
             docid: doc,
-            names: vec![&*inp.facts.people[row].name],
+            names: vec![String::from(inp.facts.people.get(row).name).into()],
             category: Some(pool),
         }
     });
@@ -89,7 +89,7 @@ pub fn build_locations(dir: &Path, inp: &Inputs, counter: &Counter) -> Result<()
         .enumerate()
         .map(|(row, l)| NameEntry {
             docid: row as u32,
-            names: vec![l.name.as_str()],
+            names: vec![l.name.as_str().into()],
             category: Some(location_category(l.location_type)),
         });
     build_name_index(dir, counted(entries, counter)).map(|_| ())
@@ -104,7 +104,7 @@ pub fn build_industries(dir: &Path, inp: &Inputs, counter: &Counter) -> Result<(
         .enumerate()
         .map(|(row, i)| NameEntry {
             docid: row as u32,
-            names: vec![i.name.as_str()],
+            names: vec![i.name.as_str().into()],
             category: Some(industry_category(i.industry_type)),
         });
     build_name_index(dir, counted(entries, counter)).map(|_| ())

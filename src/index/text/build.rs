@@ -12,6 +12,7 @@
 //! whatever the input order and thread count: the collector relies on it to
 //! break ties without looking at tied documents (`collector.rs`).
 
+use std::borrow::Cow;
 use std::fs;
 use std::path::Path;
 
@@ -34,7 +35,7 @@ const MAX_WRITER_THREADS: usize = 4;
 #[derive(Clone, Debug, PartialEq)]
 pub struct NameEntry<'a> {
     pub docid: u32,
-    pub names: Vec<&'a str>,
+    pub names: Vec<Cow<'a, str>>,
     pub category: Option<u8>,
 }
 
@@ -221,7 +222,7 @@ mod tests {
         let dir = TempDir::new("build-dup");
         let entries = [7, 3, 7].map(|docid| NameEntry {
             docid,
-            names: vec!["x y"],
+            names: vec!["x y".into()],
             category: None,
         });
         let result = build_name_index(dir.path(), entries.into_iter());

@@ -545,7 +545,7 @@ mod tests {
         let shuffled = (0..count).map(|i| (i * 37) % count); // 37 is prime to count
         let entries = shuffled.map(|docid| NameEntry {
             docid,
-            names: vec!["Acme Robotics"],
+            names: vec!["Acme Robotics".into()],
             category: None,
         });
         build_name_index(dir.path(), entries).expect("build");
@@ -770,7 +770,7 @@ mod tests {
         let dir = TempDir::new(label);
         let entries = names.iter().enumerate().map(|(docid, name)| NameEntry {
             docid: docid as u32,
-            names: vec![name.as_str()],
+            names: vec![name.as_str().into()],
             category: category(docid),
         });
         build_name_index(dir.path(), entries).expect("build");

@@ -534,7 +534,7 @@ mod tests {
         let names = ["acme labs", "acme", "labs of acme", "zeta"];
         let entries = names.iter().enumerate().map(|(docid, name)| NameEntry {
             docid: docid as u32 * 2,
-            names: vec![*name],
+            names: vec![(*name).into()],
             category: (docid != 3).then_some(docid as u8),
         });
         build_name_index(dir.path(), entries).expect("build");

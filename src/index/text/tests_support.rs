@@ -83,7 +83,7 @@ pub(crate) fn fixture_entries() -> impl Iterator<Item = super::NameEntry<'static
         .rev()
         .map(|&(docid, names, category)| super::NameEntry {
             docid,
-            names: names.to_vec(),
+            names: names.iter().map(|&n| n.into()).collect(),
             category,
         })
 }

@@ -396,7 +396,7 @@ impl<'w> Gen<'w> {
                 }
                 1 => {
                     let own = person.as_ref().map_or(Vec::new(), |p| {
-                        p.contacts.iter().map(|c| c.to_string()).collect()
+                        p.contacts.iter().map(|c| c.as_str().to_string()).collect()
                     });
                     let all = ["linkedin", "email", "phone", "twitter"]
                         .iter()

@@ -25,16 +25,39 @@ use std::cmp::Ordering;
 use std::path::Path;
 
 use fundsearch::ingest::derive::{derive, Derived};
-use fundsearch::ingest::facts::{Catalog, Employer, Facts, Places};
+use fundsearch::ingest::facts::{
+    Catalog, CompanyFacts, DealFacts, Employer, Facts, FirmFacts, PersonFacts, Places,
+};
 use fundsearch::ingest::load_dump;
 use fundsearch::query::request::*;
 use fundsearch::schema::ids::fold_text;
 use fundsearch::schema::{Date, Headcount};
 use uuid::Uuid;
 
+/// The facts of a dump, every row decoded: the oracle reads rows naively.
+pub struct Rows {
+    pub catalog: Catalog,
+    pub companies: Vec<CompanyFacts>,
+    pub firms: Vec<FirmFacts>,
+    pub people: Vec<PersonFacts>,
+    pub deals: Vec<DealFacts>,
+}
+
+impl Rows {
+    fn of(facts: Facts) -> Rows {
+        Rows {
+            companies: facts.companies.to_vec(),
+            firms: facts.firms.to_vec(),
+            people: facts.people.to_vec(),
+            deals: facts.deals.to_vec(),
+            catalog: facts.catalog,
+        }
+    }
+}
+
 /// A loaded dump with its aggregates and the default order of every kind.
 pub struct World {
-    pub facts: Facts,
+    pub facts: Rows,
     pub derived: Derived,
     /// Position of each row in its kind's default order.
     company_rank: Vec<u32>,
@@ -61,6 +84,7 @@ impl World {
     }
 
     pub fn new(facts: Facts, derived: Derived) -> World {
+        let facts = Rows::of(facts);
         let latest = |c: usize| {
             derived.companies[c]
                 .latest_deal()
@@ -236,7 +260,7 @@ impl World {
     fn person_facets_pass(&self, p: u32, f: &PersonFilter) -> bool {
         let person = &self.facts.people[p as usize];
         any_of(&f.roles, |r| person.roles.contains(r))
-            && any_of(&f.contact_types, |c| person.contacts.contains(&c.as_str()))
+            && any_of(&f.contact_types, |c| person.contacts.iter().any(|k| k.as_str() == c))
             && any_of(&f.job_titles, |t| {
                 person.job_title.as_deref() == Some(t.as_str())
             })
