@@ -111,7 +111,7 @@ proptest! {
         let path = temp_file("keymap");
         let ids: Vec<Uuid> = ids.into_iter().map(Uuid::from_u128).collect();
         let mut w = BundleWriter::create(&path, *b"PROP").unwrap();
-        write_keymap(&mut w, "k", pairs.clone()).unwrap();
+        write_keymap(&mut w, "k", pairs.iter().cloned().collect()).unwrap();
         write_ids(&mut w, &ids).unwrap();
         w.finish().unwrap();
         let bundle = reopen(&path);

@@ -29,6 +29,7 @@ use crate::schema::{Date, RoundType, Timestamp};
 use uuid::Uuid;
 
 use super::facts::{DealFacts, Facts};
+use super::sparse::Sparse;
 
 /// Length of the `top_*` lists.
 pub const TOP_N: usize = 5;
@@ -127,7 +128,8 @@ pub struct Derived {
     pub as_of: Date,
     pub companies: Vec<CompanyAgg>,
     pub firms: Vec<FirmAgg>,
-    pub people: Vec<PersonAgg>,
+    /// Non-investors (most people) share the empty aggregate.
+    pub people: Sparse<PersonAgg>,
     /// Rank of each deal row in recency order (0 = most recent).
     pub deal_rank: Vec<u32>,
 }
@@ -221,15 +223,18 @@ fn derive_counted(facts: &Facts, as_of: Date, counter: &Counter) -> Derived {
         })
         .collect();
     counter.inc(firms.len() as u64);
-    let people: Vec<PersonAgg> = angel_deals
+    let investors: Vec<(u32, PersonAgg)> = angel_deals
         .into_par_iter()
         .zip(partner_deals)
-        .map(|(mut angel, mut partner)| {
+        .enumerate()
+        .filter(|(_, (angel, partner))| !angel.is_empty() || !partner.is_empty())
+        .map(|(row, (mut angel, mut partner))| {
             by_recency(&mut angel);
             partner.sort_by_key(|&(d, f, _)| (deal_rank[d as usize], f));
-            person_agg(facts, as_of, angel, partner)
+            (row as u32, person_agg(facts, as_of, angel, partner))
         })
         .collect();
+    let people = Sparse::from_pairs(facts.people.len(), investors);
     counter.inc(people.len() as u64);
     Derived {
         as_of,

@@ -10,6 +10,7 @@ pub mod load;
 pub mod packed;
 pub mod report;
 pub mod scan;
+pub mod sparse;
 pub mod write;
 
 use std::fmt;

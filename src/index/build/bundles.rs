@@ -13,7 +13,7 @@ use std::path::Path;
 use crate::index::column::{write_column, write_sorted_column, NULL_I32, NULL_I64};
 use crate::index::facet::FacetBuilder;
 use crate::index::format::{BundleWriter, WrittenFile};
-use crate::index::keymap::{write_ids, write_keymap};
+use crate::index::keymap::{write_ids, write_keymap, KeyPairs};
 use crate::index::names::*;
 use crate::index::payload::{FIRM_LED, PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
 use crate::index::relation::RelationBuilder;
@@ -120,8 +120,8 @@ pub fn write_companies(path: &Path, inp: &Inputs, counter: &Counter) -> io::Resu
     let mut company_deals = RelationBuilder::new(n, false);
     let mut company_firms = RelationBuilder::new(n, false);
     let mut company_investor_people = RelationBuilder::new(n, false);
-    let (mut domains, mut linkedins, mut crunchbases, mut permalinks) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let [mut domains, mut linkedins, mut crunchbases, mut permalinks]: [KeyPairs; 4] =
+        Default::default();
 
     let mut tally = counter.tally();
     for doc in 0..n as u32 {
@@ -155,14 +155,14 @@ pub fn write_companies(path: &Path, inp: &Inputs, counter: &Counter) -> io::Resu
             .for_each(|&p| company_investor_people.add(doc, orders.people.doc(p), 0));
         c.domain_key
             .iter()
-            .for_each(|k| domains.push((k.to_string(), doc)));
+            .for_each(|k| domains.push(k, doc));
         c.linkedin_key
             .iter()
-            .for_each(|k| linkedins.push((k.to_string(), doc)));
+            .for_each(|k| linkedins.push(k, doc));
         c.crunchbase_key
             .iter()
-            .for_each(|k| crunchbases.push((k.to_string(), doc)));
-        permalinks.push((c.permalink.to_string(), doc));
+            .for_each(|k| crunchbases.push(k, doc));
+        permalinks.push(&c.permalink, doc);
     }
     drop(tally);
     company_facets.write(&mut out, "")?;
@@ -516,8 +516,8 @@ pub fn write_firms(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
     let mut stats = StatColumns::new(n);
     let mut deals = RelationBuilder::new(n, true);
     let mut people = RelationBuilder::new(n, false);
-    let (mut domains, mut linkedins, mut crunchbases, mut permalinks) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let [mut domains, mut linkedins, mut crunchbases, mut permalinks]: [KeyPairs; 4] =
+        Default::default();
     let mut tally = counter.tally();
     for doc in 0..n as u32 {
         tally.inc();
@@ -540,14 +540,14 @@ pub fn write_firms(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
             .for_each(|&p| people.add(doc, orders.people.doc(p), 0));
         f.domain_key
             .iter()
-            .for_each(|k| domains.push((k.to_string(), doc)));
+            .for_each(|k| domains.push(k, doc));
         f.linkedin_key
             .iter()
-            .for_each(|k| linkedins.push((k.to_string(), doc)));
+            .for_each(|k| linkedins.push(k, doc));
         f.crunchbase_key
             .iter()
-            .for_each(|k| crunchbases.push((k.to_string(), doc)));
-        permalinks.push((f.permalink.to_string(), doc));
+            .for_each(|k| crunchbases.push(k, doc));
+        permalinks.push(&f.permalink, doc);
     }
     drop(tally);
     declare_all(&mut headcount, Headcount::ALL.iter().map(|h| h.as_str()));
@@ -588,7 +588,7 @@ pub fn write_people(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<
     let mut angel_deals = RelationBuilder::new(n, false);
     let mut partner_deals = RelationBuilder::new(n, true);
     let mut firms = RelationBuilder::new(n, false);
-    let (mut linkedins, mut crunchbases, mut twitters) = (Vec::new(), Vec::new(), Vec::new());
+    let [mut linkedins, mut crunchbases, mut twitters]: [KeyPairs; 3] = Default::default();
     let mut tally = counter.tally();
     for doc in 0..n as u32 {
         tally.inc();
@@ -643,13 +643,13 @@ pub fn write_people(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<
             .for_each(|pf| firms.add(doc, orders.firms.doc(pf.firm), 0));
         p.linkedin_key
             .iter()
-            .for_each(|k| linkedins.push((k.to_string(), doc)));
+            .for_each(|k| linkedins.push(k, doc));
         p.crunchbase_key
             .iter()
-            .for_each(|k| crunchbases.push((k.to_string(), doc)));
+            .for_each(|k| crunchbases.push(k, doc));
         p.twitter_key
             .iter()
-            .for_each(|k| twitters.push((k.to_string(), doc)));
+            .for_each(|k| twitters.push(k, doc));
     }
     drop(tally);
     let names = [
@@ -713,13 +713,13 @@ pub fn write_catalog(path: &Path, facts: &Facts, counter: &Counter) -> io::Resul
         .locations
         .iter()
         .enumerate()
-        .map(|(i, l)| (l.permalink.clone(), i as u32))
+        .map(|(i, l)| (&l.permalink, i as u32))
         .collect();
     let ind_keys = catalog
         .industries
         .iter()
         .enumerate()
-        .map(|(i, l)| (l.permalink.clone(), i as u32))
+        .map(|(i, l)| (&l.permalink, i as u32))
         .collect();
     write_keymap(&mut out, "location_permalink", loc_keys)?;
     write_keymap(&mut out, "industry_permalink", ind_keys)?;
