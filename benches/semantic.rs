@@ -182,6 +182,7 @@ fn index_of(dump: &Path, out: &Path, model: &Arc<dyn Embedder>) -> Result<Built,
         as_of: Date::parse(AS_OF),
         strict: false,
         quiet: false,
+        memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
         semantic: Some(SemanticOptions {
             embedder: model.clone(),
             cache_dir: Some(base().join(".embed-cache")),

@@ -72,3 +72,52 @@ impl ModelArgs {
         }
     }
 }
+
+/// A size on the command line: bytes, or a number with `K`, `M`, `G` or `T`
+/// (powers of 1024, an optional `B` or `iB` after): `4096`, `256M`, `1.5G`.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let bad = || format!("'{text}' is not a size (bytes, or a number with K, M, G or T: 256M, 4G)");
+    let t = text.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (number, unit) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),
+        _ => (t, ' '),
+    };
+    let shift = match unit {
+        ' ' => 0,
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        'T' => 40,
+        _ => return Err(bad()),
+    };
+    let value: f64 = number.trim().parse().map_err(|_| bad())?;
+    let bytes = value * (1u64 << shift) as f64;
+    if !bytes.is_finite() || bytes < 0.0 || bytes >= u64::MAX as f64 {
+        return Err(bad());
+    }
+    Ok(bytes as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_parse_with_binary_units() {
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("256M"), Ok(256 << 20));
+        assert_eq!(parse_size("4G"), Ok(4 << 30));
+        assert_eq!(parse_size("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_size("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_size("3g"), Ok(3 << 30));
+        assert_eq!(parse_size("512KB"), Ok(512 << 10));
+        assert_eq!(parse_size("0"), Ok(0));
+        for bad in ["", "G", "4X", "-1G", "four", "1e30T", "NaN"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+    }
+}

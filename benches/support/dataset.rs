@@ -82,6 +82,7 @@ fn build_default(dump: &Path, index: &Path) -> Result<(), String> {
         as_of: Some(as_of),
         strict: true,
         quiet: true,
+        memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
         semantic: None,
     };
     build_index(&build).map_err(|e| format!("building {}: {e}", index.display()))?;

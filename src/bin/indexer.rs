@@ -5,6 +5,7 @@
 //! indexer generate --companies N --seed S --out DUMP_DIR [--quiet]
 //! indexer build --dump DUMP_DIR --out INDEX_DIR [--as-of YYYY-MM-DD] [--strict] [--quiet]
 //!               [--semantic-model minilm|wordllama|none] [--models DIR] [--embed-cache DIR|none]
+//!               [--memory SIZE]
 //! indexer verify INDEX_DIR
 //! indexer inspect INDEX_DIR
 //! ```
@@ -18,7 +19,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use fundsearch::cli::{parse_or_usage_error, ModelArgs};
+use fundsearch::cli::{parse_or_usage_error, parse_size, ModelArgs};
 use fundsearch::index::build::{build_index, BuildOptions, SemanticOptions};
 use fundsearch::index::inspect::inspect_index;
 use fundsearch::index::verify::verify_index;
@@ -110,6 +111,10 @@ enum Command {
         /// Embedding cache folder (default: `.embed-cache` beside the output), or `none`.
         #[arg(long = "embed-cache", env = "FUNDSEARCH_EMBED_CACHE")]
         embed_cache: Option<PathBuf>,
+        /// Memory budget (256M, 4G…): the dump's facts keep at most half of it
+        /// in memory and spill the rest to a folder beside the output.
+        #[arg(long, value_parser = parse_size, default_value = "4G", env = "FUNDSEARCH_BUILD_MEMORY")]
+        memory: u64,
     },
     /// Check every file and structure of an index; exit 0 only for a sound index.
     Verify { index: PathBuf },
@@ -179,6 +184,7 @@ fn run(cli: Cli) -> Result<(), String> {
             quiet,
             model,
             embed_cache,
+            memory,
         } => {
             let semantic = semantic_options(&model, embed_cache, &out)?;
             let report = build_index(&BuildOptions {
@@ -188,6 +194,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 strict,
                 quiet,
                 semantic,
+                memory,
             })
             .map_err(|e| e.to_string())?;
             print!("{}", report.ingest);

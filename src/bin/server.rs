@@ -415,6 +415,7 @@ fn prepare_demo(dir: &Path, model: &ModelArgs) -> Result<PathBuf, String> {
         as_of,
         strict: true,
         quiet: false,
+        memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
         semantic,
     })
     .map_err(|e| e.to_string())?;

@@ -355,7 +355,9 @@ fn person_firms(facts: &Facts, partner: &[(u32, u32, bool)]) -> Vec<PersonFirm> 
     }
     firms.sort_by(|a, b| {
         b.deal_count.cmp(&a.deal_count).then_with(|| {
-            facts.firms.get(a.firm)
+            facts
+                .firms
+                .get(a.firm)
                 .name
                 .cmp(&facts.firms.get(b.firm).name)
         })

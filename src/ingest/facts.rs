@@ -137,13 +137,31 @@ pub struct DealFacts {
 }
 
 /// Everything read from a dump.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct Facts {
     pub catalog: Catalog,
     pub companies: Table<CompanyFacts>,
     pub firms: Table<FirmFacts>,
     pub people: Table<PersonFacts>,
     pub deals: Table<DealFacts>,
+}
+
+impl Facts {
+    /// Bytes of every table's packed rows, and how many of them are spilled.
+    pub fn packed_bytes(&self) -> (u64, u64) {
+        let tables = [
+            (
+                self.companies.packed_bytes(),
+                self.companies.spilled_bytes(),
+            ),
+            (self.firms.packed_bytes(), self.firms.spilled_bytes()),
+            (self.people.packed_bytes(), self.people.spilled_bytes()),
+            (self.deals.packed_bytes(), self.deals.spilled_bytes()),
+        ];
+        tables
+            .iter()
+            .fold((0, 0), |(p, s), (tp, ts)| (p + tp, s + ts))
+    }
 }
 
 macro_rules! rows_with_ids {

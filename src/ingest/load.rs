@@ -12,19 +12,20 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::sync::Arc;
 
 use uuid::Uuid;
 
 use crate::progress::{Progress, Unit};
 use crate::schema::ids::{crunchbase_key, domain_key, linkedin_key, slugify, twitter_key};
 use crate::schema::{
-    CompanyRow, ContactType, DealRow, DumpMeta, FirmRow, LocationType, PersonRow, PlaceRefs, RoundKey,
-    DUMP_FILES, DUMP_FORMAT_VERSION,
+    CompanyRow, ContactType, DealRow, DumpMeta, FirmRow, LocationType, PersonRow, PlaceRefs,
+    RoundKey, DUMP_FILES, DUMP_FORMAT_VERSION,
 };
 
 use super::catalog::load_catalog;
 use super::facts::*;
-use super::packed::{Row, Table};
+use super::packed::{Row, SpillBudget, Table};
 use super::report::{IngestReport, RowError};
 use super::scan::scan_jsonl_map;
 use super::IngestError;
@@ -68,6 +69,8 @@ pub struct LoadedDump {
 /// Shared state of one load: the report, rejected lines and strictness.
 pub struct Loader<'p> {
     strict: bool,
+    /// Where the facts' tables spill, when they may.
+    budget: Option<Arc<SpillBudget>>,
     progress: &'p Progress,
     report: IngestReport,
     kept: KeptLines,
@@ -78,6 +81,7 @@ impl<'p> Loader<'p> {
     fn new(strict: bool, progress: &'p Progress) -> Loader<'p> {
         Loader {
             strict,
+            budget: None,
             progress,
             report: IngestReport::default(),
             kept: KeptLines::default(),
@@ -189,8 +193,20 @@ pub fn load_dump_with_progress(
     strict: bool,
     progress: &Progress,
 ) -> Result<LoadedDump, IngestError> {
+    load_dump_spilling(dir, strict, progress, None)
+}
+
+/// [`load_dump_with_progress`], the facts' tables sharing `budget` (they
+/// spill past it; see `packed`), or held whole without one.
+pub fn load_dump_spilling(
+    dir: &Path,
+    strict: bool,
+    progress: &Progress,
+    budget: Option<&Arc<SpillBudget>>,
+) -> Result<LoadedDump, IngestError> {
     let meta = read_meta(dir)?;
     let mut loader = Loader::new(strict, progress);
+    loader.budget = budget.cloned();
     let catalog = load_catalog(dir, &mut loader)?;
     let companies = load_table(
         dir,
@@ -353,17 +369,38 @@ where
     T: Row + Send,
 {
     let mut uniques = Uniques::default();
-    let mut out = Table::default();
+    let mut out = match &loader.budget {
+        Some(budget) => Table::spilling(budget),
+        None => Table::default(),
+    };
+    let mut spill_error = None;
     loader.scan_converted(dir, file, convert, |_, facts| {
         uniques.claim(facts.id(), permalink(&facts))?;
-        out.push(&facts);
+        if let Err(e) = out.push(&facts) {
+            spill_error.get_or_insert(e);
+        }
         Ok(())
     })?;
-    Ok(out)
+    let spill_failed = |source| IngestError::Io {
+        path: loader
+            .budget
+            .as_ref()
+            .map_or(dir.into(), |b| b.dir().to_path_buf()),
+        source,
+    };
+    match spill_error {
+        Some(e) => Err(spill_failed(e)),
+        None => out.finish().map_err(spill_failed),
+    }
 }
 
 fn id_map<T>(table: &Table<T>) -> HashMap<Uuid, u32> {
-    table.ids().iter().enumerate().map(|(i, &id)| (id, i as u32)).collect()
+    table
+        .ids()
+        .iter()
+        .enumerate()
+        .map(|(i, &id)| (id, i as u32))
+        .collect()
 }
 
 fn company_facts(row: CompanyRow, catalog: &Catalog) -> Result<CompanyFacts, String> {

@@ -17,7 +17,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 pub use facts::Facts;
-pub use load::{load_dump, load_dump_with_progress, KeptLines, LoadedDump};
+pub use load::{load_dump, load_dump_spilling, load_dump_with_progress, KeptLines, LoadedDump};
 pub use report::{IngestReport, RowError};
 pub use write::{DumpCounts, DumpWriter};
 

@@ -107,6 +107,7 @@ fn a_failed_build_leaves_nothing_under_the_final_name() {
         as_of: None,
         strict: true,
         quiet: true,
+        memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
         semantic: None,
     };
     let err = build_index(&opts).unwrap_err().to_string();
@@ -117,6 +118,63 @@ fn a_failed_build_leaves_nothing_under_the_final_name() {
         1,
         "no temporary directory is left behind"
     );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Every file of an index but the manifest and tantivy's own (whose segment
+/// names are random), with its bytes.
+fn own_files(index: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = fundsearch::index::manifest::list_files(index)
+        .unwrap()
+        .into_iter()
+        .filter(|f| f != "manifest.json" && !f.contains("tantivy"))
+        .map(|f| (f.clone(), std::fs::read(index.join(&f)).unwrap()))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_build_whose_facts_all_spill_writes_the_same_index() {
+    let dir = scratch("spill");
+    let dump = dir.join("dump");
+    fundsearch::ingest::generate::generate(&fundsearch::ingest::generate::GenerateOptions {
+        companies: 400,
+        seed: 11,
+        out: dump.clone(),
+        as_of: fundsearch::schema::Date::parse("2026-11-01").unwrap(),
+    })
+    .unwrap();
+    let options = |out: &str, memory: u64| BuildOptions {
+        dump: dump.clone(),
+        out: dir.join(out),
+        as_of: fundsearch::schema::Date::parse("2026-11-01"),
+        strict: true,
+        quiet: true,
+        memory,
+        semantic: None,
+    };
+    build_index(&options(
+        "held",
+        fundsearch::index::build::DEFAULT_BUILD_MEMORY,
+    ))
+    .unwrap();
+    build_index(&options("spilled", 0)).unwrap();
+    let (held, spilled) = (
+        own_files(&dir.join("held")),
+        own_files(&dir.join("spilled")),
+    );
+    assert!(held.len() > 10, "{} files", held.len());
+    assert_eq!(held.len(), spilled.len());
+    for ((name, a), (other, b)) in held.iter().zip(&spilled) {
+        assert_eq!(name, other);
+        assert!(a == b, "{name} differs when the facts spill");
+    }
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 3, "no spill folder is left behind: {left:?}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -331,6 +389,7 @@ fn a_rebuild_embeds_only_new_texts() {
         as_of: fundsearch::schema::Date::parse("2026-11-01"),
         strict: true,
         quiet: true,
+        memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
         semantic: Some(fundsearch::index::build::SemanticOptions {
             embedder: model(fundsearch::embed::ModelKind::MiniLm),
             cache_dir: Some(dir.join(".embed-cache")),

@@ -153,12 +153,8 @@ pub fn write_companies(path: &Path, inp: &Inputs, counter: &Counter) -> io::Resu
         agg.investor_people
             .iter()
             .for_each(|&p| company_investor_people.add(doc, orders.people.doc(p), 0));
-        c.domain_key
-            .iter()
-            .for_each(|k| domains.push(k, doc));
-        c.linkedin_key
-            .iter()
-            .for_each(|k| linkedins.push(k, doc));
+        c.domain_key.iter().for_each(|k| domains.push(k, doc));
+        c.linkedin_key.iter().for_each(|k| linkedins.push(k, doc));
         c.crunchbase_key
             .iter()
             .for_each(|k| crunchbases.push(k, doc));
@@ -538,12 +534,8 @@ pub fn write_firms(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
         agg.partners
             .iter()
             .for_each(|&p| people.add(doc, orders.people.doc(p), 0));
-        f.domain_key
-            .iter()
-            .for_each(|k| domains.push(k, doc));
-        f.linkedin_key
-            .iter()
-            .for_each(|k| linkedins.push(k, doc));
+        f.domain_key.iter().for_each(|k| domains.push(k, doc));
+        f.linkedin_key.iter().for_each(|k| linkedins.push(k, doc));
         f.crunchbase_key
             .iter()
             .for_each(|k| crunchbases.push(k, doc));
@@ -641,15 +633,11 @@ pub fn write_people(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<
         agg.firms
             .iter()
             .for_each(|pf| firms.add(doc, orders.firms.doc(pf.firm), 0));
-        p.linkedin_key
-            .iter()
-            .for_each(|k| linkedins.push(k, doc));
+        p.linkedin_key.iter().for_each(|k| linkedins.push(k, doc));
         p.crunchbase_key
             .iter()
             .for_each(|k| crunchbases.push(k, doc));
-        p.twitter_key
-            .iter()
-            .for_each(|k| twitters.push(k, doc));
+        p.twitter_key.iter().for_each(|k| twitters.push(k, doc));
     }
     drop(tally);
     let names = [

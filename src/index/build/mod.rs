@@ -25,14 +25,15 @@ pub mod vectors;
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::index::format::{WrittenFile, FORMAT_VERSION};
 use crate::index::manifest::{
     checksum_file, list_files, Counts, FileEntry, Manifest, MANIFEST_FORMAT,
 };
 use crate::index::names::*;
-use crate::ingest::{derive::derive_with_progress, load_dump_with_progress};
+use crate::ingest::packed::SpillBudget;
+use crate::ingest::{derive::derive_with_progress, load_dump_spilling, Facts};
 use crate::ingest::{IngestError, IngestReport};
 use crate::progress::{Counter, Progress, Unit};
 use crate::schema::{Date, Timestamp};
@@ -53,7 +54,14 @@ pub struct BuildOptions {
     pub quiet: bool,
     /// Embed company texts for semantic search; `None` builds no vectors.
     pub semantic: Option<SemanticOptions>,
+    /// Memory budget in bytes: the dump's facts hold at most half of it in
+    /// memory and spill the rest to disk beside the output (see
+    /// `ingest::packed`).
+    pub memory: u64,
 }
+
+/// `--memory` when not given.
+pub const DEFAULT_BUILD_MEMORY: u64 = 4 << 30;
 
 /// What a build did.
 #[derive(Debug, Clone)]
@@ -102,7 +110,9 @@ pub fn build_index(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     let tmp = temp_dir_for(&opts.out);
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(tmp.join(TEXT_DIR)).map_err(|e| step_err("create output")(&e))?;
-    let result = build_into(opts, &tmp);
+    let spill = tmp.with_extension("spill");
+    let result = build_into(opts, &tmp, &SpillBudget::new(&spill, opts.memory / 2));
+    let _ = fs::remove_dir_all(&spill);
     match result {
         Ok(report) => {
             publish(&tmp, &opts.out).map_err(|e| step_err("publish")(&e))?;
@@ -115,13 +125,18 @@ pub fn build_index(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     }
 }
 
-fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError> {
+fn build_into(
+    opts: &BuildOptions,
+    dir: &Path,
+    budget: &Arc<SpillBudget>,
+) -> Result<BuildReport, BuildError> {
     let progress = Progress::to_stderr(opts.quiet);
     let mut steps = Steps::new(if opts.semantic.is_some() { 5 } else { 4 }, &progress);
     steps.start();
-    let loaded =
-        load_dump_with_progress(&opts.dump, opts.strict, &progress).map_err(BuildError::Ingest)?;
+    let loaded = load_dump_spilling(&opts.dump, opts.strict, &progress, Some(budget))
+        .map_err(BuildError::Ingest)?;
     steps.finish("read dump");
+    progress.note(&facts_note(&loaded.facts));
     let as_of = opts.as_of.unwrap_or_else(Date::today);
     steps.start();
     let derived = derive_with_progress(&loaded.facts, as_of, &progress);
@@ -174,6 +189,17 @@ fn build_into(opts: &BuildOptions, dir: &Path) -> Result<BuildReport, BuildError
     let (facts, kept) = (loaded.facts, loaded.kept);
     std::thread::spawn(move || drop((facts, kept, derived, orders)));
     Ok(report)
+}
+
+/// `  facts: 812 MB packed, 300 MB of it spilled`.
+fn facts_note(facts: &Facts) -> String {
+    let mb = |b: u64| b.div_ceil(1 << 20);
+    let (packed, spilled) = facts.packed_bytes();
+    format!(
+        "  facts: {} MB packed, {} MB of it spilled",
+        mb(packed),
+        mb(spilled)
+    )
 }
 
 /// The work of a writer task: it counts its units on the counter and

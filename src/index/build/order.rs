@@ -78,12 +78,8 @@ pub fn assign_doc_ids(facts: &Facts, derived: &Derived) -> Orders {
             .map(|d| rank[d as usize])
     };
     let companies = ByDocId::sorted_by(facts.companies.len(), |a, b| {
-        asc_nulls_last(latest(a), latest(b)).then_with(|| {
-            id_cmp(
-                facts.companies.id(a),
-                facts.companies.id(b),
-            )
-        })
+        asc_nulls_last(latest(a), latest(b))
+            .then_with(|| id_cmp(facts.companies.id(a), facts.companies.id(b)))
     });
     let firm_date = |f: u32| derived.firms[f as usize].stats.most_recent_deal_date;
     let firms = ByDocId::sorted_by(facts.firms.len(), |a, b| {

@@ -1,7 +1,6 @@
 //! Renders dump rows plus derived aggregates into the API's records
 //! (`schema::record`), exactly once, at index time.
 
-
 use crate::ingest::derive::{InvestorStats, PersonAgg};
 use crate::ingest::facts::{Catalog, Employer, Facts, Places};
 use crate::schema::record::*;

@@ -599,6 +599,7 @@ mod tests {
             as_of: crate::schema::Date::parse("2026-11-01"),
             strict: true,
             quiet: true,
+            memory: crate::index::build::DEFAULT_BUILD_MEMORY,
             semantic: None,
         };
         build_index(&opts).unwrap();

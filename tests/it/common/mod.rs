@@ -103,6 +103,7 @@ pub fn build_with(
         as_of: Date::parse(as_of),
         strict: false,
         quiet: true,
+        memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
         semantic,
     };
     build_index(&opts).unwrap_or_else(|e| panic!("building {}: {e}", dump.display()))

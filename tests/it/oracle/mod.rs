@@ -260,7 +260,9 @@ impl World {
     fn person_facets_pass(&self, p: u32, f: &PersonFilter) -> bool {
         let person = &self.facts.people[p as usize];
         any_of(&f.roles, |r| person.roles.contains(r))
-            && any_of(&f.contact_types, |c| person.contacts.iter().any(|k| k.as_str() == c))
+            && any_of(&f.contact_types, |c| {
+                person.contacts.iter().any(|k| k.as_str() == c)
+            })
             && any_of(&f.job_titles, |t| {
                 person.job_title.as_deref() == Some(t.as_str())
             })
