@@ -29,6 +29,7 @@ use crate::schema::{Date, RoundType, Timestamp};
 use uuid::Uuid;
 
 use super::facts::{DealFacts, Facts};
+use super::grouped::Grouped;
 use super::sparse::Sparse;
 
 /// Length of the `top_*` lists.
@@ -186,52 +187,57 @@ pub fn derive_with_progress(facts: &Facts, as_of: Date, progress: &Progress) -> 
 fn derive_counted(facts: &Facts, as_of: Date, counter: &Counter) -> Derived {
     let deal_rank = recency_ranks(facts);
     let by_recency = |rows: &mut Vec<u32>| rows.sort_by_key(|&d| deal_rank[d as usize]);
-    let mut company_deals = vec![Vec::new(); facts.companies.len()];
-    let mut firm_deals = vec![Vec::new(); facts.firms.len()];
-    let mut angel_deals = vec![Vec::new(); facts.people.len()];
-    let mut partner_deals = vec![Vec::new(); facts.people.len()];
+    let mut company_deals = Vec::with_capacity(facts.deals.len());
+    let (mut firm_deals, mut angel_deals, mut partner_deals) = (Vec::new(), Vec::new(), Vec::new());
     let mut tally = counter.tally();
     for (row, deal) in facts.deals.iter().enumerate() {
         tally.inc();
         let row = row as u32;
-        company_deals[deal.company as usize].push(row);
+        company_deals.push((deal.company, row));
         for f in &deal.firms {
-            firm_deals[f.firm as usize].push((row, f.lead));
+            firm_deals.push((f.firm, (row, f.lead)));
             for &p in &f.partners {
-                partner_deals[p as usize].push((row, f.firm, f.lead));
+                partner_deals.push((p, (row, f.firm, f.lead)));
             }
         }
         for &(p, _) in &deal.angels {
-            angel_deals[p as usize].push(row);
+            angel_deals.push((p, row));
         }
     }
     drop(tally);
-    let companies: Vec<CompanyAgg> = company_deals
+    let company_deals = Grouped::by_owner(facts.companies.len(), company_deals);
+    let companies: Vec<CompanyAgg> = (0..company_deals.owners())
         .into_par_iter()
-        .map(|mut deals| {
+        .map(|c| {
+            let mut deals = company_deals.group(c).to_vec();
             by_recency(&mut deals);
             company_agg(facts, deals)
         })
         .collect();
+    drop(company_deals);
     counter.inc(companies.len() as u64);
-    let firms: Vec<FirmAgg> = firm_deals
+    let firm_deals = Grouped::by_owner(facts.firms.len(), firm_deals);
+    let firms: Vec<FirmAgg> = (0..firm_deals.owners())
         .into_par_iter()
-        .enumerate()
-        .map(|(firm, mut deals)| {
+        .map(|firm| {
+            let mut deals = firm_deals.group(firm).to_vec();
             deals.sort_by_key(|&(d, _)| deal_rank[d as usize]);
             firm_agg(facts, as_of, firm as u32, deals)
         })
         .collect();
+    drop(firm_deals);
     counter.inc(firms.len() as u64);
-    let investors: Vec<(u32, PersonAgg)> = angel_deals
+    let angel_deals = Grouped::by_owner(facts.people.len(), angel_deals);
+    let partner_deals = Grouped::by_owner(facts.people.len(), partner_deals);
+    let investors: Vec<(u32, PersonAgg)> = (0..facts.people.len())
         .into_par_iter()
-        .zip(partner_deals)
-        .enumerate()
-        .filter(|(_, (angel, partner))| !angel.is_empty() || !partner.is_empty())
-        .map(|(row, (mut angel, mut partner))| {
+        .filter(|&p| !angel_deals.group(p).is_empty() || !partner_deals.group(p).is_empty())
+        .map(|p| {
+            let mut angel = angel_deals.group(p).to_vec();
+            let mut partner = partner_deals.group(p).to_vec();
             by_recency(&mut angel);
             partner.sort_by_key(|&(d, f, _)| (deal_rank[d as usize], f));
-            (row as u32, person_agg(facts, as_of, angel, partner))
+            (p as u32, person_agg(facts, as_of, angel, partner))
         })
         .collect();
     let people = Sparse::from_pairs(facts.people.len(), investors);

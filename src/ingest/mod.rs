@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod derive;
 pub mod facts;
 pub mod generate;
+pub mod grouped;
 pub mod import;
 pub mod load;
 pub mod packed;
