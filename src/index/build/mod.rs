@@ -1,13 +1,16 @@
 //! `indexer build`: dump directory → immutable index directory.
 //!
-//! 1. load and validate the dump into compact facts (`ingest::load`);
+//! 1. load and validate the dump into packed facts (`ingest::load`); past
+//!    half of the `--memory` budget their chunks spill into
+//!    `.NAME.building-PID.spill/` beside the output, removed when the build
+//!    ends either way;
 //! 2. derive every aggregate (`ingest::derive`) relative to `as_of`;
 //! 3. assign doc ids in default-sort order (`order`);
 //! 4. write the per-kind bundles (`bundles`), the record stores (`stores`)
 //!    and the tantivy name indexes (`text`), in parallel;
 //! 5. write `manifest.json` last, sync, and rename the temporary directory
 //!    into place. A crash at any point leaves no partial index under the
-//!    final name (at worst a `.building-*` directory next to it).
+//!    final name (at worst `.building-*` directories next to it).
 //!
 //! Progress goes to stderr through [`crate::progress`] (unless `quiet`):
 //! each dump file read, the derivation, and every writer task is a stage
@@ -110,7 +113,9 @@ pub fn build_index(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     let tmp = temp_dir_for(&opts.out);
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(tmp.join(TEXT_DIR)).map_err(|e| step_err("create output")(&e))?;
-    let spill = tmp.with_extension("spill");
+    let mut spill = tmp.clone().into_os_string();
+    spill.push(".spill");
+    let spill = PathBuf::from(spill);
     let result = build_into(opts, &tmp, &SpillBudget::new(&spill, opts.memory / 2));
     let _ = fs::remove_dir_all(&spill);
     match result {
