@@ -31,6 +31,7 @@ use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 
 use crate::index::manifest::Manifest;
+use crate::progress::memory::resident_bytes;
 
 /// `Content-Type` of [`Metrics::render`].
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
@@ -197,7 +198,7 @@ impl Metrics {
     pub fn render(&self, manifest: &Manifest) -> String {
         self.set_index(manifest);
         if let Some(bytes) = resident_bytes() {
-            self.resident.set(bytes);
+            self.resident.set(bytes as i64);
         }
         let mut text = String::new();
         // Writing into a String cannot fail.
@@ -226,14 +227,6 @@ impl Metrics {
                 .set(n as i64);
         }
     }
-}
-
-/// `VmRSS` of `/proc/self/status`, bytes (`None` off Linux).
-fn resident_bytes() -> Option<i64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kib: i64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 #[cfg(test)]

@@ -33,6 +33,7 @@
 mod bars;
 mod counter;
 pub mod line;
+pub mod memory;
 mod read;
 mod ticker;
 

@@ -1,10 +1,12 @@
 //! The build's steps (read dump, derive, writers, vectors, manifest): each
 //! one's wall time, kept for the build report, and a `[k/n] step: 1.23s`
-//! line on the progress output when it ends. The stages inside a step are
+//! line on the progress output when it ends, with the process's resident
+//! memory then and its peak so far. The stages inside a step are
 //! reported by the step itself (see [`crate::progress`]).
 
 use std::time::{Duration, Instant};
 
+use crate::progress::memory::resident_note;
 use crate::progress::Progress;
 
 pub struct Steps<'p> {
@@ -38,10 +40,11 @@ impl<'p> Steps<'p> {
         let took = self.step_started.elapsed();
         self.timings.push((step.to_string(), took));
         self.progress.note(&format!(
-            "[{}/{}] {step}: {:.2}s",
+            "[{}/{}] {step}: {:.2}s{}",
             self.timings.len(),
             self.total,
-            took.as_secs_f64()
+            took.as_secs_f64(),
+            resident_note()
         ));
     }
 
