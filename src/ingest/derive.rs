@@ -18,11 +18,20 @@
 //!
 //! Progress (one stage, `derive aggregates`) counts the deals indexed, then
 //! the companies, firms and people aggregated.
+//!
+//! **Memory.** The aggregates are made in parallel batches and packed in
+//! row order into [`Table`]s like the facts (about 40 bytes a company
+//! instead of a struct and three lists); under a build's budget they count
+//! against it and spill past it. People's are a [`Sparse`] vector: only
+//! investors hold one.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::io;
+use std::sync::Arc;
 
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::progress::{Counter, Progress, Unit};
 use crate::schema::{Date, RoundType, Timestamp};
@@ -30,13 +39,14 @@ use uuid::Uuid;
 
 use super::facts::{DealFacts, Facts};
 use super::grouped::Grouped;
+use super::packed::{Row, SpillBudget, Table};
 use super::sparse::Sparse;
 
 /// Length of the `top_*` lists.
 pub const TOP_N: usize = 5;
 
 /// Counts shared by firms and people.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct InvestorStats {
     pub total_deal_count: u32,
     pub lead_deal_count: u32,
@@ -50,7 +60,7 @@ pub struct InvestorStats {
     pub top_round_types: Vec<(RoundType, u32)>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CompanyAgg {
     /// Deal rows, most recent first.
     pub deals: Vec<u32>,
@@ -69,7 +79,20 @@ impl CompanyAgg {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq)]
+/// Aggregates are rows of their owner's row number: no id of their own.
+macro_rules! rows_without_ids {
+    ($($kind:ty),+) => {$(
+        impl Row for $kind {
+            fn id(&self) -> Option<Uuid> {
+                None
+            }
+        }
+    )+};
+}
+
+rows_without_ids!(CompanyAgg, FirmAgg, PersonAgg);
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct FirmAgg {
     /// (deal row, led), most recent first.
     pub deals: Vec<(u32, bool)>,
@@ -79,14 +102,14 @@ pub struct FirmAgg {
 }
 
 /// A person's share in one firm's activity.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PersonFirm {
     pub firm: u32,
     pub deal_count: u32,
     pub last_deal_date: Option<Date>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PersonAgg {
     /// Deal rows as an angel, most recent first.
     pub angel_deals: Vec<u32>,
@@ -124,11 +147,13 @@ impl PersonAgg {
 }
 
 /// All aggregates of a dump.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Derived {
     pub as_of: Date,
-    pub companies: Vec<CompanyAgg>,
-    pub firms: Vec<FirmAgg>,
+    /// Packed like the facts, and spilled under the same budget (see the
+    /// module docs).
+    pub companies: Table<CompanyAgg>,
+    pub firms: Table<FirmAgg>,
     /// Non-investors (most people) share the empty aggregate.
     pub people: Sparse<PersonAgg>,
     /// Rank of each deal row in recency order (0 = most recent).
@@ -170,21 +195,55 @@ pub fn desc_nulls_last<T: Ord>(a: Option<T>, b: Option<T>) -> Ordering {
     }
 }
 
-/// Derives every aggregate with "last 12 months" relative to `as_of`.
+/// Derives every aggregate with "last 12 months" relative to `as_of`, in
+/// memory.
 pub fn derive(facts: &Facts, as_of: Date) -> Derived {
-    derive_with_progress(facts, as_of, &Progress::silent())
+    derive_with_progress(facts, as_of, &Progress::silent(), None)
+        .expect("aggregates held in memory never touch the disk")
 }
 
-/// [`derive`], counting rows on `progress`.
-pub fn derive_with_progress(facts: &Facts, as_of: Date, progress: &Progress) -> Derived {
+/// [`derive`], counting rows on `progress`; with a budget, the packed
+/// aggregates of companies and firms share it with the facts and spill
+/// past it (the only way this fails).
+pub fn derive_with_progress(
+    facts: &Facts,
+    as_of: Date,
+    progress: &Progress,
+    budget: Option<&Arc<SpillBudget>>,
+) -> io::Result<Derived> {
     let rows = facts.deals.len() + facts.companies.len() + facts.firms.len() + facts.people.len();
     let counter = progress.stage("derive aggregates", rows as u64, Unit::Items("rows"));
-    let derived = derive_counted(facts, as_of, &counter);
+    let derived = derive_counted(facts, as_of, &counter, budget)?;
     counter.finish();
-    derived
+    Ok(derived)
 }
 
-fn derive_counted(facts: &Facts, as_of: Date, counter: &Counter) -> Derived {
+/// Rows `0..n` made in parallel batches and packed in row order.
+fn packed<T: Row + Send>(
+    n: usize,
+    budget: Option<&Arc<SpillBudget>>,
+    make: impl Fn(usize) -> T + Sync,
+) -> io::Result<Table<T>> {
+    const BATCH: usize = 1 << 14;
+    let mut table = budget.map_or_else(Table::default, Table::spilling);
+    for start in (0..n).step_by(BATCH) {
+        let rows: Vec<T> = (start..(start + BATCH).min(n))
+            .into_par_iter()
+            .map(&make)
+            .collect();
+        for row in &rows {
+            table.push(row)?;
+        }
+    }
+    table.finish()
+}
+
+fn derive_counted(
+    facts: &Facts,
+    as_of: Date,
+    counter: &Counter,
+    budget: Option<&Arc<SpillBudget>>,
+) -> io::Result<Derived> {
     let deal_rank = recency_ranks(facts);
     let by_recency = |rows: &mut Vec<u32>| rows.sort_by_key(|&d| deal_rank[d as usize]);
     let mut company_deals = Vec::with_capacity(facts.deals.len());
@@ -206,49 +265,47 @@ fn derive_counted(facts: &Facts, as_of: Date, counter: &Counter) -> Derived {
     }
     drop(tally);
     let company_deals = Grouped::by_owner(facts.companies.len(), company_deals);
-    let companies: Vec<CompanyAgg> = (0..company_deals.owners())
-        .into_par_iter()
-        .map(|c| {
-            let mut deals = company_deals.group(c).to_vec();
-            by_recency(&mut deals);
-            company_agg(facts, deals)
-        })
-        .collect();
+    let companies = packed(company_deals.owners(), budget, |c| {
+        let mut deals = company_deals.group(c).to_vec();
+        by_recency(&mut deals);
+        company_agg(facts, deals)
+    })?;
     drop(company_deals);
     counter.inc(companies.len() as u64);
     let firm_deals = Grouped::by_owner(facts.firms.len(), firm_deals);
-    let firms: Vec<FirmAgg> = (0..firm_deals.owners())
-        .into_par_iter()
-        .map(|firm| {
-            let mut deals = firm_deals.group(firm).to_vec();
-            deals.sort_by_key(|&(d, _)| deal_rank[d as usize]);
-            firm_agg(facts, as_of, firm as u32, deals)
-        })
-        .collect();
+    let firms = packed(firm_deals.owners(), budget, |firm| {
+        let mut deals = firm_deals.group(firm).to_vec();
+        deals.sort_by_key(|&(d, _)| deal_rank[d as usize]);
+        firm_agg(facts, as_of, firm as u32, deals)
+    })?;
     drop(firm_deals);
     counter.inc(firms.len() as u64);
     let angel_deals = Grouped::by_owner(facts.people.len(), angel_deals);
     let partner_deals = Grouped::by_owner(facts.people.len(), partner_deals);
-    let investors: Vec<(u32, PersonAgg)> = (0..facts.people.len())
+    let investors: Vec<u32> = (0..facts.people.len() as u32)
         .into_par_iter()
-        .filter(|&p| !angel_deals.group(p).is_empty() || !partner_deals.group(p).is_empty())
-        .map(|p| {
-            let mut angel = angel_deals.group(p).to_vec();
-            let mut partner = partner_deals.group(p).to_vec();
-            by_recency(&mut angel);
-            partner.sort_by_key(|&(d, f, _)| (deal_rank[d as usize], f));
-            (p as u32, person_agg(facts, as_of, angel, partner))
+        .filter(|&p| {
+            let p = p as usize;
+            !angel_deals.group(p).is_empty() || !partner_deals.group(p).is_empty()
         })
         .collect();
-    let people = Sparse::from_pairs(facts.people.len(), investors);
+    let aggs = packed(investors.len(), budget, |i| {
+        let p = investors[i] as usize;
+        let mut angel = angel_deals.group(p).to_vec();
+        let mut partner = partner_deals.group(p).to_vec();
+        by_recency(&mut angel);
+        partner.sort_by_key(|&(d, f, _)| (deal_rank[d as usize], f));
+        person_agg(facts, as_of, angel, partner)
+    })?;
+    let people = Sparse::new(facts.people.len(), &investors, aggs);
     counter.inc(people.len() as u64);
-    Derived {
+    Ok(Derived {
         as_of,
         companies,
         firms,
         people,
         deal_rank,
-    }
+    })
 }
 
 fn recency_ranks(facts: &Facts) -> Vec<u32> {

@@ -167,8 +167,8 @@ impl Facts {
 macro_rules! rows_with_ids {
     ($($kind:ty),+) => {$(
         impl Row for $kind {
-            fn id(&self) -> Uuid {
-                self.id
+            fn id(&self) -> Option<Uuid> {
+                Some(self.id)
             }
         }
     )+};

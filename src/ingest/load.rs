@@ -337,8 +337,8 @@ struct Uniques {
 }
 
 impl Uniques {
-    fn claim(&mut self, id: Uuid, permalink: Option<&str>) -> Result<(), String> {
-        if self.ids.contains(&id) {
+    fn claim(&mut self, id: Option<Uuid>, permalink: Option<&str>) -> Result<(), String> {
+        if let Some(id) = id.filter(|id| self.ids.contains(id)) {
             return Err(format!("duplicate id {id}"));
         }
         if let Some(p) = permalink {
@@ -350,7 +350,7 @@ impl Uniques {
             }
             self.permalinks.insert(p.to_string());
         }
-        self.ids.insert(id);
+        self.ids.extend(id);
         Ok(())
     }
 }

@@ -7,7 +7,8 @@
 //! and nine bytes of bookkeeping:
 //!
 //! - `ids`: each row's UUID (16 B), the one field sorts and key maps need
-//!   for every row, so it is read without decoding;
+//!   for every row, so it is read without decoding (facts only: the derived
+//!   aggregates, packed the same way, have none);
 //! - `starts`: where each row begins, `chunk << 32 | offset` (8 B);
 //! - `chunks`: arenas of at most [`CHUNK_BYTES`], each row whole in one, in
 //!   serde's compact binary form (postcard: varint integers, enums as their
@@ -42,9 +43,13 @@ use uuid::Uuid;
 /// The largest arena of a table; a row is never split across two.
 pub const CHUNK_BYTES: usize = 16 << 20;
 
-/// A row kind that can be packed: serialisable, with an id.
+/// A row kind that can be packed: serialisable, with or without an id.
 pub trait Row: Serialize + DeserializeOwned {
-    fn id(&self) -> Uuid;
+    /// The row's id, kept beside the packed bytes so that it is read without
+    /// decoding; `None` for rows without one (the derived aggregates), which
+    /// then cost only their encoding and start. A table's rows either all
+    /// have an id or none has.
+    fn id(&self) -> Option<Uuid>;
 }
 
 /// How many bytes of full chunks the tables sharing it may hold in memory,
@@ -132,7 +137,7 @@ impl<T> Default for Table<T> {
 impl<T> std::fmt::Debug for Table<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Table")
-            .field("rows", &self.ids.len())
+            .field("rows", &self.starts.len())
             .field("bytes", &self.packed_bytes())
             .field("spilled", &self.spilled_bytes())
             .finish()
@@ -167,7 +172,7 @@ impl<T: Row> Table<T> {
         let start = index << 32 | chunk.len() as u64;
         chunk.extend_from_slice(&encoded);
         self.starts.push(start);
-        self.ids.push(row.id());
+        self.ids.extend(row.id());
         Ok(())
     }
 
@@ -266,19 +271,19 @@ fn decode<T: DeserializeOwned>(bytes: &[u8]) -> T {
 
 impl<T> Table<T> {
     pub fn len(&self) -> usize {
-        self.ids.len()
+        self.starts.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
+        self.starts.is_empty()
     }
 
-    /// The id of `row`, without decoding it.
+    /// The id of `row`, without decoding it (rows with ids only).
     pub fn id(&self, row: u32) -> Uuid {
         self.ids[row as usize]
     }
 
-    /// Every row's id, in row order.
+    /// Every row's id, in row order (empty for rows without ids).
     pub fn ids(&self) -> &[Uuid] {
         &self.ids
     }
@@ -340,8 +345,8 @@ mod tests {
     }
 
     impl Row for Thing {
-        fn id(&self) -> Uuid {
-            self.id
+        fn id(&self) -> Option<Uuid> {
+            Some(self.id)
         }
     }
 

@@ -128,7 +128,7 @@ pub fn write_companies(path: &Path, inp: &Inputs, counter: &Counter) -> io::Resu
         tally.inc();
         let row = order.row(doc);
         let c = &facts.companies.get(row);
-        let agg = &derived.companies[row as usize];
+        let agg = &derived.companies.get(row);
         let d = doc as usize;
         company_facets.add(facts, c, doc);
         total_raised[d] = money(agg.total_raised);
@@ -268,7 +268,7 @@ pub fn write_deals(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
         created[d] = instant(deal.created_at);
         date[d] = day(deal.date);
         company[d] = orders.companies.doc(deal.company) as i32;
-        company_raised[d] = money(inp.derived.companies[deal.company as usize].total_raised);
+        company_raised[d] = money(inp.derived.companies.get(deal.company).total_raised);
         let mut firm_docs: Vec<u32> = deal
             .firms
             .iter()
@@ -429,7 +429,7 @@ impl EmployerFields {
     /// Person `doc` works for company row `c`.
     fn add(&mut self, inp: &Inputs, c: u32, doc: u32) {
         let (facts, d) = (inp.facts, doc as usize);
-        let agg = &inp.derived.companies[c as usize];
+        let agg = &inp.derived.companies.get(c);
         self.kind.add("company", doc);
         self.company.add(facts, &facts.companies.get(c), doc);
         self.total_raised[d] = money(agg.total_raised);
@@ -518,7 +518,7 @@ pub fn write_firms(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
     for doc in 0..n as u32 {
         tally.inc();
         let row = order.row(doc);
-        let (f, agg) = (&facts.firms.get(row), &derived.firms[row as usize]);
+        let (f, agg) = (&facts.firms.get(row), &derived.firms.get(row));
         let d = doc as usize;
         place_closure(&f.places, facts)
             .iter()
@@ -585,7 +585,7 @@ pub fn write_people(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<
     for doc in 0..n as u32 {
         tally.inc();
         let row = order.row(doc);
-        let (p, agg) = (&facts.people.get(row), &derived.people[row as usize]);
+        let (p, agg) = (&facts.people.get(row), &derived.people.get(row));
         let d = doc as usize;
         p.roles.iter().for_each(|r| f[0].add(r.as_str(), doc));
         p.contacts.iter().for_each(|c| f[1].add(c.as_str(), doc));

@@ -4,7 +4,9 @@
 //!    half of the `--memory` budget their chunks spill into
 //!    `.NAME.building-PID.spill/` beside the output, removed when the build
 //!    ends either way;
-//! 2. derive every aggregate (`ingest::derive`) relative to `as_of`;
+//! 2. derive every aggregate (`ingest::derive`) relative to `as_of`; those
+//!    of companies and firms are packed like the facts and share their
+//!    budget;
 //! 3. assign doc ids in default-sort order (`order`);
 //! 4. write the per-kind bundles (`bundles`), the record stores (`stores`)
 //!    and the tantivy name indexes (`text`), in parallel;
@@ -144,7 +146,8 @@ fn build_into(
     progress.note(&facts_note(&loaded.facts));
     let as_of = opts.as_of.unwrap_or_else(Date::today);
     steps.start();
-    let derived = derive_with_progress(&loaded.facts, as_of, &progress);
+    let derived = derive_with_progress(&loaded.facts, as_of, &progress, Some(budget))
+        .map_err(|e| step_err("derive aggregates")(&e))?;
     let orders = order::assign_doc_ids(&loaded.facts, &derived);
     steps.finish("derive aggregates");
     let inp = Inputs {

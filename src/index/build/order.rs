@@ -16,6 +16,7 @@ use uuid::Uuid;
 
 use crate::ingest::derive::{desc_nulls_last, Derived};
 use crate::ingest::Facts;
+use crate::schema::Date;
 
 /// A permutation between rows (dump order) and doc ids.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,21 +73,38 @@ pub fn assign_doc_ids(facts: &Facts, derived: &Derived) -> Orders {
     let deals = ByDocId::sorted_by(facts.deals.len(), |a, b| {
         rank[a as usize].cmp(&rank[b as usize])
     });
-    let latest = |c: u32| {
-        derived.companies[c as usize]
-            .latest_deal()
-            .map(|d| rank[d as usize])
-    };
+    let latest: Vec<Option<u32>> = (0..facts.companies.len() as u32)
+        .into_par_iter()
+        .map(|c| {
+            derived
+                .companies
+                .get(c)
+                .latest_deal()
+                .map(|d| rank[d as usize])
+        })
+        .collect();
+    let latest = |c: u32| latest[c as usize];
     let companies = ByDocId::sorted_by(facts.companies.len(), |a, b| {
         asc_nulls_last(latest(a), latest(b))
             .then_with(|| id_cmp(facts.companies.id(a), facts.companies.id(b)))
     });
-    let firm_date = |f: u32| derived.firms[f as usize].stats.most_recent_deal_date;
+    let firm_dates: Vec<Option<Date>> = (0..facts.firms.len() as u32)
+        .into_par_iter()
+        .map(|f| derived.firms.get(f).stats.most_recent_deal_date)
+        .collect();
+    let firm_date = |f: u32| firm_dates[f as usize];
     let firms = ByDocId::sorted_by(facts.firms.len(), |a, b| {
         desc_nulls_last(firm_date(a), firm_date(b))
             .then_with(|| id_cmp(facts.firms.id(a), facts.firms.id(b)))
     });
-    let person_date = |p: u32| derived.people[p as usize].stats.most_recent_deal_date;
+    let person_dates: Vec<Option<Date>> = (0..facts.people.len() as u32)
+        .into_par_iter()
+        .map(|p| match derived.people.holds(p) {
+            true => derived.people.get(p).stats.most_recent_deal_date,
+            false => None,
+        })
+        .collect();
+    let person_date = |p: u32| person_dates[p as usize];
     let people = ByDocId::sorted_by(facts.people.len(), |a, b| {
         desc_nulls_last(person_date(a), person_date(b))
             .then_with(|| id_cmp(facts.people.id(a), facts.people.id(b)))

@@ -125,7 +125,7 @@ pub fn write_company_store(
         &mut store,
         counter,
         |row, r| {
-            let agg = &inp.derived.companies[row as usize];
+            let agg = &inp.derived.companies.get(row);
             let latest = match agg.latest_deal() {
                 Some(l) => {
                     let bytes = deals
@@ -162,7 +162,7 @@ pub fn write_firm_store(
         &mut store,
         counter,
         |row, r| {
-            let full = render::investor_record(&r, &inp.derived.firms[row as usize], inp.facts);
+            let full = render::investor_record(&r, &inp.derived.firms.get(row), inp.facts);
             Ok((
                 inp.orders.firms.doc(row),
                 vec![json(&full)?, json(&render::firm_card(&r))?],
@@ -181,7 +181,7 @@ pub fn write_person_store(
 ) -> io::Result<Vec<WrittenFile>> {
     let mut store = Variants::create(dir, PEOPLE, PERSON_STORES, inp.orders.people.len())?;
     render_file::<PersonRow, _>(dump, "people.jsonl", kept, &mut store, counter, |row, r| {
-        let agg = &inp.derived.people[row as usize];
+        let agg = &inp.derived.people.get(row);
         let employer = inp.facts.people.get(row).employer;
         let full = render::person_record(&r, agg, employer, inp.facts);
         let email = r.email.clone().unwrap_or_default().into_bytes();

@@ -66,7 +66,7 @@ pub fn build_people(dir: &Path, inp: &Inputs, counter: &Counter) -> Result<(), T
     let order = &inp.orders.people;
     let entries = (0..order.len() as u32).map(|doc| {
         let row = order.row(doc);
-        let pool = if inp.derived.people[row as usize].is_investor() {
+        let pool = if inp.derived.people.holds(row) {
             PERSON_INVESTOR
         } else {
             PERSON_COMPANY

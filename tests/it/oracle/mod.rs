@@ -24,7 +24,7 @@ mod tests;
 use std::cmp::Ordering;
 use std::path::Path;
 
-use fundsearch::ingest::derive::{derive, Derived};
+use fundsearch::ingest::derive::{derive, CompanyAgg, Derived, FirmAgg, PersonAgg};
 use fundsearch::ingest::facts::{
     Catalog, CompanyFacts, DealFacts, Employer, Facts, FirmFacts, PersonFacts, Places,
 };
@@ -55,10 +55,30 @@ impl Rows {
     }
 }
 
+/// The derived aggregates, every row decoded (the build packs those of
+/// companies and firms).
+pub struct Aggregates {
+    pub companies: Vec<CompanyAgg>,
+    pub firms: Vec<FirmAgg>,
+    pub people: Vec<PersonAgg>,
+    pub deal_rank: Vec<u32>,
+}
+
+impl Aggregates {
+    fn of(derived: Derived) -> Aggregates {
+        Aggregates {
+            companies: derived.companies.to_vec(),
+            firms: derived.firms.to_vec(),
+            people: derived.people.iter().collect(),
+            deal_rank: derived.deal_rank,
+        }
+    }
+}
+
 /// A loaded dump with its aggregates and the default order of every kind.
 pub struct World {
     pub facts: Rows,
-    pub derived: Derived,
+    pub derived: Aggregates,
     /// Position of each row in its kind's default order.
     company_rank: Vec<u32>,
     firm_rank: Vec<u32>,
@@ -85,6 +105,7 @@ impl World {
 
     pub fn new(facts: Facts, derived: Derived) -> World {
         let facts = Rows::of(facts);
+        let derived = Aggregates::of(derived);
         let latest = |c: usize| {
             derived.companies[c]
                 .latest_deal()
