@@ -73,48 +73,41 @@ pub fn assign_doc_ids(facts: &Facts, derived: &Derived) -> Orders {
     let deals = ByDocId::sorted_by(facts.deals.len(), |a, b| {
         rank[a as usize].cmp(&rank[b as usize])
     });
-    let latest: Vec<Option<u32>> = (0..facts.companies.len() as u32)
-        .into_par_iter()
-        .map(|c| {
-            derived
-                .companies
-                .get(c)
-                .latest_deal()
-                .map(|d| rank[d as usize])
-        })
-        .collect();
-    let latest = |c: u32| latest[c as usize];
+    let latest = keyed(facts.companies.len(), |c| {
+        let latest = derived.companies.get(c).latest_deal();
+        latest.map(|d| rank[d as usize])
+    });
     let companies = ByDocId::sorted_by(facts.companies.len(), |a, b| {
-        asc_nulls_last(latest(a), latest(b))
+        asc_nulls_last(latest[a as usize], latest[b as usize])
             .then_with(|| id_cmp(facts.companies.id(a), facts.companies.id(b)))
     });
-    let firm_dates: Vec<Option<Date>> = (0..facts.firms.len() as u32)
-        .into_par_iter()
-        .map(|f| derived.firms.get(f).stats.most_recent_deal_date)
-        .collect();
-    let firm_date = |f: u32| firm_dates[f as usize];
-    let firms = ByDocId::sorted_by(facts.firms.len(), |a, b| {
-        desc_nulls_last(firm_date(a), firm_date(b))
-            .then_with(|| id_cmp(facts.firms.id(a), facts.firms.id(b)))
+    let firm_dates = keyed(facts.firms.len(), |f| {
+        derived.firms.get(f).stats.most_recent_deal_date
     });
-    let person_dates: Vec<Option<Date>> = (0..facts.people.len() as u32)
-        .into_par_iter()
-        .map(|p| match derived.people.holds(p) {
-            true => derived.people.get(p).stats.most_recent_deal_date,
-            false => None,
-        })
-        .collect();
-    let person_date = |p: u32| person_dates[p as usize];
-    let people = ByDocId::sorted_by(facts.people.len(), |a, b| {
-        desc_nulls_last(person_date(a), person_date(b))
-            .then_with(|| id_cmp(facts.people.id(a), facts.people.id(b)))
+    let person_dates = keyed(facts.people.len(), |p| {
+        let investor = derived.people.holds(p);
+        investor.then(|| derived.people.get(p).stats.most_recent_deal_date)?
     });
     Orders {
         companies,
         deals,
-        firms,
-        people,
+        firms: by_recent_date(facts.firms.ids(), &firm_dates),
+        people: by_recent_date(facts.people.ids(), &person_dates),
     }
+}
+
+/// `key` of every row `0..rows`, computed in parallel: each aggregate is
+/// decoded once, not at every comparison of the sort.
+fn keyed<K: Send>(rows: usize, key: impl Fn(u32) -> K + Sync + Send) -> Vec<K> {
+    (0..rows as u32).into_par_iter().map(key).collect()
+}
+
+/// Most recent deal date first (undated last), ties by id.
+fn by_recent_date(ids: &[Uuid], dates: &[Option<Date>]) -> ByDocId {
+    ByDocId::sorted_by(ids.len(), |a, b| {
+        desc_nulls_last(dates[a as usize], dates[b as usize])
+            .then_with(|| id_cmp(ids[a as usize], ids[b as usize]))
+    })
 }
 
 fn asc_nulls_last<T: Ord>(a: Option<T>, b: Option<T>) -> Ordering {
