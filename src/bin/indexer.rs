@@ -111,8 +111,9 @@ enum Command {
         /// Embedding cache folder (default: `.embed-cache` beside the output), or `none`.
         #[arg(long = "embed-cache", env = "FUNDSEARCH_EMBED_CACHE")]
         embed_cache: Option<PathBuf>,
-        /// Memory budget (256M, 4G…): the dump's facts keep at most half of it
-        /// in memory and spill the rest to a folder beside the output.
+        /// Memory budget (256M, 4G…): the dump's facts and the derived
+        /// aggregates keep at most half of it in memory and spill the rest to
+        /// a folder beside the output.
         #[arg(long, value_parser = parse_size, default_value = "4G", env = "FUNDSEARCH_BUILD_MEMORY")]
         memory: u64,
     },

@@ -59,9 +59,9 @@ pub struct BuildOptions {
     pub quiet: bool,
     /// Embed company texts for semantic search; `None` builds no vectors.
     pub semantic: Option<SemanticOptions>,
-    /// Memory budget in bytes: the dump's facts hold at most half of it in
-    /// memory and spill the rest to disk beside the output (see
-    /// `ingest::packed`).
+    /// Memory budget in bytes: the dump's facts and the derived aggregates
+    /// hold at most half of it in memory and spill the rest to disk beside
+    /// the output (see `ingest::packed`).
     pub memory: u64,
 }
 
