@@ -135,7 +135,7 @@ fn own_files(index: &std::path::Path) -> Vec<(String, Vec<u8>)> {
 }
 
 #[test]
-fn a_build_whose_facts_all_spill_writes_the_same_index() {
+fn a_build_whose_facts_and_aggregates_all_spill_writes_the_same_index() {
     let dir = scratch("spill");
     let dump = dir.join("dump");
     fundsearch::ingest::generate::generate(&fundsearch::ingest::generate::GenerateOptions {
@@ -168,7 +168,7 @@ fn a_build_whose_facts_all_spill_writes_the_same_index() {
     assert_eq!(held.len(), spilled.len());
     for ((name, a), (other, b)) in held.iter().zip(&spilled) {
         assert_eq!(name, other);
-        assert!(a == b, "{name} differs when the facts spill");
+        assert!(a == b, "{name} differs when the facts and aggregates spill");
     }
     let left: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
