@@ -27,23 +27,70 @@ use super::IndexError;
 /// Serialized bitmaps larger than this are decoded once and cached.
 const CACHE_MIN_BYTES: usize = 4096;
 
-/// Collects value → doc ids while building, straight into one roaring
-/// bitmap per value: a dense value costs a bit per doc instead of four
-/// bytes, which is most of what a people bundle holds at scale.
+/// A value's doc ids while building: a plain list while it is short (most
+/// values of a free-text facet such as `linkedin_company` hold a handful of
+/// docs, and a list costs less than a bitmap's containers), a roaring
+/// bitmap past [`LIST_MAX`] ids (a dense value then costs about a bit per
+/// doc instead of four bytes).
+#[derive(Debug, Clone)]
+enum DocIds {
+    List(Vec<u32>),
+    Bitmap(RoaringBitmap),
+}
+
+/// The longest list kept before a value's ids move into a bitmap.
+const LIST_MAX: usize = 4096;
+
+impl Default for DocIds {
+    fn default() -> DocIds {
+        DocIds::List(Vec::new())
+    }
+}
+
+impl DocIds {
+    fn add(&mut self, docid: u32) {
+        match self {
+            DocIds::List(ids) if ids.len() < LIST_MAX => ids.push(docid),
+            DocIds::List(ids) => {
+                let mut bitmap = RoaringBitmap::from_iter(ids.iter().copied());
+                bitmap.insert(docid);
+                *self = DocIds::Bitmap(bitmap);
+            }
+            DocIds::Bitmap(bitmap) => {
+                bitmap.insert(docid);
+            }
+        }
+    }
+
+    /// The set of ids, optimised for its serialisation.
+    fn into_bitmap(self) -> io::Result<RoaringBitmap> {
+        let mut bitmap = match self {
+            DocIds::List(mut ids) => {
+                ids.sort_unstable();
+                ids.dedup();
+                RoaringBitmap::from_sorted_iter(ids).map_err(io::Error::other)?
+            }
+            DocIds::Bitmap(bitmap) => bitmap,
+        };
+        bitmap.optimize();
+        Ok(bitmap)
+    }
+}
+
+/// Collects value → doc ids while building (see [`DocIds`]); bitmaps are
+/// serialised once, at write, and streamed into the bundle.
 #[derive(Debug, Default, Clone)]
 pub struct FacetBuilder {
-    values: HashMap<String, RoaringBitmap>,
+    values: HashMap<String, DocIds>,
 }
 
 impl FacetBuilder {
     pub fn add(&mut self, value: &str, docid: u32) {
         match self.values.get_mut(value) {
-            Some(ids) => {
-                ids.insert(docid);
-            }
+            Some(ids) => ids.add(docid),
             None => {
                 self.values
-                    .insert(value.to_string(), RoaringBitmap::from_iter([docid]));
+                    .insert(value.to_string(), DocIds::List(vec![docid]));
             }
         }
     }
@@ -63,15 +110,16 @@ impl FacetBuilder {
 
     /// Writes the field `field` into `out`.
     pub fn write(mut self, out: &mut BundleWriter, field: &str) -> io::Result<()> {
-        let mut sorted: Vec<(String, RoaringBitmap)> = self.values.drain().collect();
+        let mut sorted: Vec<(String, DocIds)> = self.values.drain().collect();
         sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        let serialized = sorted
-            .par_iter_mut()
-            .map(|(_, ids)| serialize_ids(ids))
+        let (values, ids): (Vec<String>, Vec<DocIds>) = sorted.into_iter().unzip();
+        let serialized = ids
+            .into_par_iter()
+            .map(serialize_ids)
             .collect::<io::Result<Vec<Vec<u8>>>>()?;
         let (mut keys, mut key_offsets) = (Vec::new(), vec![0u64]);
         let mut bitmap_offsets = vec![0u64];
-        for ((value, _), bytes) in sorted.iter().zip(&serialized) {
+        for (value, bytes) in values.iter().zip(&serialized) {
             keys.extend_from_slice(value.as_bytes());
             key_offsets.push(keys.len() as u64);
             bitmap_offsets.push(bitmap_offsets[bitmap_offsets.len() - 1] + bytes.len() as u64);
@@ -88,8 +136,8 @@ impl FacetBuilder {
 }
 
 /// The portable roaring serialisation of a set of doc ids.
-fn serialize_ids(bitmap: &mut RoaringBitmap) -> io::Result<Vec<u8>> {
-    bitmap.optimize();
+fn serialize_ids(ids: DocIds) -> io::Result<Vec<u8>> {
+    let bitmap = ids.into_bitmap()?;
     let mut out = Vec::with_capacity(bitmap.serialized_size());
     bitmap.serialize_into(&mut out)?;
     Ok(out)
@@ -249,4 +297,42 @@ pub(crate) fn offsets_valid(offsets: &[u64], len: usize) -> bool {
     offsets.first() == Some(&0)
         && offsets.last() == Some(&(len as u64))
         && offsets.windows(2).all(|w| w[0] <= w[1])
+}
+
+#[cfg(test)]
+mod doc_ids_tests {
+    use super::*;
+
+    fn collected(ids: impl IntoIterator<Item = u32>) -> DocIds {
+        let mut doc_ids = DocIds::default();
+        ids.into_iter().for_each(|id| doc_ids.add(id));
+        doc_ids
+    }
+
+    #[test]
+    fn short_values_stay_lists_and_long_ones_become_bitmaps() {
+        assert!(matches!(collected(0..LIST_MAX as u32), DocIds::List(_)));
+        assert!(matches!(collected(0..=LIST_MAX as u32), DocIds::Bitmap(_)));
+    }
+
+    #[test]
+    fn both_forms_give_the_same_set_in_any_order_with_repeats() {
+        let ids: Vec<u32> = (0..3 * LIST_MAX as u32)
+            .map(|i| (i * 7919) % 10_000)
+            .collect();
+        let mut expected: Vec<u32> = ids.clone();
+        expected.sort_unstable();
+        expected.dedup();
+        for take in [1, 10, LIST_MAX, LIST_MAX + 1, ids.len()] {
+            let bitmap = collected(ids[..take].iter().copied())
+                .into_bitmap()
+                .unwrap();
+            let mut want = ids[..take].to_vec();
+            want.sort_unstable();
+            want.dedup();
+            assert_eq!(bitmap.iter().collect::<Vec<_>>(), want, "{take} ids");
+        }
+        let all = collected(ids.iter().copied()).into_bitmap().unwrap();
+        assert_eq!(all.iter().collect::<Vec<_>>(), expected);
+    }
 }
