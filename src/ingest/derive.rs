@@ -203,8 +203,8 @@ pub fn derive(facts: &Facts, as_of: Date) -> Derived {
 }
 
 /// [`derive`], counting rows on `progress`; with a budget, the packed
-/// aggregates of companies and firms share it with the facts and spill
-/// past it (the only way this fails).
+/// aggregates of companies, firms and investors share it with the facts
+/// and spill past it (the only way this fails).
 pub fn derive_with_progress(
     facts: &Facts,
     as_of: Date,
