@@ -16,7 +16,6 @@ use fundsearch::api::app::{App, Request, Response};
 use fundsearch::api::envelope::success_body;
 use fundsearch::api::handler::{Ctx, Effort};
 use fundsearch::api::params::Query;
-use fundsearch::api::rate_limit::RateLimiter;
 use fundsearch::api::routes::{match_route, RouteMatch};
 use fundsearch::api::semantic::SemanticService;
 use fundsearch::index::Index;
@@ -46,7 +45,7 @@ impl BenchApp {
             metrics: fundsearch::api::metrics::Metrics::disabled(),
             index,
             accounts: Arc::new(accounts),
-            limiter: RateLimiter::new(0),
+            rate_limit: 0,
             semantic: SemanticService::none("benchmarks of the non-semantic API"),
         };
         Ok(BenchApp {

@@ -20,6 +20,13 @@
 //! - Alert configurations belong to a user: listed oldest first, at most
 //!   [`MAX_ALERTS`] each (the limit is checked inside the saving call),
 //!   and a user can neither see nor delete another user's.
+//! - Requests are admitted per key: a burst at one instant admits exactly
+//!   `limit`, from any number of threads (and, for a shared store, of
+//!   servers); a refused request is not counted and is told a wait of at
+//!   least a second; once two windows have passed without requests the key
+//!   starts afresh. Within that, how the window slides is the
+//!   implementation's (exact for the journal store; see the database
+//!   store's docs for its tolerance).
 
 use std::io;
 
@@ -41,6 +48,9 @@ pub struct AlertLimit {
     pub limit: usize,
 }
 
+/// A request admitted, or refused with the seconds to wait (`Retry-After`).
+pub type Admission = io::Result<Result<(), u64>>;
+
 /// The outcome of a charge: paid (durable) or refused (nothing taken).
 pub type ChargeResult = io::Result<Result<Charge, Insufficient>>;
 
@@ -57,6 +67,10 @@ pub struct Unlock {
 pub trait AccountStore: Send + Sync {
     /// Checks a presented key.
     fn authenticate(&self, key: &str) -> Result<Principal, AuthFailure>;
+
+    /// Counts a request of key `key_id` at `now` against at most `limit`
+    /// requests per [`crate::accounts::RATE_WINDOW_MS`] (0: no limit).
+    fn admit(&self, key_id: &str, limit: u32, now: DateTime<Utc>) -> Admission;
 
     /// Charges `credits` to the principal's user (monthly allowance first,
     /// then purchased credits) and records `semantic` searches run. The

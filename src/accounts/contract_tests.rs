@@ -27,6 +27,9 @@ pub fn check_contract<G>(open: Open<'_, G>) {
     unlocks_are_paid_once_per_user(open);
     alerts_belong_to_their_user(open);
     alerts_are_limited_per_user(open);
+    concurrent_unlocks_charge_once(open);
+    requests_are_admitted_up_to_the_limit_per_key(open);
+    concurrent_admissions_never_exceed_the_limit(open);
 }
 
 /// An alert configuration named `name` with a fresh id.
@@ -98,6 +101,66 @@ fn alerts_are_limited_per_user<G>(open: Open<'_, G>) {
         .create_alert("cy", alert("fits again"))
         .unwrap()
         .unwrap();
+}
+
+fn concurrent_unlocks_charge_once<G>(open: Open<'_, G>) {
+    let (store, _guard) = open();
+    let p = principal(&*store, "kim", Plan::Pro);
+    let person = Uuid::from_u128(7);
+    let first: Vec<bool> = (0..4)
+        .map(|_| {
+            let (store, p) = (Arc::clone(&store), p.clone());
+            thread::spawn(move || {
+                let unlock = store.unlock_email(&p, person, 5, now()).unwrap();
+                !unlock.unwrap().already_unlocked
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|t| t.join().unwrap())
+        .collect();
+    assert_eq!(first.iter().filter(|&&f| f).count(), 1, "one first unlock");
+    let left = store.balance("kim", now()).unwrap().unwrap();
+    assert_eq!(left.monthly_remaining, 995, "paid once");
+}
+
+fn requests_are_admitted_up_to_the_limit_per_key<G>(open: Open<'_, G>) {
+    let (store, _guard) = open();
+    let t0 = now();
+    let admitted = (0..5)
+        .filter(|_| store.admit("k1", 3, t0).unwrap().is_ok())
+        .count();
+    assert_eq!(admitted, 3, "a burst admits exactly the limit");
+    let wait = store.admit("k1", 3, t0).unwrap().unwrap_err();
+    assert!((1..=60).contains(&wait), "wait {wait} s");
+    assert!(store.admit("k2", 3, t0).unwrap().is_ok(), "keys are separate");
+    assert!(
+        (0..100).all(|_| store.admit("k3", 0, t0).unwrap().is_ok()),
+        "0 is no limit"
+    );
+    let later = t0 + chrono::TimeDelta::seconds(120);
+    let again = (0..5)
+        .filter(|_| store.admit("k1", 3, later).unwrap().is_ok())
+        .count();
+    assert_eq!(again, 3, "two windows later the key starts afresh");
+}
+
+fn concurrent_admissions_never_exceed_the_limit<G>(open: Open<'_, G>) {
+    let (store, _guard) = open();
+    let admitted: usize = (0..4)
+        .map(|_| {
+            let store = Arc::clone(&store);
+            thread::spawn(move || {
+                (0..30)
+                    .filter(|_| store.admit("hot", 50, now()).unwrap().is_ok())
+                    .count()
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|t| t.join().unwrap())
+        .sum();
+    assert_eq!(admitted, 50);
 }
 
 fn now() -> chrono::DateTime<Utc> {

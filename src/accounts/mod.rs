@@ -80,14 +80,16 @@ mod journal;
 mod key;
 mod ledger;
 mod plan;
+mod rate_window;
 mod record;
 mod snapshot;
 mod store;
 #[cfg(test)]
 mod testdir;
 
-pub use account_store::{AccountStore, AlertLimit, ChargeResult, Unlock, MAX_ALERTS};
+pub use account_store::{AccountStore, Admission, AlertLimit, ChargeResult, Unlock, MAX_ALERTS};
 pub use key::{parse_key, AuthFailure, Principal};
 pub use ledger::{Balance, Charge, CreditSource, Insufficient};
 pub use plan::{Allowances, Plan};
+pub use rate_window::{wait_seconds, SlidingWindows, RATE_WINDOW_MS};
 pub use store::{JournalStore, KeyInfo, Stats, DEFAULT_COMPACT_AFTER};

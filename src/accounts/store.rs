@@ -14,12 +14,13 @@ use std::sync::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::account_store::{AccountStore, AlertLimit, ChargeResult, Unlock, MAX_ALERTS};
+use super::account_store::{AccountStore, Admission, AlertLimit, ChargeResult, Unlock, MAX_ALERTS};
 use super::commit::{GroupCommit, Leader};
 use super::journal::{self, Journal, JOURNAL_FILE};
 use super::key::{self, constant_time_eq, hex_encode, parse_key, AuthFailure, Principal};
 use super::ledger::{month_of, Balance, Charge, Decision, Insufficient, Ledger};
 use super::plan::{Allowances, Plan};
+use super::rate_window::SlidingWindows;
 use super::record::{Entry, Record};
 use super::snapshot;
 use crate::schema::alert::AlertConfig;
@@ -44,6 +45,8 @@ pub struct JournalStore {
     compact_after: AtomicU64,
     compactions: AtomicU64,
     compaction_error: Mutex<Option<String>>,
+    /// Per-key request admissions (in memory: a restart forgives).
+    windows: SlidingWindows,
     /// Holds an exclusive `flock` on `LOCK` for the life of the store.
     _lock: File,
 }
@@ -91,6 +94,7 @@ impl JournalStore {
             compact_after: AtomicU64::new(DEFAULT_COMPACT_AFTER),
             compactions: AtomicU64::new(u64::from(compacted)),
             compaction_error: Mutex::new(None),
+            windows: SlidingWindows::default(),
             _lock: lock,
         })
     }
@@ -423,6 +427,10 @@ impl JournalStore {
 impl AccountStore for JournalStore {
     fn authenticate(&self, key: &str) -> Result<Principal, AuthFailure> {
         JournalStore::authenticate(self, key)
+    }
+
+    fn admit(&self, key_id: &str, limit: u32, now: DateTime<Utc>) -> Admission {
+        Ok(self.windows.admit(key_id, limit, now))
     }
 
     fn charge(

@@ -21,8 +21,6 @@
 //! Handlers run synchronously; the HTTP layer calls [`App::handle`] on a
 //! bounded blocking pool.
 
-use std::time::Instant;
-
 use serde_json::{json, Value};
 
 use super::declare::endpoint::{Cost, Endpoint, Gating, Input, UnknownParams};
@@ -90,12 +88,7 @@ impl App {
         }
         let principal = self.authenticate(req.authorization)?;
         if effort != Effort::Deferred {
-            self.limiter
-                .check(&principal.key_id, Instant::now())
-                .map_err(|wait| {
-                    self.metrics.rate_limited();
-                    ApiError::rate_limited(self.limiter.limit(), wait)
-                })?;
+            self.admit(&principal, req.request_id)?;
         }
         let RouteMatch { route, params } = match_route(req.method, &path)?;
         let endpoint = route.endpoint;
@@ -142,6 +135,22 @@ impl App {
             AuthFailure::Unknown => ApiError::auth_unknown(),
             AuthFailure::Inactive => ApiError::auth_inactive(),
         })
+    }
+
+    /// Counts the request against its key's rate limit (429 past it).
+    fn admit(&self, principal: &Principal, request_id: &str) -> Result<(), ApiError> {
+        let now = chrono::Utc::now();
+        match self.accounts.admit(&principal.key_id, self.rate_limit, now) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(wait)) => {
+                self.metrics.rate_limited();
+                Err(ApiError::rate_limited(self.rate_limit, wait))
+            }
+            Err(e) => {
+                tracing::error!(request_id, error = %e, "could not count a request");
+                Err(ApiError::internal(request_id))
+            }
+        }
     }
 
     fn charge(

@@ -14,7 +14,6 @@ pub mod pages;
 pub mod params;
 pub mod parse_errors;
 pub mod public;
-pub mod rate_limit;
 pub mod response;
 pub mod routes;
 pub mod semantic;

@@ -1,12 +1,11 @@
 //! The state a running server shares between requests: the index, the
-//! accounts, the rate limiter and the semantic-search service. Handlers
+//! accounts (which admit requests under the rate limit) and the semantic-search service. Handlers
 //! read it through [`crate::api::handler::Ctx`]; the dispatcher
 //! (`api::app`) implements request handling on it.
 
 use std::sync::Arc;
 
 use super::metrics::Metrics;
-use super::rate_limit::RateLimiter;
 use super::semantic::SemanticService;
 use crate::accounts::AccountStore;
 use crate::index::Index;
@@ -17,6 +16,7 @@ pub struct App {
     /// Request, credit and pool figures (`GET /metrics` when enabled).
     pub metrics: Metrics,
     pub accounts: Arc<dyn AccountStore>,
-    pub limiter: RateLimiter,
+    /// Requests per minute per key (0: no limit), admitted by `accounts`.
+    pub rate_limit: u32,
     pub semantic: SemanticService,
 }

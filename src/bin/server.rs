@@ -27,7 +27,6 @@ use fundsearch::accounts::{Allowances, JournalStore, Plan};
 use fundsearch::api::admin::{self, AdminOp};
 use fundsearch::api::app::App;
 use fundsearch::api::metrics::Metrics;
-use fundsearch::api::rate_limit::RateLimiter;
 use fundsearch::api::semantic::{SemanticService, QUERY_CACHE};
 use fundsearch::api::server::{bind, serve, ServerConfig};
 use fundsearch::cli::{parse_or_usage_error, ModelArgs};
@@ -513,7 +512,7 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
         },
         index: Arc::new(index),
         accounts: accounts.clone(),
-        limiter: RateLimiter::new(args.rate_limit),
+        rate_limit: args.rate_limit,
         semantic,
     });
     let config = ServerConfig {

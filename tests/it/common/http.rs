@@ -10,7 +10,6 @@ use std::time::Duration;
 use fundsearch::accounts::{Allowances, JournalStore, Plan};
 use fundsearch::api::app::App;
 use fundsearch::api::metrics::Metrics;
-use fundsearch::api::rate_limit::RateLimiter;
 use fundsearch::api::semantic::SemanticService;
 use fundsearch::api::server::{serve, ServerConfig};
 use fundsearch::index::Index;
@@ -66,7 +65,7 @@ impl TestServer {
             },
             index: Arc::new(index),
             accounts: accounts.clone(),
-            limiter: RateLimiter::new(setup.rate_limit),
+            rate_limit: setup.rate_limit,
             semantic: (setup.semantic)(),
         });
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
