@@ -18,6 +18,7 @@ use fundsearch::api::handler::{Ctx, Effort};
 use fundsearch::api::params::Query;
 use fundsearch::api::routes::{match_route, RouteMatch};
 use fundsearch::api::semantic::SemanticService;
+use fundsearch::index::generation::Generations;
 use fundsearch::index::Index;
 
 use super::requests::Get;
@@ -43,7 +44,7 @@ impl BenchApp {
             .map_err(|e| format!("authenticating the bench key: {e:?}"))?;
         let app = App {
             metrics: fundsearch::api::metrics::Metrics::disabled(),
-            index,
+            generations: Generations::new(&index.dir.clone(), index),
             accounts: Arc::new(accounts),
             rate_limit: 0,
             semantic: SemanticService::none("benchmarks of the non-semantic API"),
@@ -76,6 +77,7 @@ impl BenchApp {
         let query = Query::parse(get.query.as_deref()).map_err(|e| e.status)?;
         let ctx = Ctx {
             app: &self.app,
+            index: &self.app.generations.current().index,
             effort: Effort::Full,
             query,
             params,

@@ -22,7 +22,12 @@
 //! ← {"ok":true,"reply":{"alerts":[…]}}
 //! → {"op":"delete_alert","user":"acme","id":"<uuid>"}
 //! ← {"ok":true,"reply":{"deleted_alert":"<uuid>"}}
+//! → {"op":"reload"}
+//! ← {"ok":true,"reply":{"generation":2,"dir":"/srv/index/gen-0002"}}
 //! ```
+//!
+//! `reload` (`server reload`) exists only on a running server: it swaps in
+//! what the server's `--index` names now (see `api::reload`).
 //!
 //! An alert configuration is the body of `POST /v1/alerts/configurations`,
 //! validated by the same parser (its problems are listed in the error).
@@ -43,6 +48,8 @@ use tokio::net::UnixListener;
 
 use uuid::Uuid;
 
+use super::reload::reload;
+use super::state::App;
 use crate::accounts::{AccountStore, Plan};
 use crate::api::body::parse_alert_configuration;
 use crate::schema::alert::AlertConfig;
@@ -73,6 +80,9 @@ pub enum AdminOp {
     ListAlerts { user: String },
     /// One of a user's alert configurations removed.
     DeleteAlert { user: String, id: Uuid },
+    /// The running server reopens what its `--index` names now and serves
+    /// it as a new generation (see `api::reload`).
+    Reload,
 }
 
 /// What an operation produced.
@@ -99,6 +109,10 @@ pub enum AdminReply {
     AlertDeleted {
         deleted_alert: Uuid,
     },
+    Reloaded {
+        generation: u64,
+        dir: String,
+    },
 }
 
 impl AdminReply {
@@ -117,6 +131,9 @@ impl AdminReply {
             AdminReply::Alert { alert } => pretty(alert),
             AdminReply::Alerts { alerts } => pretty(alerts),
             AdminReply::AlertDeleted { deleted_alert } => format!("deleted alert {deleted_alert}"),
+            AdminReply::Reloaded { generation, dir } => {
+                format!("serving generation {generation} from {dir}")
+            }
         }
     }
 }
@@ -169,8 +186,10 @@ fn create_alert(
 }
 
 /// Applies `op` to `accounts` (durably); the error is for the operator.
+/// Without a server only account operations can run.
 pub fn execute(accounts: &dyn AccountStore, op: &AdminOp) -> Result<AdminReply, String> {
     match op {
+        AdminOp::Reload => Err("no server is running on this state directory (a server opens the newest index when it starts)".into()),
         AdminOp::CreateAlert {
             user,
             configuration,
@@ -253,24 +272,38 @@ pub fn bind(state_dir: &Path) -> io::Result<UnixListener> {
     Ok(listener)
 }
 
+/// Applies `op` on the running server `app`: a reload, or an account operation.
+fn execute_on(app: &App, op: &AdminOp) -> Result<AdminReply, String> {
+    match op {
+        AdminOp::Reload => reload(app, "admin socket")
+            .map(|g| AdminReply::Reloaded {
+                generation: g.number,
+                dir: g.dir.display().to_string(),
+            })
+            .map_err(|refused| refused.to_string()),
+        op => execute(&*app.accounts, op),
+    }
+}
+
 /// Answers administrative requests on `listener` until the task is dropped;
-/// each operation runs on the blocking pool (it waits for an fsync).
-pub async fn serve(listener: UnixListener, accounts: Arc<dyn AccountStore>) {
+/// each operation runs on the blocking pool (it waits for an fsync, or
+/// reads a whole index).
+pub async fn serve(listener: UnixListener, app: Arc<App>) {
     loop {
         let Ok((stream, _)) = listener.accept().await else {
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
-        let accounts = accounts.clone();
+        let app = app.clone();
         tokio::spawn(async move {
-            if let Err(e) = answer(stream, accounts).await {
+            if let Err(e) = answer(stream, app).await {
                 tracing::warn!(error = %e, "admin socket request failed");
             }
         });
     }
 }
 
-async fn answer(stream: tokio::net::UnixStream, accounts: Arc<dyn AccountStore>) -> io::Result<()> {
+async fn answer(stream: tokio::net::UnixStream, app: Arc<App>) -> io::Result<()> {
     let (read, mut write) = stream.into_split();
     let mut line = String::new();
     let mut reader = tokio::io::BufReader::new(read).take(MAX_LINE as u64);
@@ -281,7 +314,7 @@ async fn answer(stream: tokio::net::UnixStream, accounts: Arc<dyn AccountStore>)
         Err(e) => Err(format!("bad request: {e}")),
         Ok(op) => {
             let done = tokio::task::spawn_blocking(move || {
-                let result = execute(&*accounts, &op);
+                let result = execute_on(&app, &op);
                 match &result {
                     Ok(_) => tracing::info!(op = %describe(&op), "admin command done"),
                     Err(reason) => {
@@ -313,6 +346,7 @@ fn describe(op: &AdminOp) -> String {
         AdminOp::CreateAlert { user, .. } => format!("create_alert user={user:?}"),
         AdminOp::ListAlerts { user } => format!("list_alerts user={user:?}"),
         AdminOp::DeleteAlert { user, id } => format!("delete_alert user={user:?} id={id}"),
+        AdminOp::Reload => "reload".into(),
     }
 }
 

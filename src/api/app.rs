@@ -18,6 +18,10 @@
 //! answers without a key, like `/health` (the table of such resources is
 //! [`super::public`]).
 //!
+//! Each request pins the index generation current when it starts and is
+//! answered from it alone (`X-Index-Generation` names it), however many
+//! swaps happen meanwhile.
+//!
 //! Handlers run synchronously; the HTTP layer calls [`App::handle`] on a
 //! bounded blocking pool.
 
@@ -33,6 +37,7 @@ pub use super::response::{Response, JSON};
 use super::routes::{match_route, RouteMatch};
 pub use super::state::App;
 use crate::accounts::{AuthFailure, Charge, Principal};
+use crate::index::Index;
 
 /// A request, as the HTTP layer hands it over.
 #[derive(Debug, Clone, Default)]
@@ -61,10 +66,11 @@ impl App {
 
     /// A first attempt on the reactor ([`Effort::Quick`]).
     pub fn handle_quick(&self, req: &Request) -> Quick {
-        match self.handle_checked(req, Effort::Quick) {
+        let generation = self.generations.current();
+        match self.handle_checked(req, &generation.index, Effort::Quick) {
             Err(e) if e.is_deferred() => Quick::Deferred,
-            Ok(r) => Quick::Done(r),
-            Err(e) => Quick::Done(Response::error(&e)),
+            Ok(r) => Quick::Done(r.from_generation(generation.number)),
+            Err(e) => Quick::Done(Response::error(&e).from_generation(generation.number)),
         }
     }
 
@@ -72,13 +78,21 @@ impl App {
     /// [`Effort::Deferred`] for one [`App::handle_quick`] deferred (a
     /// deferral under `Quick` answers as [`ApiError::overloaded`]).
     pub fn handle_with(&self, req: &Request, effort: Effort) -> Response {
-        match self.handle_checked(req, effort) {
+        let generation = self.generations.current();
+        match self.handle_checked(req, &generation.index, effort) {
             Ok(r) => r,
             Err(e) => Response::error(&e),
         }
+        .from_generation(generation.number)
     }
 
-    fn handle_checked(&self, req: &Request, effort: Effort) -> Result<Response, ApiError> {
+    /// `req` answered from `index`, the generation pinned for it.
+    fn handle_checked(
+        &self,
+        req: &Request,
+        index: &Index,
+        effort: Effort,
+    ) -> Result<Response, ApiError> {
         let path = normalise_path(req.path);
         if let Some(resource) = public::find(&path) {
             if !matches!(req.method, "GET" | "HEAD") {
@@ -94,6 +108,7 @@ impl App {
         let endpoint = route.endpoint;
         let ctx = Ctx {
             app: self,
+            index,
             effort,
             query: Query::parse(req.query).map_err(|e| conform(endpoint, e))?,
             params,

@@ -8,6 +8,7 @@ use super::errors::ApiError;
 use super::params::Query;
 use super::state::App;
 use crate::accounts::{Charge, Principal};
+use crate::index::Index;
 
 /// A route's handler.
 pub type Handler = fn(&Ctx) -> Result<Reply, ApiError>;
@@ -53,6 +54,8 @@ pub enum Effort {
 /// What a handler sees.
 pub struct Ctx<'a> {
     pub app: &'a App,
+    /// The generation this request answers from, pinned for its whole run.
+    pub index: &'a Index,
     pub effort: Effort,
     pub query: Query,
     pub params: Vec<&'a str>,

@@ -53,6 +53,11 @@ struct KindLabel {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct OutcomeLabel {
+    outcome: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct IndexLabels {
     as_of: String,
     built_at: String,
@@ -78,6 +83,8 @@ pub struct Metrics {
     busy: Gauge,
     index: Family<IndexLabels, Gauge>,
     documents: Family<KindLabel, Gauge>,
+    generation: Gauge,
+    reloads: Family<OutcomeLabel, Counter>,
     resident: Gauge,
 }
 
@@ -108,6 +115,8 @@ impl Metrics {
             busy: Gauge::default(),
             index: Family::default(),
             documents: Family::default(),
+            generation: Gauge::default(),
+            reloads: Family::default(),
             resident: Gauge::default(),
         };
         m.register();
@@ -149,6 +158,16 @@ impl Metrics {
             self.documents.clone(),
         );
         r.register(
+            "index_generation",
+            "Number of the index generation being served (1 at start, +1 per swap)",
+            self.generation.clone(),
+        );
+        r.register(
+            "index_reloads",
+            "Index reloads, swapped or refused (the old generation kept serving)",
+            self.reloads.clone(),
+        );
+        r.register(
             "process_resident_memory_bytes",
             "Resident memory of the process",
             self.resident.clone(),
@@ -179,6 +198,14 @@ impl Metrics {
         }
     }
 
+    /// A reload: the new generation swapped in, or refused.
+    pub fn reloaded(&self, swapped: bool) {
+        if self.enabled {
+            let outcome = if swapped { "swapped" } else { "refused" };
+            self.reloads.get_or_create(&OutcomeLabel { outcome }).inc();
+        }
+    }
+
     /// The worker queue: `+1` when a request starts waiting, `-1` when it
     /// got a worker or gave up.
     pub fn queued(&self, delta: i64) {
@@ -195,8 +222,9 @@ impl Metrics {
     }
 
     /// The text exposition, with the index and memory gauges read now.
-    pub fn render(&self, manifest: &Manifest) -> String {
+    pub fn render(&self, manifest: &Manifest, generation: u64) -> String {
         self.set_index(manifest);
+        self.generation.set(generation as i64);
         if let Some(bytes) = resident_bytes() {
             self.resident.set(bytes as i64);
         }
@@ -260,7 +288,7 @@ mod tests {
         m.observe("/v1/companies", 200, 10, Duration::from_millis(3));
         m.observe("/v1/companies", 402, 0, Duration::from_micros(90));
         m.rate_limited();
-        let text = m.render(&manifest());
+        let text = m.render(&manifest(), 1);
         assert!(
             text.contains(
                 r#"fundsearch_http_requests_total{route="/v1/companies",status="200"} 2"#
@@ -278,7 +306,13 @@ mod tests {
     #[test]
     fn index_generation_counts_and_memory_are_read_at_render_time() {
         let m = Metrics::enabled();
-        let text = m.render(&manifest());
+        m.reloaded(true);
+        m.reloaded(false);
+        m.reloaded(true);
+        let text = m.render(&manifest(), 3);
+        assert!(text.contains("fundsearch_index_generation 3"), "{text}");
+        assert!(text.contains(r#"fundsearch_index_reloads_total{outcome="swapped"} 2"#));
+        assert!(text.contains(r#"fundsearch_index_reloads_total{outcome="refused"} 1"#));
         assert!(text.contains(r#"fundsearch_index_info{as_of="2026-11-01",built_at="2026-11-02T00:00:00Z",format_version="5"} 1"#), "{text}");
         assert!(text.contains(r#"fundsearch_index_documents{kind="people"} 7"#));
         if cfg!(target_os = "linux") {
@@ -297,7 +331,7 @@ mod tests {
         m.queued(1);
         m.queued(-1);
         m.busy(1);
-        let text = m.render(&manifest());
+        let text = m.render(&manifest(), 1);
         assert!(text.contains("fundsearch_worker_queue_depth 1\n"), "{text}");
         assert!(text.contains("fundsearch_workers_busy 1\n"));
     }
@@ -307,7 +341,7 @@ mod tests {
         let m = Metrics::disabled();
         m.observe("/v1/deals", 200, 5, Duration::from_millis(1));
         m.rate_limited();
-        let text = m.render(&manifest());
+        let text = m.render(&manifest(), 1);
         assert!(!text.contains("fundsearch_http_requests_total{"));
         assert!(text.contains("fundsearch_rate_limit_refusals_total 0"));
     }

@@ -14,6 +14,7 @@ pub mod pages;
 pub mod params;
 pub mod parse_errors;
 pub mod public;
+pub mod reload;
 pub mod response;
 pub mod routes;
 pub mod semantic;

@@ -56,12 +56,15 @@ pub fn find(path: &str) -> Option<&'static Resource> {
 }
 
 fn health(app: &App) -> Result<Response, ApiError> {
-    let manifest = &app.index.manifest;
+    let generation = app.generations.current();
+    let manifest = &generation.index.manifest;
     let c = &manifest.counts;
     let body = json!({
         "status": "ok",
         "index": { "as_of": manifest.as_of, "built_at": manifest.built_at,
                    "companies": c.companies, "deals": c.deals, "investors": c.investors, "people": c.people },
+        "generation": { "number": generation.number, "dir": generation.dir.display().to_string(),
+                        "serving_since": generation.serving_since },
     });
     Ok(Response::ok(
         JSON,
@@ -75,7 +78,10 @@ fn metrics(app: &App) -> Result<Response, ApiError> {
     if !app.metrics.is_enabled() {
         return Err(ApiError::route_not_found("/metrics"));
     }
-    let text = app.metrics.render(&app.index.manifest);
+    let generation = app.generations.current();
+    let text = app
+        .metrics
+        .render(&generation.index.manifest, generation.number);
     Ok(Response::ok(
         super::metrics::CONTENT_TYPE,
         text.into_bytes(),

@@ -1,6 +1,7 @@
 //! A response as the dispatcher hands it to the transport: status, body,
 //! content type, the headers a refusal needs (`Allow`, `Retry-After`) and
-//! the credits it charged (for logs and metrics).
+//! the credits it charged (for logs and metrics), and the index generation
+//! that made it.
 
 use super::errors::{ApiError, Code};
 
@@ -20,6 +21,8 @@ pub struct Response {
     pub code: Option<Code>,
     /// Headers of this kind of answer (the pages' cache and content policies).
     pub headers: &'static [(&'static str, &'static str)],
+    /// The index generation that answered (`X-Index-Generation`).
+    pub generation: Option<u64>,
 }
 
 impl Response {
@@ -33,6 +36,7 @@ impl Response {
             content_type: JSON,
             code: Some(e.code),
             headers: &[],
+            generation: None,
         }
     }
 
@@ -47,6 +51,15 @@ impl Response {
             content_type,
             code: None,
             headers: &[],
+            generation: None,
+        }
+    }
+
+    /// The same answer, made by index generation `number`.
+    pub fn from_generation(self, number: u64) -> Response {
+        Response {
+            generation: Some(number),
+            ..self
         }
     }
 

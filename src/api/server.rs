@@ -346,6 +346,9 @@ fn to_hyper(response: Response, id: &str) -> hyper::Response<Full<Bytes>> {
     if let Some(allow) = &response.allow {
         builder = builder.header(hyper::header::ALLOW, allow.as_str());
     }
+    if let Some(number) = response.generation {
+        builder = builder.header("x-index-generation", number.to_string());
+    }
     if let Some(secs) = response.retry_after {
         builder = builder.header(hyper::header::RETRY_AFTER, secs.to_string());
     }

@@ -8,11 +8,12 @@ use std::sync::Arc;
 use super::metrics::Metrics;
 use super::semantic::SemanticService;
 use crate::accounts::AccountStore;
-use crate::index::Index;
+use crate::index::generation::Generations;
 
 /// Shared state of a running server.
 pub struct App {
-    pub index: Arc<Index>,
+    /// The index generation being served (swapped on reload; each request pins one).
+    pub generations: Generations,
     /// Request, credit and pool figures (`GET /metrics` when enabled).
     pub metrics: Metrics,
     pub accounts: Arc<dyn AccountStore>,

@@ -10,7 +10,11 @@
 //! server alerts create --state DIR --user NAME --config JSON|@FILE
 //! server alerts list --state DIR --user NAME
 //! server alerts delete --state DIR --user NAME --id UUID
+//! server reload --state DIR
 //! ```
+//! A running server serves one index *generation* at a time and swaps to
+//! what `--index` names on SIGHUP, on `server reload`, and with `--watch
+//! true` by itself (see `api::reload`).
 //! Every flag can also be set through the environment variable named in
 //! `--help`. The `keys` and `alerts` commands work whether or not a server
 //! is running on the state directory (see `api::admin`).
@@ -27,11 +31,13 @@ use fundsearch::accounts::{Allowances, JournalStore, Plan};
 use fundsearch::api::admin::{self, AdminOp};
 use fundsearch::api::app::App;
 use fundsearch::api::metrics::Metrics;
+use fundsearch::api::reload;
 use fundsearch::api::semantic::{SemanticService, QUERY_CACHE};
 use fundsearch::api::server::{bind, serve, ServerConfig};
 use fundsearch::cli::{parse_or_usage_error, ModelArgs};
 use fundsearch::embed::CachedEmbedder;
 use fundsearch::index::build::{build_index, BuildOptions, SemanticOptions};
+use fundsearch::index::generation::Generations;
 use fundsearch::index::Index;
 use fundsearch::ingest::generate::{generate, GenerateOptions};
 use fundsearch::schema::Date;
@@ -57,9 +63,19 @@ struct Cli {
 
 #[derive(Args)]
 struct ServeArgs {
-    /// Index directory built by `indexer build`.
+    /// Index directory built by `indexer build`, or a symlink to one (a
+    /// generation: SIGHUP, `server reload` or `--watch` swap in what it
+    /// names then, without dropping a request).
     #[arg(long, env = "FUNDSEARCH_INDEX")]
     index: Option<PathBuf>,
+    /// Swap generations by itself: check every --watch-interval-ms whether
+    /// --index names another directory (a symlink swapped atomically, or a
+    /// directory renamed over it) and serve it once it verifies.
+    #[arg(long, env = "FUNDSEARCH_WATCH", default_value_t = false, action = clap::ArgAction::Set)]
+    watch: bool,
+    /// How often --watch looks, milliseconds.
+    #[arg(long, env = "FUNDSEARCH_WATCH_INTERVAL_MS", default_value_t = 1_000)]
+    watch_interval_ms: u64,
     /// Address to listen on.
     #[arg(long, env = "FUNDSEARCH_LISTEN", default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
@@ -205,6 +221,12 @@ enum Command {
         #[command(subcommand)]
         action: AlertsCommand,
     },
+    /// Make the server running on a state directory serve what its --index
+    /// names now (as SIGHUP does); prints the generation it serves.
+    Reload {
+        #[arg(long, env = "FUNDSEARCH_STATE")]
+        state: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -294,6 +316,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Keys { action }) => keys(action),
         Some(Command::Alerts { action }) => alerts(action),
+        Some(Command::Reload { state }) => admin::request(&state, &AdminOp::Reload)
+            .map(|reply| println!("{}", reply.line()))
+            .map_err(|e| format!("{}: {e}", state.display())),
         None => init_logging(&cli.serve).and_then(|()| run_server(cli.serve)),
     };
     match result {
@@ -510,7 +535,7 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
         } else {
             Metrics::disabled()
         },
-        index: Arc::new(index),
+        generations: Generations::new(&index_dir, Arc::new(index)),
         accounts: accounts.clone(),
         rate_limit: args.rate_limit,
         semantic,
@@ -532,20 +557,19 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
     runtime.block_on(async move {
         let listener = bind(args.listen).await.map_err(|e| format!("listening on {}: {e}", args.listen))?;
         match admin::bind(&state) {
-            Ok(socket) => drop(tokio::spawn(admin::serve(socket, accounts))),
+            Ok(socket) => drop(tokio::spawn(admin::serve(socket, app.clone()))),
             Err(e) => tracing::warn!(
                 state = %state.display(), error = %e,
                 "no admin socket; `server keys` commands will need the server stopped"
             ),
         }
+        drop(tokio::spawn(reload::on_hangup(app.clone())));
+        if args.watch {
+            let every = std::time::Duration::from_millis(args.watch_interval_ms.max(10));
+            drop(tokio::spawn(reload::watch(app.clone(), every)));
+        }
         let local = listener.local_addr().map_err(|e| e.to_string())?;
-        let c = &app.index.manifest.counts;
-        tracing::info!(
-            index = %index_dir.display(), companies = c.companies, deals = c.deals, investors = c.investors,
-            people = c.people, as_of = %app.index.manifest.as_of, built_at = %app.index.manifest.built_at,
-            metrics, startup_ms = started.elapsed().as_millis() as u64,
-            "ready on http://{local}"
-        );
+        log_ready(&app, &index_dir, args.watch, started, local);
         if let Some(key) = demo_key {
             println!("Demo API key (enterprise plan):");
             println!("{key}");
@@ -555,6 +579,21 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
         tracing::info!("stopped");
         Ok(())
     })
+}
+
+/// The start-up line: what is served, and where. (The generation is
+/// borrowed here only, so that a swap can unmap it.)
+fn log_ready(app: &App, index_dir: &Path, watch: bool, started: Instant, local: SocketAddr) {
+    let generation = app.generations.current();
+    let manifest = &generation.index.manifest;
+    let c = &manifest.counts;
+    tracing::info!(
+        index = %index_dir.display(), companies = c.companies, deals = c.deals, investors = c.investors,
+        people = c.people, as_of = %manifest.as_of, built_at = %manifest.built_at,
+        generation = generation.number, watch, metrics = app.metrics.is_enabled(),
+        startup_ms = started.elapsed().as_millis() as u64,
+        "ready on http://{local}"
+    );
 }
 
 async fn shutdown_signal() {

@@ -9,6 +9,7 @@ pub mod column;
 pub mod error;
 pub mod facet;
 pub mod format;
+pub mod generation;
 pub mod inspect;
 pub mod keymap;
 pub mod manifest;

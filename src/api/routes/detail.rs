@@ -126,7 +126,7 @@ pub fn company(ctx: &Ctx) -> Result<Reply, ApiError> {
             }),
         )
     };
-    let companies = &ctx.app.index.companies;
+    let companies = &ctx.index.companies;
     let (_, _, docs) = org_docs(ctx, companies, missing)?;
     let doc = *docs.first().ok_or_else(|| {
         ApiError::with_help(
@@ -154,7 +154,7 @@ pub fn investor(ctx: &Ctx) -> Result<Reply, ApiError> {
         )
         .about("id", "")
     };
-    let firms = &ctx.app.index.firms;
+    let firms = &ctx.index.firms;
     let (_, _, docs) = org_docs(ctx, firms, missing)?;
     let doc = *docs.first().ok_or_else(|| {
         ApiError::with_help(
@@ -177,7 +177,7 @@ pub fn person_docs(
         Picked::Many(given) => Err(multiple(&given, &PERSON_KINDS)),
         Picked::One(k, value) => {
             let id = person_identifier(k, value).map_err(|_| invalid(k, value))?;
-            Ok(resolve(&ctx.app.index.people, &id))
+            Ok(resolve(&ctx.index.people, &id))
         }
     }
 }
@@ -204,7 +204,7 @@ pub fn person(ctx: &Ctx) -> Result<Reply, ApiError> {
         },
     )?;
     let doc = *docs.first().ok_or_else(person_not_found)?;
-    let people = &ctx.app.index.people;
+    let people = &ctx.index.people;
     let record = people.records("full").map_err(internal)?;
     let nulls = [
         ("filtered_deal_count", Value::Null),
@@ -221,7 +221,7 @@ pub fn person(ctx: &Ctx) -> Result<Reply, ApiError> {
 fn deal_doc(ctx: &Ctx, invalid: impl Fn() -> ApiError) -> Result<u32, ApiError> {
     let raw = ctx.params.first().copied().unwrap_or("");
     let id = parse_uuid(raw).ok_or_else(invalid)?;
-    ctx.app.index.deals.ids.docid(&id).ok_or_else(|| {
+    ctx.index.deals.ids.docid(&id).ok_or_else(|| {
         ApiError::with_help(
             Code::DealNotFound,
             &[],
@@ -238,7 +238,7 @@ pub fn deal(ctx: &Ctx) -> Result<Reply, ApiError> {
             "Please provide a valid UUID format for the deal ID",
         )
     })?;
-    Ok(detail("deal", stored(&ctx.app.index.deals, "full", doc)?))
+    Ok(detail("deal", stored(&ctx.index.deals, "full", doc)?))
 }
 
 pub fn deal_investors(ctx: &Ctx) -> Result<Reply, ApiError> {
@@ -265,7 +265,7 @@ fn financing_name(code: u8) -> Option<String> {
 }
 
 fn lineup_person(ctx: &Ctx, doc: u32) -> Result<LineupPerson, ApiError> {
-    let c: PersonCard = stored_record(&ctx.app.index.people, "card", doc)?;
+    let c: PersonCard = stored_record(&ctx.index.people, "card", doc)?;
     Ok(LineupPerson {
         id: c.id,
         name: c.name,
@@ -277,7 +277,7 @@ fn lineup_person(ctx: &Ctx, doc: u32) -> Result<LineupPerson, ApiError> {
 
 /// The firms (lead first) with their partners on the deal, and the angels.
 fn lineup(ctx: &Ctx, deal: u32) -> Result<(Vec<Raw>, Vec<Raw>), ApiError> {
-    let deals = &ctx.app.index.deals;
+    let deals = &ctx.index.deals;
     let firms = deals.relation("firms").map_err(internal)?;
     let partners = deals.relation("partners").map_err(internal)?;
     let angels = deals.relation("angels").map_err(internal)?;
@@ -288,7 +288,7 @@ fn lineup(ctx: &Ctx, deal: u32) -> Result<(Vec<Raw>, Vec<Raw>), ApiError> {
         .zip(firms.payload(deal))
         .enumerate()
     {
-        let c: FirmCard = stored_record(&ctx.app.index.firms, "card", firm)?;
+        let c: FirmCard = stored_record(&ctx.index.firms, "card", firm)?;
         let mut personnel = Vec::new();
         for (&p, &s) in partners.targets(deal).iter().zip(partners.payload(deal)) {
             if s as usize == slot {

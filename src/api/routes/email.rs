@@ -42,7 +42,7 @@ fn invalid(kind: IdentifierKind, value: &str) -> ApiError {
 pub fn person_email(ctx: &Ctx) -> Result<Reply, ApiError> {
     let (kind, value) = identifier(ctx)?;
     let id = person_identifier(kind, value).map_err(|_| invalid(kind, value))?;
-    let people = &ctx.app.index.people;
+    let people = &ctx.index.people;
     let doc = *resolve(people, &id).first().ok_or_else(person_not_found)?;
     let emails = people.records("email").map_err(internal)?;
     let email = String::from_utf8_lossy(&emails.get(doc).map_err(internal)?).into_owned();

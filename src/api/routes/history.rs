@@ -17,7 +17,7 @@ use super::support::{internal, one_of};
 fn page_of(ctx: &Ctx, deals: Vec<u32>) -> Result<Reply, ApiError> {
     let paging = ctx.query.paging()?;
     let range = paging.range(deals.len());
-    let store = ctx.app.index.deals.records("full").map_err(internal)?;
+    let store = ctx.index.deals.records("full").map_err(internal)?;
     let rows = deals[range]
         .iter()
         .map(|&d| store.get(d).map(|r| Raw(r.to_vec())))
@@ -76,11 +76,11 @@ fn org_history(ctx: &Ctx, kind: &Kind, what: &str, subject: &str) -> Result<Repl
 }
 
 pub fn company_deals(ctx: &Ctx) -> Result<Reply, ApiError> {
-    org_history(ctx, &ctx.app.index.companies, "company", "A company")
+    org_history(ctx, &ctx.index.companies, "company", "A company")
 }
 
 pub fn investor_deals(ctx: &Ctx) -> Result<Reply, ApiError> {
-    org_history(ctx, &ctx.app.index.firms, "investor", "An investor")
+    org_history(ctx, &ctx.index.firms, "investor", "An investor")
 }
 
 pub fn person_deals(ctx: &Ctx) -> Result<Reply, ApiError> {
@@ -102,10 +102,6 @@ pub fn person_deals(ctx: &Ctx) -> Result<Reply, ApiError> {
     }
     page_of(
         ctx,
-        union_targets(
-            &ctx.app.index.people,
-            &["angel_deals", "partner_deals"],
-            &docs,
-        )?,
+        union_targets(&ctx.index.people, &["angel_deals", "partner_deals"], &docs)?,
     )
 }

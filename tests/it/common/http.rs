@@ -12,6 +12,7 @@ use fundsearch::api::app::App;
 use fundsearch::api::metrics::Metrics;
 use fundsearch::api::semantic::SemanticService;
 use fundsearch::api::server::{serve, ServerConfig};
+use fundsearch::index::generation::Generations;
 use fundsearch::index::Index;
 use serde_json::Value;
 
@@ -63,7 +64,7 @@ impl TestServer {
             } else {
                 Metrics::disabled()
             },
-            index: Arc::new(index),
+            generations: Generations::new(index_dir, Arc::new(index)),
             accounts: accounts.clone(),
             rate_limit: setup.rate_limit,
             semantic: (setup.semantic)(),

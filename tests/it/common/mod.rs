@@ -2,6 +2,7 @@
 
 pub mod golden;
 pub mod http;
+pub mod process;
 pub mod script;
 
 use std::path::{Path, PathBuf};
