@@ -69,6 +69,8 @@ fn health_needs_no_key() {
     let r = s.get("/health", None);
     assert_eq!(ok(&r)["status"], "ok");
     assert_eq!(r.body["index"]["companies"], 25);
+    assert_eq!(r.body["generation"]["number"], 1);
+    assert_eq!(r.header("x-index-generation"), Some("1"));
 }
 
 #[test]

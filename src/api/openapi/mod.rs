@@ -145,6 +145,12 @@ fn health() -> Operation {
         .property("deals", ObjectBuilder::new().schema_type(Type::Integer))
         .property("investors", ObjectBuilder::new().schema_type(Type::Integer))
         .property("people", ObjectBuilder::new().schema_type(Type::Integer));
+    let generation = ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some("The index generation being served: 1 at start, +1 per swap (SIGHUP, `server reload`, `--watch`)"))
+        .property("number", ObjectBuilder::new().schema_type(Type::Integer))
+        .property("dir", ObjectBuilder::new().schema_type(Type::String))
+        .property("serving_since", ObjectBuilder::new().schema_type(Type::String));
     let body = ObjectBuilder::new()
         .schema_type(Type::Object)
         .property(
@@ -155,7 +161,9 @@ fn health() -> Operation {
         )
         .required("status")
         .property("index", index)
-        .required("index");
+        .required("index")
+        .property("generation", generation)
+        .required("generation");
     OperationBuilder::new()
         .operation_id(Some("health"))
         .summary(Some("Readiness and the index's counts"))
