@@ -1,8 +1,9 @@
 //! [`AccountStore`]: the one narrow interface to per-user state. The
 //! dispatcher, the routes, the admin socket and `server keys` call it and
 //! nothing else; [`crate::accounts::JournalStore`] (journal + snapshot in a
-//! state directory) is the default implementation, and a shared database
-//! can implement it without any caller changing.
+//! state directory) is the default implementation, for one server, and
+//! [`crate::accounts::PgStore`] (PostgreSQL) the one several replicas
+//! share; callers do not know which they have.
 //!
 //! # Contract (checked for every implementation by `contract_tests`)
 //!
@@ -10,7 +11,9 @@
 //!   reads and then writes (can this charge be paid?) is made inside the
 //!   one call that writes, atomically; callers never pre-check.
 //! - A mutation is durable when it returns `Ok`; an `Err` leaves the state
-//!   as if it had not been called, or refuses further writes.
+//!   as if it had not been called, or refuses further writes (a database
+//!   store cannot promise this when its connection is lost during COMMIT:
+//!   the change may then have been made).
 //! - `charge` of 0 credits and no semantic search writes nothing and takes
 //!   no lock that a paying charge needs: it reports the balance as of now.
 //! - A charge the balance cannot pay takes nothing (`Insufficient`).
@@ -23,10 +26,11 @@
 //! - Requests are admitted per key: a burst at one instant admits exactly
 //!   `limit`, from any number of threads (and, for a shared store, of
 //!   servers); a refused request is not counted and is told a wait of at
-//!   least a second; once two windows have passed without requests the key
-//!   starts afresh. Within that, how the window slides is the
-//!   implementation's (exact for the journal store; see the database
-//!   store's docs for its tolerance).
+//!   least a second and at most two windows; once two windows have passed
+//!   without requests the key starts afresh. Within that, how the window
+//!   slides is the implementation's (exact for the journal store, which
+//!   waits at most one window; see the database store's docs for its
+//!   tolerance).
 
 use std::io;
 

@@ -1,6 +1,7 @@
 //! The [`AccountStore`] contract as one suite: [`check_contract`] runs
 //! every case against fresh stores from a factory, so each implementation
-//! (the journal store here; a database store later) runs it unchanged.
+//! (the journal store, `store_tests.rs`; the database store, `pg/tests.rs`)
+//! runs it unchanged.
 //! Stores are opened with the default [`crate::accounts::Allowances`].
 
 use std::sync::Arc;
@@ -132,8 +133,13 @@ fn requests_are_admitted_up_to_the_limit_per_key<G>(open: Open<'_, G>) {
         .count();
     assert_eq!(admitted, 3, "a burst admits exactly the limit");
     let wait = store.admit("k1", 3, t0).unwrap().unwrap_err();
-    assert!((1..=60).contains(&wait), "wait {wait} s");
-    assert!(store.admit("k2", 3, t0).unwrap().is_ok(), "keys are separate");
+    // An exact log waits at most a window; the database store's estimate
+    // (fixed windows, the previous one weighted) can reach into the next.
+    assert!((1..=120).contains(&wait), "wait {wait} s");
+    assert!(
+        store.admit("k2", 3, t0).unwrap().is_ok(),
+        "keys are separate"
+    );
     assert!(
         (0..100).all(|_| store.admit("k3", 0, t0).unwrap().is_ok()),
         "0 is no limit"

@@ -5,7 +5,12 @@
 //! trait, [`AccountStore`] (its contract is in `account_store.rs`, checked
 //! for every implementation by `contract_tests`); [`JournalStore`] is the
 //! implementation for one server: small, in memory, and made durable with a
-//! journal and a snapshot in a *state directory*. Nothing here knows HTTP.
+//! journal and a snapshot in a *state directory*. [`PgStore`] (`pg/`) keeps
+//! the same state in PostgreSQL for replicas that share it: the same key
+//! format and credit arithmetic (it loads one user into a `Ledger` per
+//! decision), each change one transaction under that user's row lock, and
+//! the rate limit counted in the database. The sections below describe the
+//! journal store. Nothing here knows HTTP.
 //!
 //! # Model
 //!
@@ -79,6 +84,7 @@ pub mod contract_tests;
 mod journal;
 mod key;
 mod ledger;
+pub mod pg;
 mod plan;
 mod rate_window;
 mod record;
@@ -90,6 +96,7 @@ mod testdir;
 pub use account_store::{AccountStore, Admission, AlertLimit, ChargeResult, Unlock, MAX_ALERTS};
 pub use key::{parse_key, AuthFailure, Principal};
 pub use ledger::{Balance, Charge, CreditSource, Insufficient};
+pub use pg::PgStore;
 pub use plan::{Allowances, Plan};
 pub use rate_window::{wait_seconds, SlidingWindows, RATE_WINDOW_MS};
 pub use store::{JournalStore, KeyInfo, Stats, DEFAULT_COMPACT_AFTER};
