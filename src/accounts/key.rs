@@ -48,6 +48,8 @@ pub enum AuthFailure {
     Unknown,
     /// Issued here but deactivated.
     Inactive,
+    /// Could not be checked: the accounts database is unreachable.
+    Unavailable,
 }
 
 /// A freshly generated key: the plaintext (to hand out once) and what is stored.

@@ -99,4 +99,4 @@ pub use ledger::{Balance, Charge, CreditSource, Insufficient};
 pub use pg::PgStore;
 pub use plan::{Allowances, Plan};
 pub use rate_window::{wait_seconds, SlidingWindows, RATE_WINDOW_MS};
-pub use store::{JournalStore, KeyInfo, Stats, DEFAULT_COMPACT_AFTER};
+pub use store::{lock_state_dir, JournalStore, KeyInfo, Stats, DEFAULT_COMPACT_AFTER};

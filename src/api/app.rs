@@ -149,6 +149,7 @@ impl App {
             AuthFailure::Malformed => ApiError::auth_malformed(),
             AuthFailure::Unknown => ApiError::auth_unknown(),
             AuthFailure::Inactive => ApiError::auth_inactive(),
+            AuthFailure::Unavailable => ApiError::overloaded(),
         })
     }
 

@@ -27,7 +27,7 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 
-use fundsearch::accounts::{Allowances, JournalStore, Plan};
+use fundsearch::accounts::{lock_state_dir, AccountStore, Allowances, JournalStore, PgStore, Plan};
 use fundsearch::api::admin::{self, AdminOp};
 use fundsearch::api::app::App;
 use fundsearch::api::metrics::Metrics;
@@ -79,9 +79,18 @@ struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "FUNDSEARCH_LISTEN", default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
-    /// State directory: accounts, key hashes, balances (created if missing).
+    /// State directory (created if missing): the admin socket, and with
+    /// the journal the accounts, key hashes and balances. One server each.
     #[arg(long, env = "FUNDSEARCH_STATE")]
     state: Option<PathBuf>,
+    /// Where accounts, balances, unlocks, alerts and rate limits live:
+    /// `journal` (default: in the state directory, one server) or a
+    /// `postgres://user@host/db` URL that replicas share.
+    #[arg(long, env = "FUNDSEARCH_ACCOUNTS")]
+    accounts: Option<String>,
+    /// Connections to the accounts database (with a postgres:// --accounts).
+    #[arg(long, env = "FUNDSEARCH_ACCOUNTS_CONNECTIONS", default_value_t = 8)]
+    accounts_connections: usize,
     /// Generate (once) and serve a small synthetic dataset, with a demo key.
     #[arg(long, env = "FUNDSEARCH_DEMO")]
     demo: bool,
@@ -229,40 +238,47 @@ enum Command {
     },
 }
 
+/// Where a `keys` or `alerts` command finds the accounts.
+#[derive(Args)]
+struct StoreArgs {
+    /// State directory: the journal's accounts, or the running server's admin socket.
+    #[arg(long, env = "FUNDSEARCH_STATE")]
+    state: Option<PathBuf>,
+    /// `journal` (the state directory's own) or a `postgres://…` URL shared by replicas.
+    #[arg(long, env = "FUNDSEARCH_ACCOUNTS")]
+    accounts: Option<String>,
+    #[command(flatten)]
+    allowances: AllowanceArgs,
+}
+
 #[derive(Subcommand)]
 enum AlertsCommand {
     /// Save an alert configuration for a user; prints it with its id.
     Create {
-        #[arg(long, env = "FUNDSEARCH_STATE")]
-        state: PathBuf,
+        #[command(flatten)]
+        store: StoreArgs,
         #[arg(long)]
         user: String,
         /// The configuration as the body of POST /v1/alerts/configurations:
         /// inline JSON, or @FILE.
         #[arg(long)]
         config: String,
-        #[command(flatten)]
-        allowances: AllowanceArgs,
     },
     /// Print a user's alert configurations (JSON).
     List {
-        #[arg(long, env = "FUNDSEARCH_STATE")]
-        state: PathBuf,
+        #[command(flatten)]
+        store: StoreArgs,
         #[arg(long)]
         user: String,
-        #[command(flatten)]
-        allowances: AllowanceArgs,
     },
     /// Delete one of a user's alert configurations.
     Delete {
-        #[arg(long, env = "FUNDSEARCH_STATE")]
-        state: PathBuf,
+        #[command(flatten)]
+        store: StoreArgs,
         #[arg(long)]
         user: String,
         #[arg(long)]
         id: uuid::Uuid,
-        #[command(flatten)]
-        allowances: AllowanceArgs,
     },
 }
 
@@ -270,35 +286,29 @@ enum AlertsCommand {
 enum KeysCommand {
     /// Create a key (and the user, if new); prints the key once.
     Create {
-        #[arg(long, env = "FUNDSEARCH_STATE")]
-        state: PathBuf,
+        #[command(flatten)]
+        store: StoreArgs,
         #[arg(long)]
         user: String,
         /// trial, pro, pro_plus, enterprise or api.
         #[arg(long, value_parser = parse_plan)]
         plan: Plan,
-        #[command(flatten)]
-        allowances: AllowanceArgs,
     },
     /// Add purchased credits to a user.
     AddCredits {
-        #[arg(long, env = "FUNDSEARCH_STATE")]
-        state: PathBuf,
+        #[command(flatten)]
+        store: StoreArgs,
         #[arg(long)]
         user: String,
         #[arg(long)]
         credits: u64,
-        #[command(flatten)]
-        allowances: AllowanceArgs,
     },
     /// Deactivate a key by its id (the 12 hex characters after `vg_`).
     Deactivate {
-        #[arg(long, env = "FUNDSEARCH_STATE")]
-        state: PathBuf,
+        #[command(flatten)]
+        store: StoreArgs,
         #[arg(long)]
         key_id: String,
-        #[command(flatten)]
-        allowances: AllowanceArgs,
     },
 }
 
@@ -337,26 +347,16 @@ fn main() -> ExitCode {
 /// Runs a `keys` command on the state directory itself, or, when a running
 /// server holds it, through that server's admin socket (`api::admin`).
 fn keys(action: KeysCommand) -> Result<(), String> {
-    let (state, allowances, op) = match action {
-        KeysCommand::Create {
-            state,
-            user,
-            plan,
-            allowances,
-        } => (state, allowances, AdminOp::CreateKey { user, plan }),
+    let (store, op) = match action {
+        KeysCommand::Create { store, user, plan } => (store, AdminOp::CreateKey { user, plan }),
         KeysCommand::AddCredits {
-            state,
+            store,
             user,
             credits,
-            allowances,
-        } => (state, allowances, AdminOp::AddCredits { user, credits }),
-        KeysCommand::Deactivate {
-            state,
-            key_id,
-            allowances,
-        } => (state, allowances, AdminOp::Deactivate { key_id }),
+        } => (store, AdminOp::AddCredits { user, credits }),
+        KeysCommand::Deactivate { store, key_id } => (store, AdminOp::Deactivate { key_id }),
     };
-    administer(&state, &allowances, &op)
+    administer(&store, &op)
 }
 
 /// The JSON of `--config`: inline, or the file after `@`.
@@ -370,47 +370,71 @@ fn config_json(config: &str) -> Result<serde_json::Value, String> {
 
 /// Runs an `alerts` command like a `keys` command.
 fn alerts(action: AlertsCommand) -> Result<(), String> {
-    let (state, allowances, op) = match action {
+    let (store, op) = match action {
         AlertsCommand::Create {
-            state,
+            store,
             user,
             config,
-            allowances,
         } => (
-            state,
-            allowances,
+            store,
             AdminOp::CreateAlert {
                 user,
                 configuration: config_json(&config)?,
             },
         ),
-        AlertsCommand::List {
-            state,
-            user,
-            allowances,
-        } => (state, allowances, AdminOp::ListAlerts { user }),
-        AlertsCommand::Delete {
-            state,
-            user,
-            id,
-            allowances,
-        } => (state, allowances, AdminOp::DeleteAlert { user, id }),
+        AlertsCommand::List { store, user } => (store, AdminOp::ListAlerts { user }),
+        AlertsCommand::Delete { store, user, id } => (store, AdminOp::DeleteAlert { user, id }),
     };
-    administer(&state, &allowances, &op)
+    administer(&store, &op)
 }
 
-/// Applies `op` to the state directory itself, or, when a running server
-/// holds it, through that server's admin socket; prints the answer.
-fn administer(state: &Path, allowances: &AllowanceArgs, op: &AdminOp) -> Result<(), String> {
-    let reply = match JournalStore::open(state, allowances.allowances()) {
-        Ok(accounts) => admin::execute(&accounts, op)?,
-        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-            admin::request(state, op).map_err(|e| format!("{}: {e}", state.display()))?
+/// Applies `op` to the accounts database; or to the state directory
+/// itself, or, when a running server holds it, through that server's admin
+/// socket. Prints the answer.
+fn administer(store: &StoreArgs, op: &AdminOp) -> Result<(), String> {
+    let allowances = store.allowances.allowances();
+    let reply = match (Accounts::parse(store.accounts.as_deref())?, &store.state) {
+        (Accounts::Postgres(url), _) => admin::execute(&open_postgres(url, allowances, 2)?, op)?,
+        (Accounts::Journal, None) => {
+            return Err("--state DIR is required (or --accounts postgres://…)".into())
         }
-        Err(e) => return Err(format!("{}: {e}", state.display())),
+        (Accounts::Journal, Some(state)) => match JournalStore::open(state, allowances) {
+            Ok(accounts) => admin::execute(&accounts, op)?,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                admin::request(state, op).map_err(|e| format!("{}: {e}", state.display()))?
+            }
+            Err(e) => return Err(format!("{}: {e}", state.display())),
+        },
     };
     println!("{}", reply.line());
     Ok(())
+}
+
+/// Where the accounts live (`--accounts`).
+enum Accounts<'a> {
+    /// The state directory's journal and snapshot (one server).
+    Journal,
+    /// A PostgreSQL database shared by every replica.
+    Postgres(&'a str),
+}
+
+impl<'a> Accounts<'a> {
+    fn parse(flag: Option<&'a str>) -> Result<Accounts<'a>, String> {
+        match flag.map(str::trim) {
+            None | Some("" | "journal") => Ok(Accounts::Journal),
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                Ok(Accounts::Postgres(url))
+            }
+            Some(other) => Err(format!(
+                "--accounts {other:?}: expected `journal` or a postgres://… URL"
+            )),
+        }
+    }
+}
+
+fn open_postgres(url: &str, allowances: Allowances, connections: usize) -> Result<PgStore, String> {
+    PgStore::open_with(url, allowances, connections)
+        .map_err(|e| format!("the accounts database: {e}"))
 }
 
 /// Generates and indexes the demo dataset unless it is already there
@@ -495,6 +519,31 @@ fn semantic_service(index: &Index, args: &ServeArgs) -> Result<SemanticService, 
     ))
 }
 
+/// The server's accounts, and the lock on its state directory (held by the
+/// journal store itself, or alone when the accounts are in a database).
+fn open_accounts(
+    args: &ServeArgs,
+    state: &Path,
+) -> Result<(Arc<dyn AccountStore>, Option<std::fs::File>), String> {
+    let allowances = args.allowances.allowances();
+    let in_state = |e: std::io::Error| format!("{}: {e}", state.display());
+    match Accounts::parse(args.accounts.as_deref())? {
+        Accounts::Journal => Ok((
+            Arc::new(JournalStore::open(state, allowances).map_err(in_state)?),
+            None,
+        )),
+        Accounts::Postgres(url) => {
+            let lock = lock_state_dir(state).map_err(in_state)?;
+            let store = open_postgres(url, allowances, args.accounts_connections)?;
+            tracing::info!(
+                connections = args.accounts_connections.max(1),
+                "accounts in PostgreSQL"
+            );
+            Ok((Arc::new(store), Some(lock)))
+        }
+    }
+}
+
 fn run_server(args: ServeArgs) -> Result<(), String> {
     let started = Instant::now();
     let index_dir = match (&args.index, args.demo) {
@@ -516,8 +565,7 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
         index.warm().map_err(|e| e.to_string())?;
     }
     let semantic = semantic_service(&index, &args)?;
-    let accounts = JournalStore::open(&state, args.allowances.allowances())
-        .map_err(|e| format!("{}: {e}", state.display()))?;
+    let (accounts, _state_lock) = open_accounts(&args, &state)?;
     let demo_key = if args.demo {
         Some(
             accounts
@@ -527,7 +575,6 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
     } else {
         None
     };
-    let accounts = Arc::new(accounts);
     let metrics = args.metrics.unwrap_or(args.demo);
     let app = Arc::new(App {
         metrics: if metrics {

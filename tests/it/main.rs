@@ -12,6 +12,7 @@ mod index_cycle;
 mod oracle;
 mod pages;
 mod real_data;
+mod replicas;
 mod search_api;
 mod semantic;
 mod transport;

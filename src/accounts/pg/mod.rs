@@ -116,6 +116,8 @@ mod rate;
 mod schema;
 mod users;
 
+/// Test support; the integration tests and the `replicas` bench include
+/// the same file (`#[path]`), so it never ships in the library.
 #[cfg(test)]
 pub mod testdb;
 #[cfg(test)]
@@ -220,7 +222,7 @@ impl AccountStore for PgStore {
             Ok(None) => Err(AuthFailure::Unknown),
             Err(e) => {
                 tracing::error!(error = %e, "the accounts database could not check a key");
-                Err(AuthFailure::Unknown)
+                Err(AuthFailure::Unavailable)
             }
         }
     }

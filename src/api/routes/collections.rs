@@ -64,7 +64,7 @@ fn hydrate(
 
 pub fn companies(ctx: &Ctx) -> Result<Reply, ApiError> {
     let mut q = parse_companies(ctx.body)?;
-    let index = &ctx.index;
+    let index = ctx.index;
     let searches = semantic_blocks(ctx, [(q.semantic.as_mut(), "company"), (None, "")])?;
     let result = search_companies(index, &q).map_err(query_error)?;
     let rows = hydrate(&index.companies, "full", &result.docs, |i, r| {
@@ -79,7 +79,7 @@ pub fn companies(ctx: &Ctx) -> Result<Reply, ApiError> {
 
 pub fn deals(ctx: &Ctx) -> Result<Reply, ApiError> {
     let q = parse_deals(ctx.body)?;
-    let index = &ctx.index;
+    let index = ctx.index;
     let result = search_deals(index, &q).map_err(query_error)?;
     let rows = hydrate(&index.deals, "full", &result.docs, |_, r| {
         Ok(Raw(r.to_vec()))
@@ -99,7 +99,7 @@ fn filtered(result: &ResultPage, i: usize) -> Option<FilteredCounts> {
 
 pub fn investors(ctx: &Ctx) -> Result<Reply, ApiError> {
     let mut q = parse_investors(ctx.body)?;
-    let index = &ctx.index;
+    let index = ctx.index;
     let portfolio = q.portfolio.as_mut().and_then(|p| p.semantic.as_mut());
     let searches = semantic_blocks(ctx, [(portfolio, "company_investments"), (None, "")])?;
     let result = search_investors(index, &q).map_err(query_error)?;
@@ -135,7 +135,7 @@ fn person_row(stored: &[u8], f: Option<FilteredCounts>) -> Result<Raw, ApiError>
 
 pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
     let mut q = parse_people(ctx.body)?;
-    let index = &ctx.index;
+    let index = ctx.index;
     let employer = q.company.as_mut().and_then(|c| c.semantic.as_mut());
     let deals = q.investor.as_mut().and_then(|i| i.deals.as_mut());
     let portfolio = deals.and_then(|d| d.semantic.as_mut());

@@ -176,7 +176,7 @@ fn catalog_lookup(ctx: &Ctx, c: CatalogLookup) -> Result<Reply, ApiError> {
 }
 
 pub fn locations(ctx: &Ctx) -> Result<Reply, ApiError> {
-    let index = &ctx.index;
+    let index = ctx.index;
     catalog_lookup(
         ctx,
         CatalogLookup {
@@ -194,7 +194,7 @@ pub fn locations(ctx: &Ctx) -> Result<Reply, ApiError> {
 }
 
 pub fn industries(ctx: &Ctx) -> Result<Reply, ApiError> {
-    let index = &ctx.index;
+    let index = ctx.index;
     catalog_lookup(
         ctx,
         CatalogLookup {
@@ -311,7 +311,7 @@ fn score_json(score: f32) -> Value {
 }
 
 pub fn companies(ctx: &Ctx) -> Result<Reply, ApiError> {
-    let index = &ctx.index;
+    let index = ctx.index;
     org_search(
         ctx,
         &index.companies,
@@ -322,7 +322,7 @@ pub fn companies(ctx: &Ctx) -> Result<Reply, ApiError> {
 }
 
 pub fn investors(ctx: &Ctx) -> Result<Reply, ApiError> {
-    let index = &ctx.index;
+    let index = ctx.index;
     org_search(
         ctx,
         &index.firms,
@@ -353,7 +353,7 @@ pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
         &PERSON_SEARCH,
         "?name=jane+angel or ?linkedin=https://linkedin.com/in/janeangel",
     )?;
-    let index = &ctx.index;
+    let index = ctx.index;
     let found = lookup_people(index, lookup_by(param, value), pool, stages(ctx));
     let docs = answer(found, || invalid_identifier(param, value))?;
     let store = index.people.records("card").map_err(internal)?;

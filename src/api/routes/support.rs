@@ -91,7 +91,7 @@ pub fn semantic_blocks<'s>(
     for (s, block) in active {
         ctx.app
             .semantic
-            .attach(&ctx.index, Some(s), block, started)?;
+            .attach(ctx.index, Some(s), block, started)?;
     }
     Ok(n)
 }

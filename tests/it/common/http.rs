@@ -143,6 +143,33 @@ impl Client {
     }
 
     pub fn request(&self, method: &str, path: &str, key: Option<&str>, body: &[u8]) -> Reply {
+        self.send_raw(&Client::raw(method, path, key, body))
+    }
+
+    /// [`Client::request`], or why there is no answer (a killed server).
+    pub fn try_request(
+        &self,
+        method: &str,
+        path: &str,
+        key: Option<&str>,
+        body: &[u8],
+    ) -> Result<Reply, Unanswered> {
+        let mut stream = TcpStream::connect(self.0).map_err(|_| Unanswered::Unreachable)?;
+        let lost = |_| Unanswered::Lost;
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .map_err(lost)?;
+        stream
+            .write_all(&Client::raw(method, path, key, body))
+            .map_err(lost)?;
+        let mut out = Vec::new();
+        stream.read_to_end(&mut out).map_err(lost)?;
+        Some(Reply::parse(&out))
+            .filter(|r| r.status != 0)
+            .ok_or(Unanswered::Lost)
+    }
+
+    fn raw(method: &str, path: &str, key: Option<&str>, body: &[u8]) -> Vec<u8> {
         let mut head = format!(
             "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Length: {}\r\n",
             body.len()
@@ -153,7 +180,7 @@ impl Client {
         head.push_str("\r\n");
         let mut raw = head.into_bytes();
         raw.extend_from_slice(body);
-        self.send_raw(&raw)
+        raw
     }
 
     pub fn send_raw(&self, raw: &[u8]) -> Reply {
@@ -167,6 +194,15 @@ impl Client {
         let _ = stream.read_to_end(&mut out);
         Reply::parse(&out)
     }
+}
+
+/// Why [`Client::try_request`] has no answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unanswered {
+    /// No connection: the request never reached a server.
+    Unreachable,
+    /// Connected, then no (whole) answer: the request may have run.
+    Lost,
 }
 
 #[derive(Debug, Clone)]

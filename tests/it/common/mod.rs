@@ -4,6 +4,9 @@ pub mod golden;
 pub mod http;
 pub mod process;
 pub mod script;
+/// Throwaway databases on the tests' PostgreSQL (the library's own test support).
+#[path = "../../../src/accounts/pg/testdb.rs"]
+pub mod testdb;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};

@@ -127,7 +127,7 @@ pub fn alerts(ctx: &Ctx) -> Result<Reply, ApiError> {
     let mut semantics: Vec<Option<Semantic>> =
         configs.iter().map(|c| semantic_of(&c.filters)).collect();
     let searches = semantic_blocks(ctx, semantics.iter_mut().map(|s| (s.as_mut(), "filters")))?;
-    let index = &ctx.index;
+    let index = ctx.index;
     let mut rows = Vec::new();
     for (config, semantic) in configs.iter().zip(&semantics) {
         rows.extend(alert_of(index, config, request.days(), semantic.as_ref())?);
@@ -136,7 +136,7 @@ pub fn alerts(ctx: &Ctx) -> Result<Reply, ApiError> {
 }
 
 fn configuration(ctx: &Ctx, config: &AlertConfig) -> Result<Raw, ApiError> {
-    let shown = configuration_of(&ctx.index, config).map_err(internal)?;
+    let shown = configuration_of(ctx.index, config).map_err(internal)?;
     Ok(Raw::from_serialize(&shown))
 }
 
