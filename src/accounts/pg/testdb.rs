@@ -84,21 +84,16 @@ impl Drop for TestDatabase {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn urls_name_the_fresh_database() {
-        let url = "postgres://postgres@127.0.0.1:55432/postgres";
-        assert_eq!(
-            with_database(url, "x"),
-            "postgres://postgres@127.0.0.1:55432/x"
-        );
-        let with_query = "postgresql://u@h/postgres?sslmode=disable";
-        assert_eq!(
-            with_database(with_query, "y"),
-            "postgresql://u@h/y?sslmode=disable"
-        );
-    }
+#[test]
+fn urls_name_the_fresh_database() {
+    let url = "postgres://postgres@127.0.0.1:55432/postgres";
+    assert_eq!(
+        with_database(url, "x"),
+        "postgres://postgres@127.0.0.1:55432/x"
+    );
+    let with_query = "postgresql://u@h/postgres?sslmode=disable";
+    assert_eq!(
+        with_database(with_query, "y"),
+        "postgresql://u@h/y?sslmode=disable"
+    );
 }
