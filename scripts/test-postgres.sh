@@ -4,7 +4,8 @@
 # fsync on (durability is what those tests are about) and small buffers.
 #
 #   bash scripts/test-postgres.sh --install  # only install PostgreSQL (apt-get) if missing
-#   bash scripts/test-postgres.sh            # start the cluster if needed; print its URL
+#   bash scripts/test-postgres.sh            # start the cluster if needed (installing
+#                                            # PostgreSQL first when missing); print its URL
 #   bash scripts/test-postgres.sh --stop     # stop the cluster (its files stay)
 #
 # Starting prints exactly one line on stdout, the URL of the maintenance
@@ -83,7 +84,8 @@ ready() {
 start() {
   local bin
   bin="$(bindir)" || true
-  [ -n "$bin" ] || die "PostgreSQL is missing: run bash scripts/test-postgres.sh --install"
+  # A fresh machine: `cargo test` alone must work, so install it (as root).
+  [ -n "$bin" ] || { install; bin="$(bindir)"; }
   mkdir -p "$(dirname "$dir")"
   exec 9>"$dir.lock"
   flock 9
