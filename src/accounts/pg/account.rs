@@ -6,17 +6,17 @@
 //! overflow) and the row is written back in the same transaction.
 
 use chrono::{DateTime, Utc};
-use postgres::Client;
 
 use super::super::ledger::{month_of, Balance};
 use super::super::plan::{Allowances, Plan};
 use super::super::record::Record;
 use super::pool::Failure;
+use super::session::{Session, Sql};
 use super::users::{self, unknown_user};
 
 /// The balance of `user` at `now`; `None` for unknown users and unmetered plans.
 pub fn balance(
-    client: &mut Client,
+    client: &mut Session,
     allowances: &Allowances,
     user: &str,
     now: DateTime<Utc>,
@@ -28,7 +28,7 @@ pub fn balance(
 /// `(semantic searches in the month of now, ceiling)`; `None` for unknown
 /// users and plans without a ceiling.
 pub fn semantic_usage(
-    client: &mut Client,
+    client: &mut Session,
     allowances: &Allowances,
     user: &str,
     now: DateTime<Utc>,
@@ -41,13 +41,13 @@ pub fn semantic_usage(
 }
 
 /// The plan of `user`, if there is such a user.
-pub fn plan_of(client: &mut Client, user: &str) -> Result<Option<Plan>, Failure> {
+pub fn plan_of(client: &mut Session, user: &str) -> Result<Option<Plan>, Failure> {
     let row = client.query_opt("SELECT plan FROM users WHERE name = $1", &[&user])?;
     row.map(|row| users::plan(row.get(0))).transpose()
 }
 
 /// Changes the plan of an existing user.
-pub fn set_plan(client: &mut Client, user: &str, plan: Plan) -> Result<(), Failure> {
+pub fn set_plan(client: &mut Session, user: &str, plan: Plan) -> Result<(), Failure> {
     let sql = "UPDATE users SET plan = $2 WHERE name = $1";
     match client.execute(sql, &[&user, &plan.as_str()])? {
         0 => Err(unknown_user(user).into()),
@@ -58,7 +58,7 @@ pub fn set_plan(client: &mut Client, user: &str, plan: Plan) -> Result<(), Failu
 /// Adds `credits` purchased credits; the balance as of `now`
 /// (`monthly_remaining` 0 for unmetered plans).
 pub fn add_purchased(
-    client: &mut Client,
+    client: &mut Session,
     allowances: &Allowances,
     user: &str,
     credits: u64,

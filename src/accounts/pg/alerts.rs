@@ -7,17 +7,18 @@
 use std::io;
 
 use postgres::types::Json;
-use postgres::{Client, Row};
+use postgres::Row;
 use uuid::Uuid;
 
 use super::super::account_store::{AlertLimit, MAX_ALERTS};
 use super::pool::Failure;
+use super::session::{Session, Sql};
 use super::users::unknown_user;
 use crate::schema::alert::AlertConfig;
 
 /// Saves `alert` for an existing `user` unless they have [`MAX_ALERTS`].
 pub fn create(
-    client: &mut Client,
+    client: &mut Session,
     user: &str,
     alert: &AlertConfig,
 ) -> Result<Result<(), AlertLimit>, Failure> {
@@ -37,7 +38,7 @@ pub fn create(
 }
 
 /// Removes `user`'s alert `id`; `None` if the user has no such alert.
-pub fn delete(client: &mut Client, user: &str, id: Uuid) -> Result<Option<AlertConfig>, Failure> {
+pub fn delete(client: &mut Session, user: &str, id: Uuid) -> Result<Option<AlertConfig>, Failure> {
     let row = client.query_opt(
         "DELETE FROM alerts WHERE user_name = $1 AND id = $2 RETURNING config",
         &[&user, &id],
@@ -46,7 +47,7 @@ pub fn delete(client: &mut Client, user: &str, id: Uuid) -> Result<Option<AlertC
 }
 
 /// `user`'s alerts, oldest first.
-pub fn of_user(client: &mut Client, user: &str) -> Result<Vec<AlertConfig>, Failure> {
+pub fn of_user(client: &mut Session, user: &str) -> Result<Vec<AlertConfig>, Failure> {
     let sql = "SELECT config FROM alerts WHERE user_name = $1 ORDER BY position";
     let rows = client.query(sql, &[&user])?;
     rows.iter().map(config).collect()

@@ -16,7 +16,6 @@
 //! even lock: it reads the row and reports the balance.
 
 use chrono::{DateTime, Utc};
-use postgres::{Client, Transaction};
 use uuid::Uuid;
 
 use super::super::account_store::Unlock;
@@ -24,6 +23,7 @@ use super::super::ledger::{month_of, Charge, Decision, Insufficient, Ledger};
 use super::super::plan::Allowances;
 use super::super::record::Record;
 use super::pool::Failure;
+use super::session::{Session, Sql, Tx};
 use super::users::{self, to_i64, unknown_user};
 
 /// Who is charged, through which key, and when.
@@ -38,7 +38,7 @@ pub type Paid = Result<Charge, Insufficient>;
 
 /// Charges `credits` (and `semantic` searches) to the payer's user.
 pub fn charge(
-    client: &mut Client,
+    client: &mut Session,
     allowances: &Allowances,
     payer: &Payer,
     credits: u64,
@@ -58,7 +58,7 @@ pub fn charge(
 
 /// Unlocks `person` for the payer's user, charging `credits` the first time.
 pub fn unlock(
-    client: &mut Client,
+    client: &mut Session,
     allowances: &Allowances,
     payer: &Payer,
     person: Uuid,
@@ -84,7 +84,7 @@ pub fn unlock(
 
 /// A charge of nothing: the balance as of now, read without a lock.
 fn free(
-    client: &mut Client,
+    client: &mut Session,
     allowances: &Allowances,
     user: &str,
     month: &str,
@@ -103,7 +103,7 @@ fn decided(decision: Option<Decision>, user: &str) -> Result<Decision, Failure> 
 
 /// Carries out `decision`: books its record, if any, and returns the outcome.
 fn settle(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_>,
     ledger: &mut Ledger,
     decision: Decision,
     payer: &Payer,
@@ -122,7 +122,7 @@ fn settle(
 /// Applies `record` to the ledger, writes the user's counters back and
 /// appends the record to `charges` (and `unlocks`).
 fn book(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_>,
     ledger: &mut Ledger,
     record: Record,
     payer: &Payer,
@@ -133,7 +133,7 @@ fn book(
     row.insert(tx, payer)
 }
 
-fn unlocked(tx: &mut Transaction<'_>, user: &str, person: Uuid) -> Result<bool, Failure> {
+fn unlocked(tx: &mut Tx<'_>, user: &str, person: Uuid) -> Result<bool, Failure> {
     let sql = "SELECT 1 FROM unlocks WHERE user_name = $1 AND person = $2";
     Ok(tx.query_opt(sql, &[&user, &person])?.is_some())
 }
@@ -182,7 +182,7 @@ impl<'a> ChargeRow<'a> {
         }
     }
 
-    fn insert(&self, tx: &mut Transaction<'_>, payer: &Payer) -> Result<(), Failure> {
+    fn insert(&self, tx: &mut Tx<'_>, payer: &Payer) -> Result<(), Failure> {
         let [credits, monthly, purchased, semantic] = &self.amounts;
         tx.execute(
             "INSERT INTO charges (user_name, key_id, kind, person, month, credits, monthly, \

@@ -7,12 +7,11 @@
 
 use std::io;
 
-use postgres::{Client, Transaction};
-
 use super::super::key::{self, constant_time_eq, AuthFailure, NewKey, Principal};
 use super::super::plan::Plan;
 use super::super::store::KeyInfo;
 use super::pool::Failure;
+use super::session::{Session, Sql, Tx};
 use super::users;
 
 /// A key's stored row with its user's plan, as `authenticate` reads it.
@@ -26,7 +25,7 @@ pub struct StoredKey {
 
 /// Issues a key for `user`, creating the user with `plan` if new (an
 /// existing user keeps their plan); returns the plaintext.
-pub fn create(client: &mut Client, user: &str, plan: Plan) -> Result<String, Failure> {
+pub fn create(client: &mut Session, user: &str, plan: Plan) -> Result<String, Failure> {
     if user.is_empty() {
         let message = "user name must not be empty";
         return Err(io::Error::new(io::ErrorKind::InvalidInput, message).into());
@@ -47,7 +46,7 @@ pub fn create(client: &mut Client, user: &str, plan: Plan) -> Result<String, Fai
 }
 
 /// Inserts `new` unless its id is taken; whether it was inserted.
-fn insert(tx: &mut Transaction<'_>, user: &str, new: &NewKey) -> Result<bool, Failure> {
+fn insert(tx: &mut Tx<'_>, user: &str, new: &NewKey) -> Result<bool, Failure> {
     let inserted = tx.execute(
         "INSERT INTO api_keys (key_id, user_name, salt, digest) VALUES ($1, $2, $3, $4) \
          ON CONFLICT (key_id) DO NOTHING",
@@ -62,7 +61,7 @@ fn insert(tx: &mut Transaction<'_>, user: &str, new: &NewKey) -> Result<bool, Fa
 }
 
 /// The stored key `key_id` and its user's plan, if issued.
-pub fn find(client: &mut Client, key_id: &str) -> Result<Option<StoredKey>, Failure> {
+pub fn find(client: &mut Session, key_id: &str) -> Result<Option<StoredKey>, Failure> {
     let row = client.query_opt(
         "SELECT k.user_name, k.salt, k.digest, k.active, u.plan \
          FROM api_keys k JOIN users u ON u.name = k.user_name WHERE k.key_id = $1",
@@ -96,13 +95,13 @@ pub fn verify(key: &str, key_id: &str, stored: StoredKey) -> Result<Principal, A
 }
 
 /// Deactivates `key_id`; `false` if it is unknown or already inactive.
-pub fn deactivate(client: &mut Client, key_id: &str) -> Result<bool, Failure> {
+pub fn deactivate(client: &mut Session, key_id: &str) -> Result<bool, Failure> {
     let sql = "UPDATE api_keys SET active = false WHERE key_id = $1 AND active";
     Ok(client.execute(sql, &[&key_id])? == 1)
 }
 
 /// The keys of `user`, sorted by id.
-pub fn of_user(client: &mut Client, user: &str) -> Result<Vec<KeyInfo>, Failure> {
+pub fn of_user(client: &mut Session, user: &str) -> Result<Vec<KeyInfo>, Failure> {
     let rows = client.query(
         "SELECT key_id, active FROM api_keys WHERE user_name = $1 ORDER BY key_id COLLATE \"C\"",
         &[&user],

@@ -67,7 +67,10 @@
 //! inside another one; so each connection lives on a dedicated OS thread
 //! ([`DEFAULT_CONNECTIONS`] of them unless [`PgStore::open_with`] says
 //! otherwise) and a call hands its work to a free thread and blocks for the
-//! answer (`pool.rs`). Before each job a thread checks its connection with
+//! answer (`pool.rs`). A job gets the thread's [`session::Session`]: its
+//! client and the statements already prepared on that connection, so each
+//! SQL string is prepared once per connection and every later use costs one
+//! round trip, not two (`session.rs`). Before each job a thread checks its connection with
 //! an empty query (one extra round trip per call) and reconnects if it is
 //! gone, so a connection lost while idle fails no call; the call whose
 //! connection breaks under it fails with an `io::Error` (kind `Other`,
@@ -114,6 +117,7 @@ mod keys;
 mod pool;
 mod rate;
 mod schema;
+mod session;
 mod users;
 
 /// Test support; the integration tests and the `replicas` bench include
@@ -129,7 +133,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use postgres::{Client, Config};
+use postgres::Config;
 use uuid::Uuid;
 
 use super::account_store::{AccountStore, Admission, AlertLimit, ChargeResult, Unlock};
@@ -141,6 +145,7 @@ use super::store::KeyInfo;
 use crate::schema::alert::AlertConfig;
 use charges::Payer;
 use pool::{Failure, Pool};
+use session::Session;
 
 /// Connections (and database threads) unless told otherwise.
 pub const DEFAULT_CONNECTIONS: usize = 8;
@@ -171,7 +176,9 @@ impl PgStore {
     /// a tokio runtime included.
     pub fn open_with(url: &str, allowances: Allowances, connections: usize) -> io::Result<PgStore> {
         let pool = Pool::start(&config(url)?, connections)?;
-        pool.run("migrating the accounts schema", schema::migrate)?;
+        pool.run("migrating the accounts schema", |s| {
+            schema::migrate(&mut s.client)
+        })?;
         Ok(PgStore {
             pool,
             allowances: Arc::new(allowances),
@@ -183,7 +190,7 @@ impl PgStore {
     fn run<R, F>(&self, op: &'static str, job: F) -> io::Result<R>
     where
         R: Send + 'static,
-        F: FnOnce(&mut Client, &Allowances) -> Result<R, Failure> + Send + 'static,
+        F: FnOnce(&mut Session, &Allowances) -> Result<R, Failure> + Send + 'static,
     {
         let allowances = Arc::clone(&self.allowances);
         self.pool.run(op, move |client| job(client, &allowances))

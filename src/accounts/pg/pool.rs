@@ -1,4 +1,5 @@
-//! [`Pool`]: N dedicated OS threads, each owning one `postgres::Client`.
+//! [`Pool`]: N dedicated OS threads, each owning one `postgres::Client`
+//! and its prepared statements (a [`Session`]).
 //!
 //! `postgres::Client` is the synchronous face of `tokio-postgres`: every
 //! call runs `block_on` on a small runtime of its own, and `block_on` panics
@@ -8,6 +9,8 @@
 //! client: [`Pool::run`] sends a boxed job down a channel to whichever
 //! database thread is free and blocks on a reply channel until that thread
 //! answers. The threads are plain `std::thread`s, outside any runtime.
+//! A reconnection starts a new session: statements prepared on the old
+//! connection die with it.
 //!
 //! A thread checks its connection before each job with an empty query (one
 //! round trip; see [`alive`]) and reconnects when the connection is gone,
@@ -26,6 +29,8 @@ use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 use postgres::{Client, Config, NoTls};
+
+use super::session::Session;
 
 /// How long the check before each job waits for the server.
 const PING_TIMEOUT: Duration = Duration::from_secs(2);
@@ -111,7 +116,7 @@ impl Pool {
     pub fn run<R, F>(&self, op: &'static str, job: F) -> io::Result<R>
     where
         R: Send + 'static,
-        F: FnOnce(&mut Client) -> Result<R, Failure> + Send + 'static,
+        F: FnOnce(&mut Session) -> Result<R, Failure> + Send + 'static,
     {
         let (reply, answer) = mpsc::sync_channel(1);
         let job: Job = Box::new(move |connection| {
@@ -161,14 +166,14 @@ fn next_job(queue: &Mutex<Receiver<Job>>) -> Option<Job> {
 /// One thread's connection, re-established when it breaks.
 struct Connection {
     config: Config,
-    client: Option<Client>,
+    session: Option<Session>,
 }
 
 impl Connection {
     fn new(config: Config) -> Connection {
         Connection {
             config,
-            client: None,
+            session: None,
         }
     }
 
@@ -177,11 +182,11 @@ impl Connection {
     fn run<R>(
         &mut self,
         op: &str,
-        job: impl FnOnce(&mut Client) -> Result<R, Failure>,
+        job: impl FnOnce(&mut Session) -> Result<R, Failure>,
     ) -> io::Result<R> {
         let outcome = catch_unwind(AssertUnwindSafe(|| self.try_run(op, job)));
         outcome.unwrap_or_else(|_| {
-            self.client = None;
+            self.session = None;
             Err(io::Error::other(format!(
                 "{op}: the database thread panicked"
             )))
@@ -191,28 +196,29 @@ impl Connection {
     fn try_run<R>(
         &mut self,
         op: &str,
-        job: impl FnOnce(&mut Client) -> Result<R, Failure>,
+        job: impl FnOnce(&mut Session) -> Result<R, Failure>,
     ) -> io::Result<R> {
-        let client = self.ready().map_err(|e| {
+        let session = self.ready().map_err(|e| {
             io::Error::other(format!("{op}: database unavailable: {}", describe(&e)))
         })?;
-        let result = job(client);
+        let result = job(session);
         if matches!(&result, Err(Failure::Db(e)) if breaks_connection(e)) {
-            self.client = None;
+            self.session = None;
         }
         result.map_err(|f| f.into_io(op))
     }
 
-    /// The client, reconnected first if the connection is gone.
-    fn ready(&mut self) -> Result<&mut Client, postgres::Error> {
-        if self.client.as_mut().is_some_and(|c| !alive(c)) {
-            self.client = None;
+    /// The session, reconnected first (with an empty statement cache) if
+    /// the connection is gone.
+    fn ready(&mut self) -> Result<&mut Session, postgres::Error> {
+        if self.session.as_mut().is_some_and(|s| !alive(&mut s.client)) {
+            self.session = None;
         }
-        let client = match self.client.take() {
-            Some(client) => client,
-            None => connect(&self.config)?,
+        let session = match self.session.take() {
+            Some(session) => session,
+            None => Session::new(connect(&self.config)?),
         };
-        Ok(self.client.insert(client))
+        Ok(self.session.insert(session))
     }
 }
 

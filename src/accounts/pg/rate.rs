@@ -19,10 +19,9 @@
 //! ([`prune`]); the table is UNLOGGED (a database crash forgives, as a
 //! journal-store restart does).
 
-use postgres::Client;
-
 use super::super::rate_window::RATE_WINDOW_MS;
 use super::pool::Failure;
+use super::session::{Session, Sql};
 
 /// Counts the request if the estimate allows it; `$1` key, `$2` current
 /// window start, `$3` previous window start, `$4` weight of the previous
@@ -87,7 +86,7 @@ impl Window {
 /// Admits a request of `key_id` at `now_ms` under `limit` (> 0), or
 /// returns the milliseconds to wait.
 pub fn admit(
-    client: &mut Client,
+    client: &mut Session,
     key_id: &str,
     limit: u32,
     now_ms: i64,
@@ -108,7 +107,7 @@ pub fn admit(
 }
 
 /// The counts of `key_id` in the previous and current windows.
-fn counts(client: &mut Client, key_id: &str, w: Window) -> Result<(i64, i64), Failure> {
+fn counts(client: &mut Session, key_id: &str, w: Window) -> Result<(i64, i64), Failure> {
     let row = client.query_one(
         "SELECT coalesce(sum(n) FILTER (WHERE window_start = $2), 0)::bigint, \
                 coalesce(sum(n) FILTER (WHERE window_start = $3), 0)::bigint \
@@ -119,7 +118,7 @@ fn counts(client: &mut Client, key_id: &str, w: Window) -> Result<(i64, i64), Fa
 }
 
 /// Deletes the windows that can no longer count (older than the previous one).
-pub fn prune(client: &mut Client, now_ms: i64) -> Result<u64, Failure> {
+pub fn prune(client: &mut Session, now_ms: i64) -> Result<u64, Failure> {
     let sql = "DELETE FROM rate_windows WHERE window_start < $1";
     Ok(client.execute(sql, &[&Window::at(now_ms).previous()])?)
 }

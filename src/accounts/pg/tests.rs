@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use chrono::{TimeZone, Utc};
 use uuid::Uuid;
 
+use super::session::{Session, Sql};
 use super::testdb::{connect, fresh_database};
 use super::{rate, schema, PgStore, APPLICATION_NAME};
 use crate::accounts::{AccountStore, Allowances, Plan, Principal, RATE_WINDOW_MS};
@@ -196,7 +197,7 @@ fn replicas_unlock_a_person_once_and_share_the_rate_limit() {
 fn old_rate_windows_are_pruned() {
     let (url, _db) = fresh_database("prune");
     drop(open(&url, 1));
-    let mut client = connect(&url);
+    let mut client = Session::new(connect(&url));
     let t0 = now().timestamp_millis();
     for (key, at) in [
         ("old", t0),

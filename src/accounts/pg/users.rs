@@ -11,25 +11,33 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 
-use postgres::{GenericClient, Row, Transaction};
+use postgres::Row;
 
 use super::super::ledger::{Ledger, User};
 use super::super::plan::Plan;
 use super::super::record::{Entry, Record};
 use super::pool::Failure;
+use super::session::{Sql, Tx};
 
-const SELECT: &str = "SELECT plan, month, monthly_used, month_credits, purchased, semantic_used \
-                      FROM users WHERE name = $1";
+/// The columns `from_row` reads, as a literal macro so that `lock` can
+/// `concat!` its `FOR UPDATE` and both stay `&'static str` for the
+/// statement cache (`session.rs`).
+macro_rules! select {
+    () => {
+        "SELECT plan, month, monthly_used, month_credits, purchased, semantic_used \
+         FROM users WHERE name = $1"
+    };
+}
 
 /// `user`'s row, unlocked (a read); `None` if there is no such user.
-pub fn read(client: &mut impl GenericClient, user: &str) -> Result<Option<User>, Failure> {
-    let row = client.query_opt(SELECT, &[&user])?;
+pub fn read(client: &mut impl Sql, user: &str) -> Result<Option<User>, Failure> {
+    let row = client.query_opt(select!(), &[&user])?;
     row.map(|row| from_row(&row)).transpose()
 }
 
 /// `user`'s row, locked until `tx` ends; an error if there is no such user.
-pub fn lock(tx: &mut Transaction<'_>, user: &str) -> Result<User, Failure> {
-    let row = tx.query_opt(&format!("{SELECT} FOR UPDATE"), &[&user])?;
+pub fn lock(tx: &mut Tx<'_>, user: &str) -> Result<User, Failure> {
+    let row = tx.query_opt(concat!(select!(), " FOR UPDATE"), &[&user])?;
     from_row(&row.ok_or_else(|| unknown_user(user))?)
 }
 
@@ -52,7 +60,7 @@ pub fn apply(ledger: &mut Ledger, record: Record) -> Result<(), Failure> {
 }
 
 /// Writes `ledger`'s counters of `name` back to its row.
-pub fn write(tx: &mut Transaction<'_>, ledger: &Ledger, name: &str) -> Result<(), Failure> {
+pub fn write(tx: &mut Tx<'_>, ledger: &Ledger, name: &str) -> Result<(), Failure> {
     let user = ledger.users.get(name).ok_or_else(|| unknown_user(name))?;
     let counters = [
         to_i64(user.monthly_used)?,
