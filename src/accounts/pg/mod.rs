@@ -70,13 +70,15 @@
 //! answer (`pool.rs`). A job gets the thread's [`session::Session`]: its
 //! client and the statements already prepared on that connection, so each
 //! SQL string is prepared once per connection and every later use costs one
-//! round trip, not two (`session.rs`). Before each job a thread checks its connection with
-//! an empty query (one extra round trip per call) and reconnects if it is
-//! gone, so a connection lost while idle fails no call; the call whose
-//! connection breaks under it fails with an `io::Error` (kind `Other`,
-//! naming the operation). No database error panics. While the
-//! database is down every call fails: `authenticate`, which cannot return
-//! an I/O error, then answers [`AuthFailure::Unknown`] and logs the error.
+//! round trip, not two (`session.rs`). Before a job a thread checks its
+//! connection (with an empty query only once it has been idle for a
+//! second, so no extra round trip under load) and reconnects if it is gone:
+//! a connection lost while idle for a second or more fails no call; the
+//! call whose connection breaks under it, or broke less than a second after
+//! its previous job, fails with an `io::Error` (kind `Other`, naming the
+//! operation). No database error panics. While the database is down every
+//! call fails: `authenticate`, which cannot return an I/O error, then
+//! answers [`AuthFailure::Unavailable`] and logs the error.
 //!
 //! # Rate limit (`admit`) and its tolerance
 //!

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use chrono::{TimeZone, Utc};
 use uuid::Uuid;
 
+use super::pool::PING_AFTER_IDLE;
 use super::session::{Session, Sql};
 use super::testdb::{connect, fresh_database};
 use super::{rate, schema, PgStore, APPLICATION_NAME};
@@ -233,7 +234,9 @@ fn store_backends(client: &mut postgres::Client, waiting_on_a_lock: bool) -> Vec
 
 /// Every connection of the store is terminated while one call waits on a
 /// row lock: that call fails (an error, not a panic) and takes nothing;
-/// every later call succeeds on fresh connections.
+/// once the others have been idle for [`PING_AFTER_IDLE`] (their pool
+/// threads ping them before the next job only then), every later call
+/// succeeds on fresh connections.
 #[test]
 fn a_broken_connection_fails_only_the_call_in_flight() {
     let (url, _db) = fresh_database("broken");
@@ -266,6 +269,7 @@ fn a_broken_connection_fails_only_the_call_in_flight() {
     wait_until("the terminated backends are gone", || {
         watcher.query_one(gone, &[&pids]).unwrap().get::<_, i64>(0) == 0
     });
+    thread::sleep(PING_AFTER_IDLE);
     for _ in 0..6 {
         let charge = store.charge(&p, 1, 0, now()).expect("a fresh connection");
         assert!(charge.is_ok());
