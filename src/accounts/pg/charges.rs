@@ -5,8 +5,8 @@
 //! SELECT … FROM users WHERE name = $1 FOR UPDATE       -- waits for any other charge of this user
 //! SELECT 1 FROM unlocks WHERE user_name = $1 AND person = $2   -- unlocks only
 //! -- the ledger decides and applies the record (users.rs)
-//! UPDATE users SET month = …, monthly_used = …, … WHERE name = $1
-//! INSERT INTO charges (…) VALUES (…)                   -- what was taken, from which balance
+//! WITH u AS (UPDATE users SET month = …, monthly_used = …, … WHERE name = $1 RETURNING name)
+//! INSERT INTO charges (…) SELECT name, … FROM u        -- what was taken, from which balance
 //! INSERT INTO unlocks (user_name, person) VALUES (…)   -- unlocks only
 //! COMMIT
 //! ```
@@ -129,8 +129,7 @@ fn book(
 ) -> Result<(), Failure> {
     let row = ChargeRow::of(&record)?;
     users::apply(ledger, record.clone())?;
-    users::write(tx, ledger, &payer.user)?;
-    row.insert(tx, payer)
+    row.insert(tx, ledger, payer)
 }
 
 fn unlocked(tx: &mut Tx<'_>, user: &str, person: Uuid) -> Result<bool, Failure> {
@@ -182,11 +181,18 @@ impl<'a> ChargeRow<'a> {
         }
     }
 
-    fn insert(&self, tx: &mut Tx<'_>, payer: &Payer) -> Result<(), Failure> {
+    /// Writes the user's counters from `ledger` and inserts the row: one
+    /// statement (a data-modifying CTE), so one round trip.
+    fn insert(&self, tx: &mut Tx<'_>, ledger: &Ledger, payer: &Payer) -> Result<(), Failure> {
         let [credits, monthly, purchased, semantic] = &self.amounts;
-        tx.execute(
-            "INSERT INTO charges (user_name, key_id, kind, person, month, credits, monthly, \
-             purchased, semantic, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        let (user_month, counters) = users::counters(ledger, &payer.user)?;
+        let inserted = tx.execute(
+            "WITH u AS (UPDATE users SET month = $11, monthly_used = $12, month_credits = $13, \
+                        purchased = $14, semantic_used = $15 WHERE name = $1 RETURNING name) \
+             INSERT INTO charges (user_name, key_id, kind, person, month, credits, monthly, \
+                                  purchased, semantic, at) \
+             SELECT u.name, $2::text, $3::text, $4::uuid, $5::text, $6::bigint, $7::bigint, \
+                    $8::bigint, $9::bigint, $10::timestamptz FROM u",
             &[
                 &payer.user,
                 &payer.key_id,
@@ -198,8 +204,16 @@ impl<'a> ChargeRow<'a> {
                 purchased,
                 semantic,
                 &payer.now,
+                user_month,
+                &counters[0],
+                &counters[1],
+                &counters[2],
+                &counters[3],
             ],
         )?;
+        if inserted != 1 {
+            return Err(unknown_user(&payer.user).into());
+        }
         if let Some(person) = self.person {
             let sql = "INSERT INTO unlocks (user_name, person) VALUES ($1, $2)";
             tx.execute(sql, &[&payer.user, &person])?;

@@ -59,8 +59,12 @@ pub fn apply(ledger: &mut Ledger, record: Record) -> Result<(), Failure> {
     Ok(applied.map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?)
 }
 
-/// Writes `ledger`'s counters of `name` back to its row.
-pub fn write(tx: &mut Tx<'_>, ledger: &Ledger, name: &str) -> Result<(), Failure> {
+/// `ledger`'s month of `name` and its counters as stored: monthly_used,
+/// month_credits, purchased, semantic_used.
+pub fn counters<'a>(
+    ledger: &'a Ledger,
+    name: &str,
+) -> Result<(&'a Option<String>, [i64; 4]), Failure> {
     let user = ledger.users.get(name).ok_or_else(|| unknown_user(name))?;
     let counters = [
         to_i64(user.monthly_used)?,
@@ -68,12 +72,18 @@ pub fn write(tx: &mut Tx<'_>, ledger: &Ledger, name: &str) -> Result<(), Failure
         to_i64(user.purchased)?,
         to_i64(user.semantic_used)?,
     ];
+    Ok((&user.month, counters))
+}
+
+/// Writes `ledger`'s counters of `name` back to its row.
+pub fn write(tx: &mut Tx<'_>, ledger: &Ledger, name: &str) -> Result<(), Failure> {
+    let (month, counters) = counters(ledger, name)?;
     tx.execute(
         "UPDATE users SET month = $2, monthly_used = $3, month_credits = $4, \
          purchased = $5, semantic_used = $6 WHERE name = $1",
         &[
             &name,
-            &user.month,
+            month,
             &counters[0],
             &counters[1],
             &counters[2],
