@@ -559,7 +559,11 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
         }
     });
     tracing::info!(index = %index_dir.display(), "opening the index");
-    let index = Index::open(&index_dir).map_err(|e| format!("{}: {e}", index_dir.display()))?;
+    // At its real path, like every later generation: a swap of the link
+    // must never reach files under an open generation.
+    let real_dir =
+        std::fs::canonicalize(&index_dir).map_err(|e| format!("{}: {e}", index_dir.display()))?;
+    let index = Index::open(&real_dir).map_err(|e| format!("{}: {e}", index_dir.display()))?;
     if args.verify_on_start {
         index.verify_checksums().map_err(|e| e.to_string())?;
         index.warm().map_err(|e| e.to_string())?;
