@@ -163,8 +163,10 @@ impl App {
                 Err(ApiError::rate_limited(self.rate_limit, wait))
             }
             Err(e) => {
+                // The shared accounts database is unreachable: like a key
+                // that cannot be checked, a 503 to retry, not a 500.
                 tracing::error!(request_id, error = %e, "could not count a request");
-                Err(ApiError::internal(request_id))
+                Err(ApiError::overloaded())
             }
         }
     }
