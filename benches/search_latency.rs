@@ -261,47 +261,56 @@ fn print_table(title: &str, rows: &[&Row], hydrated: bool) {
     }
 }
 
-/// The absolute M goals of the guide (§4.6) per class: (p50, p99) in µs.
-fn goal(class: Class) -> Option<(f64, Option<f64>)> {
+/// The M targets per class, (p50, p99) in µs: issue 17 asks p50 ≤ 1 ms
+/// and p99 ≤ 5 ms of every collection class; the selective shape keeps
+/// the guide's p50 ≤ 0.3 ms (§4.6).
+fn goal(class: Class) -> (f64, f64) {
     match class {
-        Class::C1 | Class::C2 => Some((1_000.0, Some(5_000.0))),
-        Class::C3 | Class::C4 => Some((3_000.0, None)),
-        Class::Selective => Some((300.0, None)),
-        Class::C5 => None,
+        Class::Selective => (300.0, 5_000.0),
+        _ => (1_000.0, 5_000.0),
     }
 }
 
+/// The bucket (of those after the first row, which is "all") with the
+/// highest p99, with that p99.
+fn worst_bucket(rows: &[Row]) -> Option<(&Row, f64)> {
+    rows[1..]
+        .iter()
+        .filter_map(|r| Summary::median(&r.hydrated).map(|s| (r, s.p99)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+}
+
 fn print_goals(runs: &[ClassRun], rows: &[Vec<Row>]) {
-    println!("\ngoals (guide §4.6, set for M, in process; checked on the `+ hydration` figures; p99 ≤ 10 ms for C1/C2's worst bucket)");
+    println!("
+targets (issue 17 at M, in process, on the `+ hydration` figures; the worst selectivity bucket against the guide's 10 ms)");
     for (run, rows) in runs.iter().zip(rows) {
-        let Some((p50_goal, p99_goal)) = goal(run.class) else {
-            continue;
-        };
+        let (p50_goal, p99_goal) = goal(run.class);
         let Some(all) = rows.first().and_then(|r| Summary::median(&r.hydrated)) else {
             continue;
         };
-        let mut checks = vec![(
-            format!("p50 {} ≤ {}", fmt_us(all.p50), fmt_us(p50_goal)),
-            all.p50 <= p50_goal,
-        )];
-        if let Some(p99_goal) = p99_goal {
-            checks.push((
+        let mut checks = vec![
+            (
+                format!("p50 {} ≤ {}", fmt_us(all.p50), fmt_us(p50_goal)),
+                all.p50 <= p50_goal,
+            ),
+            (
                 format!("p99 {} ≤ {}", fmt_us(all.p99), fmt_us(p99_goal)),
                 all.p99 <= p99_goal,
-            ));
-            let worst = rows[1..]
-                .iter()
-                .filter_map(|r| Summary::median(&r.hydrated))
-                .map(|s| s.p99)
-                .fold(0.0, f64::max);
+            ),
+        ];
+        if let Some((row, p99)) = worst_bucket(rows) {
             checks.push((
-                format!("worst bucket p99 {} ≤ 10.00 ms", fmt_us(worst)),
-                worst <= 10_000.0,
+                format!(
+                    "worst bucket ({}) p99 {} ≤ 10.00 ms",
+                    row.label,
+                    fmt_us(p99)
+                ),
+                p99 <= 10_000.0,
             ));
         }
         let text: Vec<String> = checks
             .iter()
-            .map(|(t, pass)| format!("{t} {}", if *pass { "pass" } else { "FAIL" }))
+            .map(|(t, pass)| format!("{t} {}", if *pass { "holds" } else { "MISSED" }))
             .collect();
         println!("{:<28} {}", run.class.label(), text.join("; "));
     }

@@ -177,26 +177,12 @@ fn refused(dir: &Path, reason: impl std::fmt::Display) -> Refused {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::build::{build_index, BuildOptions, DEFAULT_BUILD_MEMORY};
+    use crate::index::build::build_fixture;
     use std::os::unix::fs::symlink;
 
     /// The fixture dump built as of `as_of` into `<tmp>/<name>`.
     fn built(name: &str, as_of: &str) -> PathBuf {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let out =
-            std::env::temp_dir().join(format!("fundsearch-gen-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&out);
-        build_index(&BuildOptions {
-            dump: root.join("fixtures/dump"),
-            out: out.clone(),
-            as_of: crate::schema::Date::parse(as_of),
-            strict: true,
-            quiet: true,
-            memory: DEFAULT_BUILD_MEMORY,
-            semantic: None,
-        })
-        .unwrap();
-        out
+        build_fixture(&format!("gen-{name}"), as_of)
     }
 
     /// Points `link` at `target` atomically, as a deployment would.

@@ -471,3 +471,23 @@ fn sync_dirs(dir: &Path) -> std::io::Result<()> {
     }
     fs::File::open(dir)?.sync_all()
 }
+
+/// Test support: the hand-written fixture dump (`fixtures/dump`) built
+/// as of `as_of` into a fresh `<tmp>/fundsearch-<name>-<pid>`.
+#[cfg(test)]
+pub(crate) fn build_fixture(name: &str, as_of: &str) -> std::path::PathBuf {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::env::temp_dir().join(format!("fundsearch-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    build_index(&BuildOptions {
+        dump: root.join("fixtures/dump"),
+        out: out.clone(),
+        as_of: crate::schema::Date::parse(as_of),
+        strict: true,
+        quiet: true,
+        memory: DEFAULT_BUILD_MEMORY,
+        semantic: None,
+    })
+    .unwrap();
+    out
+}

@@ -1,11 +1,11 @@
 //! `POST /investors`: firms, optionally through their portfolio. The
 //! qualifying deals D are found first (portfolio filters on deals and their
 //! companies); each deal's firm edges then count, per firm, the deals of D
-//! it took part in and those it led (edge payload bit 7). Two shapes of D
-//! are counted without walking it ([`FirmTally`]): one block of doc ids (a
-//! lone date range, since deal doc ids follow the date) is one run of each
-//! firm's sorted deals; most of the deals are the firms' totals minus their
-//! counts over the other deals.
+//! it took part in and those it led (edge payload bit 7). Broad shapes of
+//! D are counted without walking it ([`FirmTally`]): one block of doc ids
+//! (a lone date range, since deal doc ids follow the date) is one run of
+//! each firm's sorted deals; any other broad D is counted from the firms'
+//! own deal lists against D as a bitset.
 //!
 //! With `company_investments.search_query`, the portfolio companies are
 //! first narrowed to the semantic set (the 150 most relevant companies
@@ -28,9 +28,10 @@ use crate::query::request::{
 use crate::query::sort::Direction::Descending;
 
 use super::blocks::{company_on_deals, deal_on_deals};
+use super::dense::DenseSet;
 use super::joins::{bitmap_of, docs_of_org_identifiers};
 use super::semantic::{cosine_key, semantic_companies, SemanticSet};
-use super::tally::{other_deals, Tally, Totals};
+use super::tally::{other_deals, Sides, Tally, Totals};
 use super::{page_of, Order, QueryError};
 
 /// Per-firm counts over the qualifying deals.
@@ -52,24 +53,42 @@ impl FirmCounts {
     }
 }
 
-/// Each firm's (deals, leads) over the qualifying deals D. When D is most
-/// of the deals, walking its edges is the slow way: a firm's counts are
-/// then its totals (`total_deal_count`, `lead_deal_count`: every deal of
-/// the index) minus its counts over the deals *not* in D, so the walk
-/// covers at most half of the deals whatever D is.
+/// Each firm's (deals, leads) over the qualifying deals D, counted the
+/// cheapest of four ways: one block of doc ids is a run of each firm's
+/// sorted deals; a broad D is counted from the firms' side (each firm's
+/// deals tested against D as a flat bitset); otherwise D's own edges are
+/// walked, or, when D is most of the deals, the firms' totals
+/// (`total_deal_count`, `lead_deal_count`: every deal of the index) less
+/// their counts over the deals *not* in D.
 enum FirmTally {
     Direct(Tally),
     Complement(Totals),
     /// (deals, leads) per firm doc.
-    Runs(Vec<(u32, u32)>),
+    PerFirm(Vec<(u32, u32)>),
 }
+
+/// Measured at M on this machine (2.5 million deals, 4.6 million firm
+/// edges): a deal of D walked costs about 80 ns when D is sparse (its
+/// offsets and edges each a cache miss), 25 ns when dense; a firm's edge
+/// tested against the bitset about 2 ns.
+const FIRM_SIDES: Sides = Sides {
+    deal_sparse_ns: 80,
+    deal_dense_ns: 25,
+    entity_edge_ns: 2,
+};
 
 impl FirmTally {
     fn of(index: &Index, d: &RoaringBitmap) -> Result<FirmTally, IndexError> {
         if let Some(block) = block_of(d).filter(|_| d.len() > index.firms.docs as u64) {
-            return runs_in(index, block).map(FirmTally::Runs);
+            return runs_in(index, block).map(FirmTally::PerFirm);
         }
-        if d.len() * 2 <= index.deals.docs as u64 {
+        let all = index.deals.docs as u64;
+        let walked = d.len().min(all - d.len().min(all));
+        let edges = index.firms.relation("deals")?.total_edges() as u64;
+        if FIRM_SIDES.entity_side(d.len(), walked, all, edges) {
+            return counted_by_firm(index, d).map(FirmTally::PerFirm);
+        }
+        if d.len() * 2 <= all {
             return Ok(FirmTally::Direct(tally_firms(index, d)?));
         }
         let rest = tally_firms(index, &other_deals(index, d))?;
@@ -83,7 +102,7 @@ impl FirmTally {
                 (acc.deals, acc.leads)
             }
             FirmTally::Complement(totals) => totals.get(firm),
-            FirmTally::Runs(counts) => counts[firm as usize],
+            FirmTally::PerFirm(counts) => counts[firm as usize],
         }
     }
 
@@ -91,11 +110,23 @@ impl FirmTally {
     fn touched(&self, firms: usize) -> Vec<u32> {
         match self {
             FirmTally::Direct(t) => t.touched(),
-            FirmTally::Complement(_) | FirmTally::Runs(_) => {
+            FirmTally::Complement(_) | FirmTally::PerFirm(_) => {
                 (0..firms as u32).filter(|&f| self.get(f).0 > 0).collect()
             }
         }
     }
+}
+
+/// Each firm's deals and leads among `d`, from the firms' side: every
+/// firm's deals (`investors.deals`, lead in the payload) tested against `d`
+/// as a bitset, read in order.
+fn counted_by_firm(index: &Index, d: &RoaringBitmap) -> Result<Vec<(u32, u32)>, IndexError> {
+    let rel = index.firms.relation("deals")?;
+    let edges = rel.edges();
+    let set = DenseSet::of(d, index.deals.docs as u32);
+    let counts =
+        (0..index.firms.docs as u32).map(|f| set.count_flagged(edges.targets(f), edges.payload(f)));
+    Ok(counts.collect())
 }
 
 /// `d` as one block of doc ids `lo..hi`, when it is one (a lone date
@@ -129,11 +160,11 @@ fn tally_firms(index: &Index, deals: &RoaringBitmap) -> Result<Tally, IndexError
     let firm_rel = index.deals.relation("firms")?;
     let firms = firm_rel.edges();
     let mut tally = Tally::new(index.firms.docs);
-    for d in deals {
-        for (&f, &payload) in firms.targets(d).iter().zip(firms.payload(d)) {
+    firms.each_of(deals, |_, targets, payload| {
+        for (&f, &payload) in targets.iter().zip(payload) {
             tally.add(f, payload & FIRM_LED != 0);
         }
-    }
+    });
     Ok(tally)
 }
 
@@ -256,4 +287,41 @@ fn relevance_keys(
             (Some(cosine_key(cosine) * 65_536 + deals), f)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::build::build_fixture;
+    use crate::query::filter::every_doc;
+
+    /// Every way of counting firms agrees with walking the deals: from the
+    /// firms' side, as runs of a block, and as totals less the other deals,
+    /// on all deals, a block, every third deal and none.
+    #[test]
+    fn every_counting_way_agrees() {
+        let index = Index::open(&build_fixture("firm-sides", "2026-11-01")).unwrap();
+        let n = index.deals.docs as u32;
+        let all = every_doc(n as usize);
+        let block: RoaringBitmap = (n / 4..n * 3 / 4).collect();
+        let thirds: RoaringBitmap = (0..n).filter(|d| d % 3 != 0).collect();
+        for d in [&all, &block, &thirds, &RoaringBitmap::new()] {
+            let walked = tally_firms(&index, d).unwrap();
+            let expect: Vec<(u32, u32)> = (0..index.firms.docs as u32)
+                .map(|f| (walked.get(f).deals, walked.get(f).leads))
+                .collect();
+            assert_eq!(counted_by_firm(&index, d).unwrap(), expect, "firm side");
+            let rest = tally_firms(&index, &other_deals(&index, d)).unwrap();
+            let totals = Totals::of(&index.firms, rest).unwrap();
+            let complement: Vec<(u32, u32)> = (0..index.firms.docs as u32)
+                .map(|f| totals.get(f))
+                .collect();
+            assert_eq!(complement, expect, "totals less the other deals");
+            if let Some(b) = block_of(d) {
+                assert_eq!(runs_in(&index, b).unwrap(), expect, "runs");
+            }
+        }
+        assert!(block_of(&block).is_some() && block_of(&thirds).is_none());
+        assert!(tally_firms(&index, &all).unwrap().touched().len() > 3);
+    }
 }

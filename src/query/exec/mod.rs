@@ -9,6 +9,7 @@
 mod blocks;
 mod companies;
 mod deals;
+mod dense;
 mod investors;
 mod joins;
 mod people;

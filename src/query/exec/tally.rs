@@ -32,6 +32,7 @@ pub struct Acc {
 impl Acc {
     const EMPTY: Acc = Acc { deals: 0, leads: 0 };
 
+    #[inline]
     fn add(&mut self, lead: bool) {
         self.deals += 1;
         self.leads += lead as u32;
@@ -60,6 +61,7 @@ impl Tally {
     }
 
     /// Counts one deal of `doc`.
+    #[inline]
     pub fn add(&mut self, doc: u32, lead: bool) {
         let acc = match (doc as usize) < self.limit {
             true => &mut self.dense[doc as usize],
@@ -71,6 +73,23 @@ impl Tally {
         acc.add(lead);
     }
 
+    /// Counts `acc` (several deals at once) for `doc`.
+    pub fn add_counts(&mut self, doc: u32, acc: Acc) {
+        if acc.deals == 0 {
+            return;
+        }
+        let slot = match (doc as usize) < self.limit {
+            true => &mut self.dense[doc as usize],
+            false => self.sparse.entry(doc).or_insert(Acc::EMPTY),
+        };
+        if slot.deals == 0 {
+            self.touched.push(doc);
+        }
+        slot.deals += acc.deals;
+        slot.leads += acc.leads;
+    }
+
+    #[inline]
     pub fn get(&self, doc: u32) -> Acc {
         match (doc as usize) < self.limit {
             true => self.dense[doc as usize],
@@ -147,6 +166,30 @@ impl Totals {
     }
 }
 
+/// The costs, in nanoseconds, of the two ways of counting each entity's
+/// deals in a set D: walking D's deals (each one's edges into per-entity
+/// counters; a deal costs more when D is sparse, since consecutive deals
+/// then share no cache line), or reading every entity's own deals and
+/// testing each against D as a bitset (see `dense`).
+pub struct Sides {
+    pub deal_sparse_ns: u64,
+    pub deal_dense_ns: u64,
+    pub entity_edge_ns: u64,
+}
+
+impl Sides {
+    /// Whether reading `edges` entity edges (plus a bit set per deal of D,
+    /// `d` deals) is cheaper than walking `walked` of the `all` deals.
+    pub fn entity_side(&self, d: u64, walked: u64, all: u64, edges: u64) -> bool {
+        let per_deal = if walked * 20 < all {
+            self.deal_sparse_ns
+        } else {
+            self.deal_dense_ns
+        };
+        edges * self.entity_edge_ns + d < walked * per_deal
+    }
+}
+
 /// The deals not in `d`.
 pub fn other_deals(index: &Index, d: &RoaringBitmap) -> RoaringBitmap {
     let mut rest = RoaringBitmap::new();
@@ -176,6 +219,10 @@ mod tests {
             all.sort_unstable();
             all.dedup();
             assert_eq!(t.touched(), all, "scanned or sorted, ascending and once");
+            t.add_counts(3, Acc { deals: 4, leads: 2 });
+            t.add_counts(20, Acc { deals: 0, leads: 0 });
+            assert_eq!(t.get(3).deals, 6 + u32::from(dense > 3));
+            assert_eq!(t.touched(), all, "nothing counted for 20");
         }
     }
 
