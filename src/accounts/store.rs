@@ -554,7 +554,6 @@ impl AccountStore for JournalStore {
     }
 }
 
-/// Takes an exclusive lock so two servers never share one state directory.
 /// Takes a state directory (created if missing) for this process alone,
 /// as [`JournalStore::open`] does, for a server whose accounts live
 /// elsewhere but whose admin socket lives there; held while the file lives.
@@ -563,6 +562,7 @@ pub fn lock_state_dir(dir: &Path) -> io::Result<File> {
     lock_dir(dir)
 }
 
+/// Takes an exclusive lock so two servers never share one state directory.
 fn lock_dir(dir: &Path) -> io::Result<File> {
     let path = dir.join(LOCK_FILE);
     let file = File::options()

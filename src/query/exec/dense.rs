@@ -15,7 +15,7 @@ use roaring::RoaringBitmap;
 /// batches (a roaring iterator's `next` per doc costs more than the work
 /// done with most docs).
 #[inline]
-pub fn each_doc(set: &RoaringBitmap, mut f: impl FnMut(u32)) {
+fn each_doc(set: &RoaringBitmap, mut f: impl FnMut(u32)) {
     let mut iter = set.iter();
     let mut buffer = [0u32; 1024];
     loop {
@@ -66,9 +66,7 @@ impl DenseSet {
             (n + hit, f + hit * (b != 0) as u32)
         })
     }
-}
 
-impl DenseSet {
     /// [`DenseSet::count_flagged`] over the union of two ascending lists,
     /// a doc in both counted once (flagged from the second list's flags).
     pub fn count_merged(&self, first: &[u32], second: &[u32], flags: &[u8]) -> (u32, u32) {

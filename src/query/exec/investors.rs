@@ -83,7 +83,7 @@ impl FirmTally {
             return runs_in(index, block).map(FirmTally::PerFirm);
         }
         let all = index.deals.docs as u64;
-        let walked = d.len().min(all - d.len().min(all));
+        let walked = d.len().min(all.saturating_sub(d.len()));
         let edges = index.firms.relation("deals")?.total_edges() as u64;
         if FIRM_SIDES.entity_side(d.len(), walked, all, edges) {
             return counted_by_firm(index, d).map(FirmTally::PerFirm);

@@ -146,9 +146,7 @@ impl DealRules {
             out.extend(edges.map(|(&d, &lead)| (d, lead != 0)));
         }
     }
-}
 
-impl DealRules {
     /// `person`'s distinct counted deals in `set`, and how many of them
     /// were led (a deal taken part in as angel and as partner counts once).
     fn count(&self, set: &DenseSet, angel: &Edges, partner: &Edges, person: u32) -> Acc {

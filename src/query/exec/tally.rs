@@ -31,12 +31,6 @@ pub struct Acc {
 
 impl Acc {
     const EMPTY: Acc = Acc { deals: 0, leads: 0 };
-
-    #[inline]
-    fn add(&mut self, lead: bool) {
-        self.deals += 1;
-        self.leads += lead as u32;
-    }
 }
 
 pub struct Tally {
@@ -63,17 +57,12 @@ impl Tally {
     /// Counts one deal of `doc`.
     #[inline]
     pub fn add(&mut self, doc: u32, lead: bool) {
-        let acc = match (doc as usize) < self.limit {
-            true => &mut self.dense[doc as usize],
-            false => self.sparse.entry(doc).or_insert(Acc::EMPTY),
-        };
-        if acc.deals == 0 {
-            self.touched.push(doc);
-        }
-        acc.add(lead);
+        let leads = u32::from(lead);
+        self.add_counts(doc, Acc { deals: 1, leads });
     }
 
     /// Counts `acc` (several deals at once) for `doc`.
+    #[inline]
     pub fn add_counts(&mut self, doc: u32, acc: Acc) {
         if acc.deals == 0 {
             return;
