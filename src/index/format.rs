@@ -34,8 +34,9 @@ pub const END_MAGIC: &[u8; 8] = b"FUNDEND\0";
 /// Version of the on-disk format; bumped on any incompatible change
 /// (2: the name indexes gained the `pairs` field; 3: their ranked word
 /// postings, `ranked.bin`; 4: company vectors for semantic search,
-/// `companies.vectors`).
-pub const FORMAT_VERSION: u32 = 5;
+/// `companies.vectors`; 5: record stores zstd-compressed per record; 6: record stores keep one packed span a
+/// record, UUID maps no second sorted copy of the UUIDs, key maps are FSTs).
+pub const FORMAT_VERSION: u32 = 6;
 
 const HEADER_LEN: u64 = 16;
 const FOOTER_LEN: usize = 32;

@@ -19,11 +19,17 @@ use zstd::zstd_safe::{self, CCtx, CDict, CParameter, DCtx, DDict};
 /// level 19's ratio at a fraction of its time.
 pub const LEVEL: i32 = 9;
 
-/// Bytes of records sampled from the front of a store to train its dictionary.
-pub const TRAIN_BYTES: usize = 16 << 20;
+/// Bytes of records sampled from the front of a store to train its
+/// dictionary (32 samples a dictionary byte).
+pub const TRAIN_BYTES: usize = 32 << 20;
 
-/// Largest dictionary (zstd's own default size).
-const DICT_MAX: usize = 112 * 1024;
+/// Largest dictionary. Measured on M stores (a dictionary trained on 40,000
+/// records, frames of 20,000 others): 1 MiB frames are 13–19 % smaller than
+/// with zstd's default 112 KiB for the full records (people, deals,
+/// companies; 0.9–1.9 KB each) and 5 % for cards, as fast to decompress:
+/// records share more long phrases (places, industries, employers, round
+/// descriptions) than a small dictionary holds.
+const DICT_MAX: usize = 1 << 20;
 
 /// Fewer sampled records than this train no dictionary.
 const MIN_SAMPLES: usize = 32;

@@ -8,11 +8,11 @@
 //! |---|---|---|
 //! | `store.V.data` | u8 | the records, each one zstd frame of UTF-8 JSON ([`codec`]) |
 //! | `store.V.dict` | u8 | the zstd dictionary the frames were made with (empty: none) |
-//! | `store.V.starts` | u64 × n | first byte of doc `d`'s frame in `store.V.data` |
-//! | `store.V.ends` | u64 × n | one past its last byte (`starts = ends`: an empty record) |
+//! | `store.V.spans` | u64 × n | doc `d`'s frame in `store.V.data`: `start << 24 \| len` ([`Span`]; `len` 0: an empty record) |
 //!
 //! Records may be written in any doc order (the indexer renders them in dump
-//! order), hence explicit start/end pairs. The frames are streamed into the
+//! order), hence an explicit start per doc; a frame's length (under 16 MiB)
+//! shares its word. The frames are streamed into the
 //! file while rendering ([`writer`]); the dictionary and offsets follow them.
 //!
 //! Reading decompresses one frame (a few microseconds for a record of a few
@@ -21,6 +21,7 @@
 //! every first page shows are decompressed once.
 
 mod codec;
+mod span;
 mod writer;
 
 use std::sync::Arc;
@@ -32,6 +33,7 @@ use super::format::{ArrayRef, Bundle};
 use super::mmap::touch;
 use super::IndexError;
 use codec::Decoder;
+use span::Span;
 
 pub use writer::StoreWriter;
 
@@ -58,8 +60,7 @@ impl Weighter<u32, Record> for RecordBytes {
 pub struct Store {
     bundle: Bundle,
     name: String,
-    starts: ArrayRef<u64>,
-    ends: ArrayRef<u64>,
+    spans: ArrayRef<u64>,
     data: ArrayRef<u8>,
     decoder: Decoder,
     cache: Cache<u32, Record, RecordBytes>,
@@ -68,26 +69,23 @@ pub struct Store {
 impl Store {
     pub fn open(bundle: &Bundle, variant: &str, docs: usize) -> Result<Store, IndexError> {
         let array = |part: &str| format!("store.{variant}.{part}");
-        let starts = bundle.array_ref::<u64>(&array("starts"))?;
-        let ends = bundle.array_ref::<u64>(&array("ends"))?;
+        let spans = bundle.array_ref::<u64>(&array("spans"))?;
         let data = bundle.array_ref::<u8>(&array("data"))?;
         let dict = bundle.array_ref::<u8>(&array("dict"))?;
         let name = format!("{} store {variant}", bundle.name());
         let decoder = Decoder::new(bundle.get(dict)).map_err(|e| IndexError::corrupt(&name, e))?;
-        let (s, e) = (bundle.get(starts), bundle.get(ends));
-        let ok = s.len() == docs
-            && e.len() == docs
-            && s.iter()
-                .zip(e)
-                .all(|(&a, &b)| a <= b && b <= data.len() as u64);
+        let ok = spans.len() == docs
+            && bundle
+                .get(spans)
+                .iter()
+                .all(|&s| Span(s).end() <= data.len() as u64);
         if !ok {
             return Err(IndexError::corrupt(&name, "inconsistent offsets"));
         }
         Ok(Store {
             bundle: bundle.clone(),
             name,
-            starts,
-            ends,
+            spans,
             data,
             decoder,
             cache: Cache::with_weighter(1024, CACHE_BYTES, RecordBytes),
@@ -96,9 +94,8 @@ impl Store {
 
     /// The compressed frame of `docid`.
     fn frame(&self, docid: u32) -> &[u8] {
-        let (s, e) = (self.bundle.get(self.starts), self.bundle.get(self.ends));
-        let d = docid as usize;
-        &self.bundle.get(self.data)[s[d] as usize..e[d] as usize]
+        let span = Span(self.bundle.get(self.spans)[docid as usize]);
+        &self.bundle.get(self.data)[span.start() as usize..span.end() as usize]
     }
 
     fn decompress(&self, docid: u32) -> Result<Vec<u8>, IndexError> {
@@ -134,10 +131,10 @@ impl Store {
     }
 
     pub fn len(&self) -> usize {
-        self.starts.len()
+        self.spans.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.starts.is_empty()
+        self.spans.is_empty()
     }
 }

@@ -9,6 +9,7 @@ use std::mem;
 use std::path::Path;
 
 use super::codec::{train, Encoder, TRAIN_BYTES};
+use super::span::Span;
 use super::STORE_TAG;
 use crate::index::format::{BundleWriter, StreamedArray, WrittenFile};
 
@@ -20,8 +21,7 @@ pub struct StoreWriter {
     out: BundleWriter,
     data: Option<StreamedArray>,
     variant: String,
-    starts: Vec<u64>,
-    ends: Vec<u64>,
+    spans: Vec<u64>,
     len: u64,
     /// Records not yet written: the training sample, then one batch.
     held: Vec<(u32, Vec<u8>)>,
@@ -39,8 +39,7 @@ impl StoreWriter {
             out,
             data,
             variant: variant.to_string(),
-            starts: vec![0; docs],
-            ends: vec![0; docs],
+            spans: vec![0; docs],
             len: 0,
             held: Vec::new(),
             held_bytes: 0,
@@ -71,10 +70,9 @@ impl StoreWriter {
         });
         let frames = encoder.compress_all(&records)?;
         for (doc, frame) in docs.into_iter().zip(frames) {
+            self.spans[doc as usize] = Span::new(self.len, frame.len())?.0;
             self.out.stream(&frame)?;
-            self.starts[doc as usize] = self.len;
             self.len += frame.len() as u64;
-            self.ends[doc as usize] = self.len;
         }
         Ok(())
     }
@@ -88,8 +86,7 @@ impl StoreWriter {
         let dict = self.encoder.take().map(|(d, _)| d).unwrap_or_default();
         let v = &self.variant;
         self.out.put(&format!("store.{v}.dict"), &dict)?;
-        self.out.put(&format!("store.{v}.starts"), &self.starts)?;
-        self.out.put(&format!("store.{v}.ends"), &self.ends)?;
+        self.out.put(&format!("store.{v}.spans"), &self.spans)?;
         self.out.finish()
     }
 }
