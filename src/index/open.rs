@@ -157,7 +157,7 @@ impl Kind {
             let parts: Vec<&str> = entry.name.split('.').collect();
             match parts.as_slice() {
                 ["relation", name, "offsets"] => drop(self.relation(name)?),
-                ["keymap", name, "keys"] => drop(self.keymap(name)?),
+                ["keymap", name, "fst"] => drop(self.keymap(name)?),
                 ["facet", name, "keys"] => drop(self.facet(name)?),
                 _ => {}
             }

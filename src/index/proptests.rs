@@ -109,7 +109,9 @@ proptest! {
         ids in prop::collection::btree_set(any::<u128>(), 0..80),
     ) {
         let path = temp_file("keymap");
-        let ids: Vec<Uuid> = ids.into_iter().map(Uuid::from_u128).collect();
+        // Doc order is not UUID order: every other id from the back.
+        let mut ids: Vec<Uuid> = ids.into_iter().map(Uuid::from_u128).collect();
+        ids.sort_by_key(|id| (id.as_u128() % 2, std::cmp::Reverse(id.as_u128())));
         let mut w = BundleWriter::create(&path, *b"PROP").unwrap();
         write_keymap(&mut w, "k", pairs.iter().cloned().collect()).unwrap();
         write_ids(&mut w, &ids).unwrap();
@@ -122,10 +124,14 @@ proptest! {
             prop_assert_eq!(map.get(k), docs.iter().copied().collect::<Vec<_>>());
         }
         prop_assert!(map.get("zzzzzzzzz").is_empty());
+        prop_assert_eq!(map.len(), expected.len());
+        prop_assert!(map.check(100).is_ok());
+        prop_assert_eq!(map.check(0).is_ok(), expected.is_empty());
         let idmap = IdMap::open(&bundle, ids.len()).unwrap();
         for (d, id) in ids.iter().enumerate() {
             prop_assert_eq!(idmap.uuid(d as u32), *id);
             prop_assert_eq!(idmap.docid(id), Some(d as u32));
+            prop_assert_eq!(idmap.docid(&Uuid::from_u128(id.as_u128() ^ 1 << 127)).map(|d| ids[d as usize]), ids.iter().copied().find(|x| x.as_u128() == id.as_u128() ^ 1 << 127));
         }
         std::fs::remove_file(path).unwrap();
     }

@@ -135,8 +135,10 @@ fn check_bundle_structures(
             ["sort", col, "order"] => {
                 super::column::SortOrder::open(bundle, col, docs)?;
             }
-            ["keymap", map, "keys"] => {
-                super::keymap::KeyMap::open(bundle, map)?;
+            ["keymap", map, "fst"] => {
+                let keys = super::keymap::KeyMap::open(bundle, map)?;
+                keys.check(docs)
+                    .map_err(|e| IndexError::corrupt(bundle.name(), e))?;
             }
             _ => {}
         }
