@@ -11,7 +11,7 @@
 //!
 //! A value is the key's doc id when one doc has it, else [`SHARED`] plus the
 //! offset of its entry in `shared`. The FST shares the keys' prefixes and
-//! suffixes (`linkedin.com/in/…`), so a map takes a third of sorted keys with
+//! suffixes (`linkedin.com/in/…`), so a map takes under half of sorted keys with
 //! offsets, and a lookup walks one key's bytes (about a microsecond).
 //!
 //! UUID map: `ids.by_docid` (u128 × docs, doc id → UUID) and
