@@ -22,8 +22,6 @@
 
 use std::io;
 
-use std::sync::Arc;
-
 use fst::{Map, MapBuilder, Streamer};
 use rayon::prelude::*;
 
@@ -111,7 +109,7 @@ impl AsRef<[u8]> for Mapped {
 /// A key map read from a bundle.
 #[derive(Clone)]
 pub struct KeyMap {
-    fst: Arc<Map<Mapped>>,
+    fst: Map<Mapped>,
     bundle: Bundle,
     shared: ArrayRef<u32>,
 }
@@ -128,7 +126,7 @@ impl KeyMap {
         let fst = Map::new(mapped).map_err(|e| corrupt(e.to_string()))?;
         let shared = bundle.array_ref(&format!("keymap.{name}.shared"))?;
         let map = KeyMap {
-            fst: Arc::new(fst),
+            fst,
             bundle: bundle.clone(),
             shared,
         };
@@ -137,20 +135,19 @@ impl KeyMap {
 
     /// Every doc id stored under `key`, ascending.
     pub fn get(&self, key: &str) -> Vec<u32> {
-        match self.fst.get(key) {
-            None => Vec::new(),
-            Some(v) if v & SHARED == 0 => vec![v as u32],
-            Some(v) => self.shared_docs(v & !SHARED).to_vec(),
-        }
+        self.fst.get(key).map_or_else(Vec::new, |v| self.docs_of(v))
     }
 
-    /// The doc ids of a key several docs share, from its offset in `shared`
-    /// (empty when the offset is out of bounds: a corrupt map misses).
-    fn shared_docs(&self, at: u64) -> &[u32] {
+    /// The doc ids a value stands for: itself, or its entry in `shared`
+    /// (empty when that entry is out of bounds: a corrupt map misses).
+    fn docs_of(&self, value: u64) -> Vec<u32> {
+        if value & SHARED == 0 {
+            return vec![value as u32];
+        }
         let shared = self.bundle.get(self.shared);
-        let at = at as usize;
+        let at = (value & !SHARED) as usize;
         let n = shared.get(at).map_or(0, |&n| n as usize);
-        shared.get(at + 1..at + 1 + n).unwrap_or(&[])
+        shared.get(at + 1..at + 1 + n).unwrap_or(&[]).to_vec()
     }
 
     /// Distinct keys.
@@ -166,14 +163,8 @@ impl KeyMap {
     pub fn check(&self, docs: usize) -> Result<(), String> {
         let mut stream = self.fst.stream();
         while let Some((key, v)) = stream.next() {
-            let ok = match v & SHARED {
-                0 => (v as usize) < docs,
-                _ => {
-                    let found = self.shared_docs(v & !SHARED);
-                    !found.is_empty() && found.iter().all(|&d| (d as usize) < docs)
-                }
-            };
-            if !ok {
+            let found = self.docs_of(v);
+            if found.is_empty() || found.iter().any(|&d| d as usize >= docs) {
                 return Err(format!(
                     "key {:?} points past the docs",
                     String::from_utf8_lossy(key)

@@ -12,8 +12,8 @@
 //!
 //! Records may be written in any doc order (the indexer renders them in dump
 //! order), hence an explicit start per doc; a frame's length (under 16 MiB)
-//! shares its word. The frames are streamed into the
-//! file while rendering ([`writer`]); the dictionary and offsets follow them.
+//! shares its word. The frames are streamed into the file while rendering
+//! ([`writer`]); the dictionary and spans follow them.
 //!
 //! Reading decompresses one frame (a few microseconds for a record of a few
 //! kilobytes) into a shared buffer; a small cache per store
