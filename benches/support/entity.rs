@@ -2,7 +2,7 @@
 //! domain back from the index's own stored cards (so queries always match
 //! what the index holds, whatever dump it was built from).
 
-use fundsearch::index::store::Store;
+use fundsearch::index::records::Records;
 use fundsearch::index::text::NameIndex;
 use fundsearch::index::Index;
 use serde::Deserialize;
@@ -89,7 +89,7 @@ impl Entity {
     }
 }
 
-fn card_store(index: &Index, entity: Entity) -> Result<std::sync::Arc<Store>, String> {
+fn card_store(index: &Index, entity: Entity) -> Result<std::sync::Arc<Records>, String> {
     let kind = match entity {
         Entity::Company => &index.companies,
         Entity::Investor => &index.firms,

@@ -35,8 +35,9 @@ pub const END_MAGIC: &[u8; 8] = b"FUNDEND\0";
 /// (2: the name indexes gained the `pairs` field; 3: their ranked word
 /// postings, `ranked.bin`; 4: company vectors for semantic search,
 /// `companies.vectors`; 5: record stores zstd-compressed per record; 6: record stores keep one packed span a
-/// record, UUID maps no second sorted copy of the UUIDs, key maps are FSTs).
-pub const FORMAT_VERSION: u32 = 6;
+/// record, UUID maps no second sorted copy of the UUIDs, key maps are FSTs;
+/// 7: records hold entity UUIDs as doc id references, `store.V.refs`).
+pub const FORMAT_VERSION: u32 = 7;
 
 const HEADER_LEN: u64 = 16;
 const FOOTER_LEN: usize = 32;

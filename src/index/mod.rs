@@ -6,6 +6,7 @@
 
 pub mod build;
 pub mod column;
+pub mod entity_ids;
 pub mod error;
 pub mod facet;
 pub mod format;
@@ -19,6 +20,7 @@ pub mod open;
 pub mod payload;
 #[cfg(test)]
 mod proptests;
+pub mod records;
 pub mod relation;
 pub mod store;
 pub mod text;

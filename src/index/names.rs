@@ -36,11 +36,13 @@ pub const FIRMS: &str = "investors";
 pub const PEOPLE: &str = "people";
 pub const CATALOG: &str = "catalog";
 
-pub const COMPANY_STORES: &[&str] = &["full", "card"];
+pub const COMPANY_STORES: &[&str] = &["full"];
 pub const DEAL_STORES: &[&str] = &["full"];
 pub const FIRM_STORES: &[&str] = &["full", "card"];
-pub const PERSON_STORES: &[&str] = &["full", "card", "email"];
+pub const PERSON_STORES: &[&str] = &["full", "email"];
 pub const CATALOG_STORES: &[&str] = &["location", "industry"];
+/// Store variants of raw text, not JSON: stored without UUID references.
+pub const TEXT_STORES: &[&str] = &["email"];
 
 /// `people.card.store`
 pub fn store_file(kind: &str, variant: &str) -> String {

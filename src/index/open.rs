@@ -13,12 +13,15 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
 use super::column::{Column, SortOrder};
+use super::entity_ids::EntityIds;
 use super::facet::Facet;
 use super::format::Bundle;
 use super::keymap::{IdMap, KeyMap};
 use super::manifest::Manifest;
 use super::names::*;
+use super::records::{Projection, Records, COMPANY_PROJECTIONS, PERSON_PROJECTIONS};
 use super::relation::Relation;
+use super::store::refs::{NoUuids, Uuids};
 use super::store::{Store, STORE_TAG};
 use super::text::NameIndex;
 use super::vectors::{Vectors, VECTORS_TAG};
@@ -60,13 +63,17 @@ pub struct Kind {
     pub stores_by_variant: HashMap<String, Bundle>,
     pub ids: IdMap,
     pub docs: usize,
+    /// What the references in this kind's records resolve against.
+    uuids: Arc<dyn Uuids>,
+    /// Variants read out of the `full` records instead of stored.
+    projections: &'static [(&'static str, Projection)],
     facets: Opened<Facet>,
     columns_i64: Opened<Column<i64>>,
     columns_i32: Opened<Column<i32>>,
     sorts: Opened<SortOrder>,
     relations: Opened<Relation>,
     keymaps: Opened<KeyMap>,
-    stores: Opened<Store>,
+    stores: Opened<Records>,
 }
 
 impl Kind {
@@ -93,6 +100,8 @@ impl Kind {
             stores_by_variant,
             ids,
             docs,
+            uuids: Arc::new(NoUuids),
+            projections: &[],
             facets: Opened::default(),
             columns_i64: Opened::default(),
             columns_i32: Opened::default(),
@@ -101,6 +110,27 @@ impl Kind {
             keymaps: Opened::default(),
             stores: Opened::default(),
         })
+    }
+
+    /// This kind, its records' references resolving against `uuids`.
+    fn resolving(self, uuids: &Arc<EntityIds>) -> Kind {
+        Kind {
+            uuids: uuids.clone(),
+            ..self
+        }
+    }
+
+    /// This kind, with `projections` read out of its full records.
+    fn projecting(self, projections: &'static [(&'static str, Projection)]) -> Kind {
+        Kind {
+            projections,
+            ..self
+        }
+    }
+
+    /// What the references in this kind's records resolve against.
+    pub fn uuids(&self) -> Arc<dyn Uuids> {
+        self.uuids.clone()
     }
 
     pub fn facet(&self, name: &str) -> Result<Arc<Facet>, IndexError> {
@@ -131,12 +161,20 @@ impl Kind {
         self.keymaps.get(name, || KeyMap::open(&self.bundle, name))
     }
 
-    pub fn records(&self, variant: &str) -> Result<Arc<Store>, IndexError> {
+    /// The records of `variant`, stored or projected.
+    pub fn records(&self, variant: &str) -> Result<Arc<Records>, IndexError> {
         self.stores.get(variant, || {
-            let bundle = self.stores_by_variant.get(variant).ok_or_else(|| {
-                IndexError::corrupt("store", format!("no record store variant {variant}"))
-            })?;
-            Store::open(bundle, variant, self.docs)
+            if let Some(bundle) = self.stores_by_variant.get(variant) {
+                let store = Store::open(bundle, variant, self.docs, self.uuids.clone())?;
+                return Ok(Records::Stored(store));
+            }
+            match self.projections.iter().find(|(v, _)| *v == variant) {
+                Some(&(_, project)) => Ok(Records::projected(self.records("full")?, project)),
+                None => Err(IndexError::corrupt(
+                    "store",
+                    format!("no record store variant {variant}"),
+                )),
+            }
         })
     }
 
@@ -247,25 +285,37 @@ impl Index {
         let catalog_store =
             |v: &str| Bundle::open(&dir.join(store_file(CATALOG, v)), STORE_TAG, false);
         let catalog_docs = c.locations.max(c.industries) as usize;
+        let catalog_cards =
+            |v: &str| Store::open(&catalog_store(v)?, v, catalog_docs, Arc::new(NoUuids));
+        let companies = Kind::open(
+            dir,
+            COMPANIES_IDX,
+            COMPANY_TAG,
+            COMPANIES,
+            COMPANY_STORES,
+            c.companies,
+        )?;
+        let deals = Kind::open(dir, DEALS_IDX, DEAL_TAG, DEALS, DEAL_STORES, c.deals)?;
+        let firms = Kind::open(dir, FIRMS_IDX, FIRM_TAG, FIRMS, FIRM_STORES, c.investors)?;
+        let people = Kind::open(dir, PEOPLE_IDX, PERSON_TAG, PEOPLE, PERSON_STORES, c.people)?;
+        let uuids = Arc::new(EntityIds::new(
+            &companies.ids,
+            &deals.ids,
+            &firms.ids,
+            &people.ids,
+        ));
         Ok(Index {
             dir: dir.to_path_buf(),
-            companies: Kind::open(
-                dir,
-                COMPANIES_IDX,
-                COMPANY_TAG,
-                COMPANIES,
-                COMPANY_STORES,
-                c.companies,
-            )?,
-            deals: Kind::open(dir, DEALS_IDX, DEAL_TAG, DEALS, DEAL_STORES, c.deals)?,
-            firms: Kind::open(dir, FIRMS_IDX, FIRM_TAG, FIRMS, FIRM_STORES, c.investors)?,
-            people: Kind::open(dir, PEOPLE_IDX, PERSON_TAG, PEOPLE, PERSON_STORES, c.people)?,
+            companies: companies.resolving(&uuids).projecting(COMPANY_PROJECTIONS),
+            deals: deals.resolving(&uuids),
+            firms: firms.resolving(&uuids),
+            people: people.resolving(&uuids).projecting(PERSON_PROJECTIONS),
             catalog: CatalogIndex {
                 bundle: catalog_bundle,
                 locations: c.locations as usize,
                 industries: c.industries as usize,
-                location_cards: Store::open(&catalog_store("location")?, "location", catalog_docs)?,
-                industry_cards: Store::open(&catalog_store("industry")?, "industry", catalog_docs)?,
+                location_cards: catalog_cards("location")?,
+                industry_cards: catalog_cards("industry")?,
             },
             company_names: names("companies")?,
             firm_names: names("investors")?,

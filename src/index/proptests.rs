@@ -148,7 +148,7 @@ proptest! {
         }
         w.finish().unwrap();
         let bundle = Bundle::open(&path, STORE_TAG, true).unwrap();
-        let a = Store::open(&bundle, "a", records.len()).unwrap();
+        let a = Store::open(&bundle, "a", records.len(), std::sync::Arc::new(super::store::refs::NoUuids)).unwrap();
         for (d, record) in records.iter().enumerate() {
             prop_assert_eq!(&a.get(d as u32).unwrap()[..], &record[..]);
         }

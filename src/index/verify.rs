@@ -5,11 +5,13 @@
 //! index.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use super::format::Bundle;
 use super::manifest::{checksum_file, list_files, Manifest};
 use super::names::*;
 use super::open::Index;
+use super::store::refs::{NoUuids, Uuids};
 use super::IndexError;
 
 /// What was checked.
@@ -35,7 +37,7 @@ pub fn verify_index(dir: &Path) -> Result<VerifyReport, IndexError> {
     for kind in [&index.companies, &index.deals, &index.firms, &index.people] {
         report.arrays += check_bundle_structures(&kind.bundle, kind.docs, &docs, &mut report)?;
         for store in kind.stores_by_variant.values() {
-            check_stores(store, kind.docs)?;
+            check_stores(store, kind.docs, kind.uuids())?;
         }
     }
     let catalog_docs = index.catalog.locations.max(index.catalog.industries);
@@ -47,7 +49,7 @@ pub fn verify_index(dir: &Path) -> Result<VerifyReport, IndexError> {
             super::store::STORE_TAG,
             true,
         )?;
-        check_stores(&store, catalog_docs)?;
+        check_stores(&store, catalog_docs, Arc::new(NoUuids))?;
     }
     if let Some(vectors) = &index.vectors {
         vectors.verify()?;
@@ -197,7 +199,9 @@ fn check_column(
     Ok(())
 }
 
-fn check_stores(store: &Bundle, docs: usize) -> Result<(), IndexError> {
+/// Checks a store file's checksum and every record of each of its variants
+/// (decompressed, references resolved against `uuids`).
+fn check_stores(store: &Bundle, docs: usize, uuids: Arc<dyn Uuids>) -> Result<(), IndexError> {
     if !store.verify_crc() {
         return Err(IndexError::corrupt(store.name(), "checksum mismatch"));
     }
@@ -207,7 +211,7 @@ fn check_stores(store: &Bundle, docs: usize) -> Result<(), IndexError> {
             .strip_prefix("store.")
             .and_then(|n| n.strip_suffix(".data"))
         {
-            super::store::Store::open(store, variant, docs)?.check_all()?;
+            super::store::Store::open(store, variant, docs, uuids.clone())?.check_all()?;
         }
     }
     Ok(())

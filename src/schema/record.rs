@@ -364,6 +364,49 @@ pub struct PersonCard {
     pub person_type: String,
 }
 
+impl CompanyCard {
+    /// The card out of the company's full record JSON ([`CompanyRecord`]),
+    /// whose fields it shares.
+    pub fn from_full_record(json: &[u8]) -> serde_json::Result<CompanyCard> {
+        serde_json::from_slice(json)
+    }
+}
+
+/// The fields of a person's full record ([`PersonRecord`]) their card shows.
+#[derive(Deserialize)]
+struct PersonCardFields {
+    id: Uuid,
+    name: String,
+    linkedin_url: Option<String>,
+    crunchbase_url: Option<String>,
+    twitter_url: Option<String>,
+    is_investor: bool,
+}
+
+impl PersonCard {
+    /// What `person_type` says of someone who has invested or not.
+    pub fn person_type(is_investor: bool) -> &'static str {
+        if is_investor {
+            "investor"
+        } else {
+            "company"
+        }
+    }
+
+    /// The card out of the person's full record JSON ([`PersonRecord`]).
+    pub fn from_full_record(json: &[u8]) -> serde_json::Result<PersonCard> {
+        let f: PersonCardFields = serde_json::from_slice(json)?;
+        Ok(PersonCard {
+            id: f.id,
+            name: f.name,
+            linkedin_url: f.linkedin_url,
+            crunchbase_url: f.crunchbase_url,
+            twitter_url: f.twitter_url,
+            person_type: PersonCard::person_type(f.is_investor).to_string(),
+        })
+    }
+}
+
 /// `/location/search` item.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct LocationCard {

@@ -21,6 +21,7 @@
 pub mod bundles;
 pub mod embed_cache;
 pub mod order;
+pub mod refs;
 pub mod render;
 pub mod steps;
 pub mod stores;
@@ -156,9 +157,11 @@ fn build_into(
         orders: &orders,
     };
     steps.start();
+    let refs = Arc::new(refs::EntityRefs::new(&loaded.facts, &orders));
     let mut tasks = structure_tasks(dir, &inp);
-    tasks.extend(store_tasks(dir, &opts.dump, &loaded.kept, &inp));
+    tasks.extend(store_tasks(dir, &opts.dump, &loaded.kept, &inp, &refs));
     let mut files = run_parallel(tasks, &progress)?;
+    drop(refs);
     steps.finish("bitmaps, columns, relations, name indexes, record stores");
     let embed = match &opts.semantic {
         Some(semantic) => {
@@ -373,6 +376,7 @@ fn store_tasks<'a>(
     dump: &'a Path,
     kept: &'a crate::ingest::KeptLines,
     inp: &'a Inputs<'a>,
+    refs: &'a Arc<refs::EntityRefs>,
 ) -> Vec<Task<'a>> {
     let (o, catalog) = (inp.orders, &inp.facts.catalog);
     let catalog_rows = catalog.locations.len() + catalog.industries.len();
@@ -381,19 +385,23 @@ fn store_tasks<'a>(
             "deal and company stores",
             (o.deals.len() + o.companies.len(), "records"),
             move |c| {
-                let mut files = entries(dir, stores::write_deal_store(dir, dump, kept, inp, c))?;
+                let mut files =
+                    entries(dir, stores::write_deal_store(dir, dump, kept, inp, refs, c))?;
                 files.extend(entries(
                     dir,
-                    stores::write_company_store(dir, dump, kept, inp, c),
+                    stores::write_company_store(dir, dump, kept, inp, refs, c),
                 )?);
                 Ok(files)
             },
         ),
         task("investor stores", (o.firms.len(), "records"), move |c| {
-            entries(dir, stores::write_firm_store(dir, dump, kept, inp, c))
+            entries(dir, stores::write_firm_store(dir, dump, kept, inp, refs, c))
         }),
         task("person stores", (o.people.len(), "records"), move |c| {
-            entries(dir, stores::write_person_store(dir, dump, kept, inp, c))
+            entries(
+                dir,
+                stores::write_person_store(dir, dump, kept, inp, refs, c),
+            )
         }),
         task("catalog stores", (catalog_rows, "records"), move |c| {
             entries(dir, stores::write_catalog_store(dir, inp, c))

@@ -169,18 +169,6 @@ fn places_of(row: &CompanyRow, catalog: &Catalog) -> Places {
     ]
 }
 
-pub fn company_card(row: &CompanyRow) -> CompanyCard {
-    CompanyCard {
-        id: row.id,
-        guru_permalink: row.permalink.clone(),
-        name: row.name.clone(),
-        short_description: row.short_description.clone(),
-        domain: row.domain.clone(),
-        linkedin: row.linkedin.clone(),
-        crunchbase: row.crunchbase.clone(),
-    }
-}
-
 pub fn investor_record(row: &FirmRow, agg: &FirmAgg, facts: &Facts) -> InvestorRecord {
     let catalog = &facts.catalog;
     let place = |p: &Option<String>| p.as_deref().and_then(|p| catalog.location(p));
@@ -381,21 +369,5 @@ fn highlights(s: &InvestorStats, catalog: &Catalog) -> InvestorHighlights {
         top_industries: top_industries(s, catalog),
         top_locations: top_locations(s, catalog),
         top_round_types: top_round_types(s),
-    }
-}
-
-pub fn person_card(row: &PersonRow, agg: &PersonAgg) -> PersonCard {
-    PersonCard {
-        id: row.id,
-        name: row.name.clone(),
-        linkedin_url: row.linkedin_url.clone(),
-        crunchbase_url: row.crunchbase_url.clone(),
-        twitter_url: row.twitter_url.clone(),
-        person_type: if agg.is_investor() {
-            "investor"
-        } else {
-            "company"
-        }
-        .to_string(),
     }
 }

@@ -1,14 +1,18 @@
 //! Renders the record stores by streaming the dump a second time (only the
 //! facts were kept in memory), rendering rows in parallel and writing them
 //! under their doc ids. Rows rejected while loading are skipped by line.
-//! Each writer counts the records it stores on its progress counter.
+//! Each writer counts the records it stores on its progress counter. JSON
+//! records are stored with UUID references ([`EntityRefs`]).
 
 use std::io;
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::index::format::{Bundle, WrittenFile};
 use crate::index::names::*;
 use crate::index::store::{Store, StoreWriter, STORE_TAG};
+
+use super::refs::EntityRefs;
 
 /// The store files of one kind, one per variant, filled together.
 pub struct Variants {
@@ -16,11 +20,23 @@ pub struct Variants {
 }
 
 impl Variants {
-    pub fn create(dir: &Path, kind: &str, variants: &[&str], docs: usize) -> io::Result<Variants> {
-        let writers = variants
-            .iter()
-            .map(|v| StoreWriter::create(&dir.join(store_file(kind, v)), v, docs))
-            .collect::<io::Result<_>>()?;
+    /// The stores of `kind`'s `variants`; those of JSON records make
+    /// references with `refs`, if given.
+    pub fn create(
+        dir: &Path,
+        kind: &str,
+        variants: &[&str],
+        docs: usize,
+        refs: Option<&Arc<EntityRefs>>,
+    ) -> io::Result<Variants> {
+        let writer = |v: &&str| {
+            let writer = StoreWriter::create(&dir.join(store_file(kind, v)), v, docs)?;
+            Ok(match refs {
+                Some(refs) if !TEXT_STORES.contains(v) => writer.with_references(refs.clone()),
+                _ => writer,
+            })
+        };
+        let writers = variants.iter().map(writer).collect::<io::Result<_>>()?;
         Ok(Variants { writers })
     }
 
@@ -94,9 +110,10 @@ pub fn write_deal_store(
     dump: &Path,
     kept: &KeptLines,
     inp: &Inputs,
+    refs: &Arc<EntityRefs>,
     counter: &Counter,
 ) -> io::Result<Vec<WrittenFile>> {
-    let mut store = Variants::create(dir, DEALS, DEAL_STORES, inp.orders.deals.len())?;
+    let mut store = Variants::create(dir, DEALS, DEAL_STORES, inp.orders.deals.len(), Some(refs))?;
     render_file::<DealRow, _>(dump, "deals.jsonl", kept, &mut store, counter, |row, r| {
         Ok((
             inp.orders.deals.doc(row),
@@ -111,13 +128,15 @@ pub fn write_company_store(
     dump: &Path,
     kept: &KeptLines,
     inp: &Inputs,
+    refs: &Arc<EntityRefs>,
     counter: &Counter,
 ) -> io::Result<Vec<WrittenFile>> {
     let deals_bundle = Bundle::open(&dir.join(store_file(DEALS, "full")), STORE_TAG, false)
         .map_err(io::Error::other)?;
-    let deals =
-        Store::open(&deals_bundle, "full", inp.orders.deals.len()).map_err(io::Error::other)?;
-    let mut store = Variants::create(dir, COMPANIES, COMPANY_STORES, inp.orders.companies.len())?;
+    let deals = Store::open(&deals_bundle, "full", inp.orders.deals.len(), refs.clone())
+        .map_err(io::Error::other)?;
+    let companies = inp.orders.companies.len();
+    let mut store = Variants::create(dir, COMPANIES, COMPANY_STORES, companies, Some(refs))?;
     render_file::<CompanyRow, _>(
         dump,
         "companies.jsonl",
@@ -138,10 +157,7 @@ pub fn write_company_store(
                 None => None,
             };
             let full = render::company_record(&r, agg, latest, inp.facts);
-            Ok((
-                inp.orders.companies.doc(row),
-                vec![json(&full)?, json(&render::company_card(&r))?],
-            ))
+            Ok((inp.orders.companies.doc(row), vec![json(&full)?]))
         },
     )?;
     store.finish()
@@ -152,9 +168,10 @@ pub fn write_firm_store(
     dump: &Path,
     kept: &KeptLines,
     inp: &Inputs,
+    refs: &Arc<EntityRefs>,
     counter: &Counter,
 ) -> io::Result<Vec<WrittenFile>> {
-    let mut store = Variants::create(dir, FIRMS, FIRM_STORES, inp.orders.firms.len())?;
+    let mut store = Variants::create(dir, FIRMS, FIRM_STORES, inp.orders.firms.len(), Some(refs))?;
     render_file::<FirmRow, _>(
         dump,
         "investors.jsonl",
@@ -177,15 +194,22 @@ pub fn write_person_store(
     dump: &Path,
     kept: &KeptLines,
     inp: &Inputs,
+    refs: &Arc<EntityRefs>,
     counter: &Counter,
 ) -> io::Result<Vec<WrittenFile>> {
-    let mut store = Variants::create(dir, PEOPLE, PERSON_STORES, inp.orders.people.len())?;
+    let mut store = Variants::create(
+        dir,
+        PEOPLE,
+        PERSON_STORES,
+        inp.orders.people.len(),
+        Some(refs),
+    )?;
     render_file::<PersonRow, _>(dump, "people.jsonl", kept, &mut store, counter, |row, r| {
         let agg = &inp.derived.people.get(row);
         let employer = inp.facts.people.get(row).employer;
         let full = render::person_record(&r, agg, employer, inp.facts);
         let email = r.email.clone().unwrap_or_default().into_bytes();
-        let records = vec![json(&full)?, json(&render::person_card(&r, agg))?, email];
+        let records = vec![json(&full)?, email];
         Ok((inp.orders.people.doc(row), records))
     })?;
     store.finish()
@@ -198,7 +222,7 @@ pub fn write_catalog_store(
 ) -> io::Result<Vec<WrittenFile>> {
     let catalog = &inp.facts.catalog;
     let n = catalog.locations.len().max(catalog.industries.len());
-    let mut store = Variants::create(dir, CATALOG, CATALOG_STORES, n)?;
+    let mut store = Variants::create(dir, CATALOG, CATALOG_STORES, n, None)?;
     for (row, l) in catalog.locations.iter().enumerate() {
         let card = LocationCard {
             permalink: l.permalink.clone(),

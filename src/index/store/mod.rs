@@ -9,11 +9,16 @@
 //! | `store.V.data` | u8 | the records, each one zstd frame of UTF-8 JSON ([`codec`]) |
 //! | `store.V.dict` | u8 | the zstd dictionary the frames were made with (empty: none) |
 //! | `store.V.spans` | u64 × n | doc `d`'s frame in `store.V.data`: `start << 24 \| len` ([`Span`]; `len` 0: an empty record) |
+//! | `store.V.refs` | u8 × 1 | 1: the JSON's entity UUIDs are references ([`refs`]), 0: records as written |
 //!
 //! Records may be written in any doc order (the indexer renders them in dump
 //! order), hence an explicit start per doc; a frame's length (under 16 MiB)
 //! shares its word. The frames are streamed into the file while rendering
 //! ([`writer`]); the dictionary and spans follow them.
+//!
+//! A store of JSON records is written with references: each indexed
+//! entity's UUID in a record is a doc id of 2–5 bytes ([`refs`]) before
+//! compression, expanded back from the id maps when read.
 //!
 //! Reading decompresses one frame (a few microseconds for a record of a few
 //! kilobytes) into a shared buffer; a small cache per store
@@ -21,6 +26,7 @@
 //! every first page shows are decompressed once.
 
 mod codec;
+pub mod refs;
 mod span;
 mod writer;
 
@@ -33,6 +39,7 @@ use super::format::{ArrayRef, Bundle};
 use super::mmap::touch;
 use super::IndexError;
 use codec::Decoder;
+use refs::Uuids;
 use span::Span;
 
 pub use writer::StoreWriter;
@@ -63,15 +70,25 @@ pub struct Store {
     spans: ArrayRef<u64>,
     data: ArrayRef<u8>,
     decoder: Decoder,
+    /// Set when the records hold references: what they resolve against.
+    uuids: Option<Arc<dyn Uuids>>,
     cache: Cache<u32, Record, RecordBytes>,
 }
 
 impl Store {
-    pub fn open(bundle: &Bundle, variant: &str, docs: usize) -> Result<Store, IndexError> {
+    /// Opens variant `variant` of `docs` records; references, if the store
+    /// has them, resolve against `uuids`.
+    pub fn open(
+        bundle: &Bundle,
+        variant: &str,
+        docs: usize,
+        uuids: Arc<dyn Uuids>,
+    ) -> Result<Store, IndexError> {
         let array = |part: &str| format!("store.{variant}.{part}");
         let spans = bundle.array_ref::<u64>(&array("spans"))?;
         let data = bundle.array_ref::<u8>(&array("data"))?;
         let dict = bundle.array_ref::<u8>(&array("dict"))?;
+        let has_refs = bundle.array::<u8>(&array("refs"))? == [1];
         let name = format!("{} store {variant}", bundle.name());
         let decoder = Decoder::new(bundle.get(dict)).map_err(|e| IndexError::corrupt(&name, e))?;
         let ok = spans.len() == docs
@@ -88,6 +105,7 @@ impl Store {
             spans,
             data,
             decoder,
+            uuids: has_refs.then_some(uuids),
             cache: Cache::with_weighter(1024, CACHE_BYTES, RecordBytes),
         })
     }
@@ -98,10 +116,17 @@ impl Store {
         &self.bundle.get(self.data)[span.start() as usize..span.end() as usize]
     }
 
+    /// The record of `docid` as written: decompressed, references expanded.
     fn decompress(&self, docid: u32) -> Result<Vec<u8>, IndexError> {
-        self.decoder
+        let corrupt = |e: String| IndexError::corrupt(&self.name, format!("doc {docid}: {e}"));
+        let stored = self
+            .decoder
             .decompress(self.frame(docid))
-            .map_err(|e| IndexError::corrupt(&self.name, format!("doc {docid}: {e}")))
+            .map_err(|e| corrupt(e.to_string()))?;
+        match &self.uuids {
+            Some(uuids) => refs::expand(&stored, uuids.as_ref()).map_err(corrupt),
+            None => Ok(stored),
+        }
     }
 
     /// The record of `docid` (JSON bytes).

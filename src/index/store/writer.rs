@@ -1,4 +1,5 @@
-//! Writing a store: records arrive in any doc order and are held until
+//! Writing a store: records arrive in any doc order (their UUIDs made
+//! references first, if the store has them: [`StoreWriter::with_references`]) and are held until
 //! [`TRAIN_BYTES`] of them have come (or the store ends), the dictionary is
 //! trained on those, and from then on records are compressed in batches
 //! (in parallel) and streamed into the file. Memory holds the offsets, the
@@ -7,8 +8,12 @@
 use std::io;
 use std::mem;
 use std::path::Path;
+use std::sync::Arc;
+
+use rayon::prelude::*;
 
 use super::codec::{train, Encoder, TRAIN_BYTES};
+use super::refs::{encode, References};
 use super::span::Span;
 use super::STORE_TAG;
 use crate::index::format::{BundleWriter, StreamedArray, WrittenFile};
@@ -28,6 +33,8 @@ pub struct StoreWriter {
     held_bytes: usize,
     /// Set once the dictionary is trained.
     encoder: Option<(Vec<u8>, Encoder)>,
+    /// Set when records are stored with references.
+    refs: Option<Arc<dyn References>>,
 }
 
 impl StoreWriter {
@@ -44,7 +51,15 @@ impl StoreWriter {
             held: Vec::new(),
             held_bytes: 0,
             encoder: None,
+            refs: None,
         })
+    }
+
+    /// Stores every indexed entity's UUID of the (JSON) records as a
+    /// reference that `refs` makes.
+    pub fn with_references(mut self, refs: Arc<dyn References>) -> StoreWriter {
+        self.refs = Some(refs);
+        self
     }
 
     /// Sets the record of `docid` (each doc at most once).
@@ -62,7 +77,13 @@ impl StoreWriter {
     fn flush(&mut self) -> io::Result<()> {
         let held = mem::take(&mut self.held);
         self.held_bytes = 0;
-        let (docs, records): (Vec<u32>, Vec<Vec<u8>>) = held.into_iter().unzip();
+        let (docs, mut records): (Vec<u32>, Vec<Vec<u8>>) = held.into_iter().unzip();
+        if let Some(refs) = &self.refs {
+            records = records
+                .par_iter()
+                .map(|r| encode(r, refs.as_ref()))
+                .collect();
+        }
         let (_, encoder) = self.encoder.get_or_insert_with(|| {
             let dict = train(&records);
             let encoder = Encoder::new(&dict);
@@ -87,6 +108,8 @@ impl StoreWriter {
         let v = &self.variant;
         self.out.put(&format!("store.{v}.dict"), &dict)?;
         self.out.put(&format!("store.{v}.spans"), &self.spans)?;
+        let refs = [self.refs.is_some() as u8];
+        self.out.put(&format!("store.{v}.refs"), &refs)?;
         self.out.finish()
     }
 }
@@ -125,7 +148,13 @@ mod tests {
         }
         w.finish().unwrap();
         let bundle = Bundle::open(&path, STORE_TAG, true).unwrap();
-        let store = Store::open(&bundle, "full", recs.len() + 1).unwrap();
+        let store = Store::open(
+            &bundle,
+            "full",
+            recs.len() + 1,
+            std::sync::Arc::new(super::super::refs::NoUuids),
+        )
+        .unwrap();
         assert!(!bundle
             .get(bundle.array_ref::<u8>("store.full.dict").unwrap())
             .is_empty());

@@ -1,0 +1,261 @@
+//! UUID references in stored records.
+//!
+//! A record's JSON names other entities by UUID (a company's investors, a
+//! deal's company and firms, a person's employer…): 36 hex characters
+//! carrying 16 bytes of entropy that no dictionary predicts. They were most
+//! of a compressed record: at M, 9 a company record, 5 a deal, 4 a person;
+//! with them as references the frames are 30 %, 38 % and 20 % smaller
+//! (20,000 records of each M store, same dictionary size and level).
+//!
+//! Before compression, every JSON string `"<uuid>"` that is the id of an
+//! indexed entity ([`References::find`]) becomes a reference:
+//!
+//! ```text
+//! 0x01  LEB128(doc << 2 | kind)        kind: RefKind (company, deal, firm, person)
+//! ```
+//!
+//! Reading turns each reference back into the very same 38 bytes, the
+//! quoted lowercase hyphenated UUID of that doc ([`Uuids::uuid`]). Raw JSON
+//! never holds a byte below 0x20 (serde_json escapes them inside strings),
+//! so 0x01 only ever starts a reference; only lowercase hyphenated UUIDs are
+//! replaced, so the round trip is exact whatever the JSON around them.
+//! UUIDs of nothing indexed (a financing's id) stay text.
+
+use memchr::memchr;
+use uuid::Uuid;
+
+/// First byte of a reference.
+pub const MARK: u8 = 0x01;
+
+/// Length of a quoted hyphenated UUID.
+const QUOTED: usize = 38;
+
+/// The kinds a reference can point to (its two low bits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefKind {
+    Company = 0,
+    Deal = 1,
+    Firm = 2,
+    Person = 3,
+}
+
+/// Every kind, in code order.
+pub const REF_KINDS: [RefKind; 4] = [
+    RefKind::Company,
+    RefKind::Deal,
+    RefKind::Firm,
+    RefKind::Person,
+];
+
+/// Resolves references when reading: the UUID of `doc` of `kind`, `None`
+/// for a doc the index does not have.
+pub trait Uuids: Send + Sync {
+    fn uuid(&self, kind: RefKind, doc: u32) -> Option<u128>;
+}
+
+/// Makes references when writing: the entity whose id `uuid` is.
+pub trait References: Send + Sync {
+    fn find(&self, uuid: u128) -> Option<(RefKind, u32)>;
+}
+
+/// Resolves nothing: for stores written without references.
+pub struct NoUuids;
+
+impl Uuids for NoUuids {
+    fn uuid(&self, _: RefKind, _: u32) -> Option<u128> {
+        None
+    }
+}
+
+/// `json` with every indexed entity's quoted UUID replaced by a reference.
+pub fn encode(json: &[u8], refs: &dyn References) -> Vec<u8> {
+    let mut out = Vec::with_capacity(json.len());
+    let mut rest = json;
+    while let Some(q) = memchr(b'"', rest) {
+        out.extend_from_slice(&rest[..q]);
+        rest = &rest[q..];
+        match quoted_uuid(rest).and_then(|u| refs.find(u)) {
+            Some((kind, doc)) => {
+                out.push(MARK);
+                push_varint(&mut out, (doc as u64) << 2 | kind as u64);
+                rest = &rest[QUOTED..];
+            }
+            None => {
+                out.push(b'"');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.extend_from_slice(rest);
+    out
+}
+
+/// `stored` with every reference replaced by its quoted UUID; an error for
+/// a truncated reference or one to a doc `uuids` does not have.
+pub fn expand(stored: &[u8], uuids: &dyn Uuids) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(stored.len() + stored.len() / 2);
+    let mut rest = stored;
+    while let Some(m) = memchr(MARK, rest) {
+        out.extend_from_slice(&rest[..m]);
+        let (value, used) = read_varint(&rest[m + 1..]).ok_or("truncated reference")?;
+        let kind = REF_KINDS[(value & 3) as usize];
+        let doc = u32::try_from(value >> 2).map_err(|_| "reference out of range")?;
+        let uuid = uuids
+            .uuid(kind, doc)
+            .ok_or_else(|| format!("reference to {kind:?} doc {doc}, which is not indexed"))?;
+        push_quoted(&mut out, uuid);
+        rest = &rest[m + 1 + used..];
+    }
+    out.extend_from_slice(rest);
+    Ok(out)
+}
+
+/// The UUID of a quoted lowercase hyphenated UUID at the start of `bytes`.
+fn quoted_uuid(bytes: &[u8]) -> Option<u128> {
+    let quoted = bytes.get(..QUOTED)?;
+    if quoted[QUOTED - 1] != b'"' {
+        return None;
+    }
+    let mut value = 0u128;
+    for (i, &b) in quoted[1..QUOTED - 1].iter().enumerate() {
+        let digit = match b {
+            b'-' if matches!(i, 8 | 13 | 18 | 23) => continue,
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            _ => return None,
+        };
+        if matches!(i, 8 | 13 | 18 | 23) {
+            return None;
+        }
+        value = value << 4 | digit as u128;
+    }
+    Some(value)
+}
+
+fn push_quoted(out: &mut Vec<u8>, uuid: u128) {
+    let mut buf = [0u8; uuid::fmt::Hyphenated::LENGTH];
+    out.push(b'"');
+    out.extend_from_slice(
+        Uuid::from_u128(uuid)
+            .hyphenated()
+            .encode_lower(&mut buf)
+            .as_bytes(),
+    );
+    out.push(b'"');
+}
+
+fn push_varint(out: &mut Vec<u8>, mut value: u64) {
+    while value >= 0x80 {
+        out.push(value as u8 | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+/// A LEB128 value and the bytes it took.
+fn read_varint(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut value = 0u64;
+    for (i, &b) in bytes.iter().enumerate().take(10) {
+        value |= ((b & 0x7f) as u64) << (7 * i);
+        if b & 0x80 == 0 {
+            return Some((value, i + 1));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    /// Entities of every kind, by UUID and by (kind, doc).
+    struct Table(HashMap<u128, (RefKind, u32)>);
+
+    impl References for Table {
+        fn find(&self, uuid: u128) -> Option<(RefKind, u32)> {
+            self.0.get(&uuid).copied()
+        }
+    }
+
+    impl Uuids for Table {
+        fn uuid(&self, kind: RefKind, doc: u32) -> Option<u128> {
+            self.0
+                .iter()
+                .find(|(_, &r)| r == (kind, doc))
+                .map(|(&u, _)| u)
+        }
+    }
+
+    fn table(ids: &[u128]) -> Table {
+        let refs = ids
+            .iter()
+            .enumerate()
+            .map(|(i, &u)| (u, (REF_KINDS[i % 4], (i * 40_000_000 % 300_000_007) as u32)))
+            .collect();
+        Table(refs)
+    }
+
+    fn quoted(u: u128) -> String {
+        format!("\"{}\"", Uuid::from_u128(u))
+    }
+
+    #[test]
+    fn indexed_uuids_become_references_and_come_back() {
+        let t = table(&[1, u128::MAX, 0xabc]);
+        let json = format!(
+            r#"{{"id":{},"investors":[{},{}],"other":{},"upper":"{}"}}"#,
+            quoted(1),
+            quoted(u128::MAX),
+            quoted(0xabc),
+            quoted(7),
+            Uuid::from_u128(0xabc)
+                .hyphenated()
+                .to_string()
+                .to_uppercase()
+        );
+        let stored = encode(json.as_bytes(), &t);
+        let text = String::from_utf8_lossy(&stored);
+        assert!(text.starts_with("{\"id\":\u{1}"), "{text}");
+        assert!(text.contains(&quoted(7)), "not indexed: text");
+        assert!(
+            text.contains("-0000-0000-0000-000000000ABC"),
+            "uppercase: text"
+        );
+        assert!(stored.len() < json.len() - 3 * 30);
+        assert_eq!(expand(&stored, &t).unwrap(), json.as_bytes());
+    }
+
+    #[test]
+    fn bad_references_are_errors() {
+        let t = table(&[5]);
+        let stored = encode(quoted(5).as_bytes(), &t);
+        assert!(expand(&stored, &NoUuids)
+            .unwrap_err()
+            .contains("not indexed"));
+        assert!(expand(&[b'[', MARK, 0x80], &t).is_err());
+        assert!(expand(&[MARK, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f], &t).is_err());
+    }
+
+    proptest! {
+        /// Any text with UUIDs, quotes and escapes anywhere round-trips.
+        #[test]
+        fn any_json_text_round_trips(
+            ids in prop::collection::vec(any::<u128>(), 1..6),
+            parts in prop::collection::vec((0usize..8, "[ -~]{0,12}"), 0..20),
+        ) {
+            let t = table(&ids);
+            let text: String = parts
+                .iter()
+                .map(|(i, s)| match i {
+                    0..=5 => format!("{s}{}", quoted(ids[i % ids.len()])),
+                    6 => format!("{s}\\\"{}", Uuid::from_u128(ids[0])),
+                    _ => s.clone(),
+                })
+                .collect();
+            let stored = encode(text.as_bytes(), &t);
+            prop_assert_eq!(expand(&stored, &t).unwrap(), text.as_bytes());
+        }
+    }
+}
