@@ -8,7 +8,12 @@
 //! | `facet.F.keys` | u8 | the values, UTF-8, concatenated in sorted order |
 //! | `facet.F.key_offsets` | u64 × (n+1) | value `i` is `keys[off[i]..off[i+1]]` |
 //! | `facet.F.bitmap_offsets` | u64 × (n+1) | bitmap `i` is `bitmaps[off[i]..off[i+1]]` |
-//! | `facet.F.bitmaps` | u8 | portable roaring serialisations |
+//! | `facet.F.bitmaps` | u8 | each value's doc ids: a tag byte, then a portable roaring serialisation (tag 0) or the sorted ids as u32 LE (tag 1) |
+//!
+//! A value's ids are a plain list when that is smaller: a value of a few
+//! docs spread over the doc id space costs a roaring container (8 bytes of
+//! header) per doc. `linkedin_company` at M (1.05 M values, 2.9 docs each)
+//! took 59 MB as bitmaps and 13 MB as lists.
 //!
 //! Lookup is a binary search over the sorted values. Bitmaps are decoded on
 //! first use and the large ones are cached (small ones decode in well under a
@@ -135,12 +140,43 @@ impl FacetBuilder {
     }
 }
 
-/// The portable roaring serialisation of a set of doc ids.
+/// Tag of a value's ids serialised as a roaring bitmap.
+const TAG_BITMAP: u8 = 0;
+/// Tag of a value's ids listed as u32 LE.
+const TAG_LIST: u8 = 1;
+
+/// A value's doc ids, tagged: as a list of u32 when that is smaller than
+/// the bitmap's portable roaring serialisation.
 fn serialize_ids(ids: DocIds) -> io::Result<Vec<u8>> {
     let bitmap = ids.into_bitmap()?;
-    let mut out = Vec::with_capacity(bitmap.serialized_size());
-    bitmap.serialize_into(&mut out)?;
+    let size = bitmap.serialized_size();
+    let mut out = Vec::with_capacity(1 + size);
+    if 4 * bitmap.len() < size as u64 {
+        out.push(TAG_LIST);
+        bitmap
+            .iter()
+            .for_each(|d| out.extend_from_slice(&d.to_le_bytes()));
+    } else {
+        out.push(TAG_BITMAP);
+        bitmap.serialize_into(&mut out)?;
+    }
     Ok(out)
+}
+
+/// The doc ids of a tagged serialisation ([`serialize_ids`]).
+fn deserialize_ids(raw: &[u8]) -> Result<RoaringBitmap, String> {
+    match raw.split_first() {
+        Some((&TAG_BITMAP, bitmap)) => {
+            RoaringBitmap::deserialize_from(bitmap).map_err(|e| e.to_string())
+        }
+        Some((&TAG_LIST, list)) if list.len() % 4 == 0 => {
+            let ids = list
+                .chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            RoaringBitmap::from_sorted_iter(ids).map_err(|e| e.to_string())
+        }
+        _ => Err("bad doc id set tag or length".into()),
+    }
 }
 
 /// A facet field read from a bundle.
@@ -229,7 +265,7 @@ impl Facet {
             return Ok(hit);
         }
         let raw = self.raw_bitmap(i);
-        let bitmap = Arc::new(RoaringBitmap::deserialize_from(raw).map_err(|e| {
+        let bitmap = Arc::new(deserialize_ids(raw).map_err(|e| {
             IndexError::corrupt(
                 self.bundle.name(),
                 format!("facet {} value {}: {e}", self.field, self.value(i)),
@@ -261,17 +297,12 @@ impl Facet {
     pub fn validate_all(&self) -> Result<u64, IndexError> {
         let mut total = 0;
         for i in 0..self.len() {
-            let bitmap = RoaringBitmap::deserialize_from(self.raw_bitmap(i)).map_err(|e| {
+            let bitmap = deserialize_ids(self.raw_bitmap(i)).map_err(|e| {
                 IndexError::corrupt(self.bundle.name(), format!("facet {}: {e}", self.field))
             })?;
             total += bitmap.len();
         }
         Ok(total)
-    }
-
-    /// Serialized size of the `i`-th bitmap.
-    pub fn bitmap_bytes(&self, i: usize) -> usize {
-        self.raw_bitmap(i).len()
     }
 
     fn raw_bitmap(&self, i: usize) -> &[u8] {
@@ -334,5 +365,27 @@ mod doc_ids_tests {
         }
         let all = collected(ids.iter().copied()).into_bitmap().unwrap();
         assert_eq!(all.iter().collect::<Vec<_>>(), expected);
+    }
+
+    #[test]
+    fn sparse_values_are_listed_dense_ones_are_bitmaps_both_read_back() {
+        let sparse = collected([7, 70_000, 140_000, 5_000_000]);
+        let dense = collected(0..50_000);
+        for (ids, tag) in [
+            (sparse, TAG_LIST),
+            (dense, TAG_BITMAP),
+            (DocIds::default(), TAG_LIST),
+        ] {
+            let want = ids.clone().into_bitmap().unwrap();
+            let raw = serialize_ids(ids).unwrap();
+            assert_eq!(raw[0], tag);
+            assert_eq!(deserialize_ids(&raw).unwrap(), want);
+        }
+        assert!(deserialize_ids(&[TAG_LIST, 1, 2]).is_err(), "ragged list");
+        assert!(
+            deserialize_ids(&[TAG_LIST, 2, 0, 0, 0, 1, 0, 0, 0]).is_err(),
+            "unsorted"
+        );
+        assert!(deserialize_ids(&[9]).is_err() && deserialize_ids(&[]).is_err());
     }
 }
