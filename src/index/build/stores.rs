@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use crate::index::format::{Bundle, WrittenFile};
 use crate::index::names::*;
+use crate::index::store::refs::RefKind;
 use crate::index::store::{Store, StoreWriter, STORE_TAG};
 
 use super::refs::EntityRefs;
@@ -21,18 +22,20 @@ pub struct Variants {
 
 impl Variants {
     /// The stores of `kind`'s `variants`; those of JSON records make
-    /// references with `refs`, if given.
+    /// references with `refs`, if given (with the kind they are of).
     pub fn create(
         dir: &Path,
         kind: &str,
         variants: &[&str],
         docs: usize,
-        refs: Option<&Arc<EntityRefs>>,
+        refs: Option<(&Arc<EntityRefs>, RefKind)>,
     ) -> io::Result<Variants> {
         let writer = |v: &&str| {
             let writer = StoreWriter::create(&dir.join(store_file(kind, v)), v, docs)?;
             Ok(match refs {
-                Some(refs) if !TEXT_STORES.contains(v) => writer.with_references(refs.clone()),
+                Some((refs, of)) if !TEXT_STORES.contains(v) => {
+                    writer.with_references(refs.clone(), of)
+                }
                 _ => writer,
             })
         };
@@ -113,7 +116,13 @@ pub fn write_deal_store(
     refs: &Arc<EntityRefs>,
     counter: &Counter,
 ) -> io::Result<Vec<WrittenFile>> {
-    let mut store = Variants::create(dir, DEALS, DEAL_STORES, inp.orders.deals.len(), Some(refs))?;
+    let mut store = Variants::create(
+        dir,
+        DEALS,
+        DEAL_STORES,
+        inp.orders.deals.len(),
+        Some((refs, RefKind::Deal)),
+    )?;
     render_file::<DealRow, _>(dump, "deals.jsonl", kept, &mut store, counter, |row, r| {
         Ok((
             inp.orders.deals.doc(row),
@@ -136,7 +145,13 @@ pub fn write_company_store(
     let deals = Store::open(&deals_bundle, "full", inp.orders.deals.len(), refs.clone())
         .map_err(io::Error::other)?;
     let companies = inp.orders.companies.len();
-    let mut store = Variants::create(dir, COMPANIES, COMPANY_STORES, companies, Some(refs))?;
+    let mut store = Variants::create(
+        dir,
+        COMPANIES,
+        COMPANY_STORES,
+        companies,
+        Some((refs, RefKind::Company)),
+    )?;
     render_file::<CompanyRow, _>(
         dump,
         "companies.jsonl",
@@ -171,7 +186,13 @@ pub fn write_firm_store(
     refs: &Arc<EntityRefs>,
     counter: &Counter,
 ) -> io::Result<Vec<WrittenFile>> {
-    let mut store = Variants::create(dir, FIRMS, FIRM_STORES, inp.orders.firms.len(), Some(refs))?;
+    let mut store = Variants::create(
+        dir,
+        FIRMS,
+        FIRM_STORES,
+        inp.orders.firms.len(),
+        Some((refs, RefKind::Firm)),
+    )?;
     render_file::<FirmRow, _>(
         dump,
         "investors.jsonl",
@@ -202,7 +223,7 @@ pub fn write_person_store(
         PEOPLE,
         PERSON_STORES,
         inp.orders.people.len(),
-        Some(refs),
+        Some((refs, RefKind::Person)),
     )?;
     render_file::<PersonRow, _>(dump, "people.jsonl", kept, &mut store, counter, |row, r| {
         let agg = &inp.derived.people.get(row);

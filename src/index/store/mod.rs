@@ -9,7 +9,7 @@
 //! | `store.V.data` | u8 | the records, each one zstd frame of UTF-8 JSON ([`codec`]) |
 //! | `store.V.dict` | u8 | the zstd dictionary the frames were made with (empty: none) |
 //! | `store.V.spans` | u64 × n | doc `d`'s frame in `store.V.data`: `start << 24 \| len` ([`Span`]; `len` 0: an empty record) |
-//! | `store.V.refs` | u8 × 1 | 1: the JSON's entity UUIDs are references ([`refs`]), 0: records as written |
+//! | `store.V.refs` | u8 × 1 | `1 + kind`: the JSON's entity UUIDs are references ([`refs`]), the records those of `kind`'s entities; 0: records as written |
 //!
 //! Records may be written in any doc order (the indexer renders them in dump
 //! order), hence an explicit start per doc; a frame's length (under 16 MiB)
@@ -39,7 +39,7 @@ use super::format::{ArrayRef, Bundle};
 use super::mmap::touch;
 use super::IndexError;
 use codec::Decoder;
-use refs::Uuids;
+use refs::{RefKind, Uuids, REF_KINDS};
 use span::Span;
 
 pub use writer::StoreWriter;
@@ -70,8 +70,9 @@ pub struct Store {
     spans: ArrayRef<u64>,
     data: ArrayRef<u8>,
     decoder: Decoder,
-    /// Set when the records hold references: what they resolve against.
-    uuids: Option<Arc<dyn Uuids>>,
+    /// Set when the records hold references: what they resolve against,
+    /// and the kind of the records' own entities.
+    uuids: Option<(Arc<dyn Uuids>, RefKind)>,
     cache: Cache<u32, Record, RecordBytes>,
 }
 
@@ -88,7 +89,10 @@ impl Store {
         let spans = bundle.array_ref::<u64>(&array("spans"))?;
         let data = bundle.array_ref::<u8>(&array("data"))?;
         let dict = bundle.array_ref::<u8>(&array("dict"))?;
-        let has_refs = bundle.array::<u8>(&array("refs"))? == [1];
+        let own_kind = match bundle.array::<u8>(&array("refs"))? {
+            [k @ 1..=4] => Some(REF_KINDS[*k as usize - 1]),
+            _ => None,
+        };
         let name = format!("{} store {variant}", bundle.name());
         let decoder = Decoder::new(bundle.get(dict)).map_err(|e| IndexError::corrupt(&name, e))?;
         let ok = spans.len() == docs
@@ -105,7 +109,7 @@ impl Store {
             spans,
             data,
             decoder,
-            uuids: has_refs.then_some(uuids),
+            uuids: own_kind.map(|kind| (uuids, kind)),
             cache: Cache::with_weighter(1024, CACHE_BYTES, RecordBytes),
         })
     }
@@ -124,7 +128,9 @@ impl Store {
             .decompress(self.frame(docid))
             .map_err(|e| corrupt(e.to_string()))?;
         match &self.uuids {
-            Some(uuids) => refs::expand(&stored, uuids.as_ref()).map_err(corrupt),
+            Some((uuids, kind)) => {
+                refs::expand(&stored, uuids.as_ref(), (*kind, docid)).map_err(corrupt)
+            }
             None => Ok(stored),
         }
     }

@@ -12,6 +12,7 @@
 //!
 //! ```text
 //! 0x01  LEB128(doc << 2 | kind)        kind: RefKind (company, deal, firm, person)
+//! 0x02                                 the record's own id (its store's kind, its doc)
 //! ```
 //!
 //! Reading turns each reference back into the very same 38 bytes, the
@@ -21,11 +22,13 @@
 //! replaced, so the round trip is exact whatever the JSON around them.
 //! UUIDs of nothing indexed (a financing's id) stay text.
 
-use memchr::memchr;
+use memchr::{memchr, memchr2};
 use uuid::Uuid;
 
 /// First byte of a reference.
 pub const MARK: u8 = 0x01;
+/// A reference to the record's own entity.
+pub const MARK_OWN: u8 = 0x02;
 
 /// Length of a quoted hyphenated UUID.
 const QUOTED: usize = 38;
@@ -67,14 +70,19 @@ impl Uuids for NoUuids {
     }
 }
 
-/// `json` with every indexed entity's quoted UUID replaced by a reference.
-pub fn encode(json: &[u8], refs: &dyn References) -> Vec<u8> {
+/// `json`, the record of entity `own`, with every indexed entity's quoted
+/// UUID replaced by a reference.
+pub fn encode(json: &[u8], refs: &dyn References, own: (RefKind, u32)) -> Vec<u8> {
     let mut out = Vec::with_capacity(json.len());
     let mut rest = json;
     while let Some(q) = memchr(b'"', rest) {
         out.extend_from_slice(&rest[..q]);
         rest = &rest[q..];
         match quoted_uuid(rest).and_then(|u| refs.find(u)) {
+            Some(found) if found == own => {
+                out.push(MARK_OWN);
+                rest = &rest[QUOTED..];
+            }
             Some((kind, doc)) => {
                 out.push(MARK);
                 push_varint(&mut out, (doc as u64) << 2 | kind as u64);
@@ -90,16 +98,18 @@ pub fn encode(json: &[u8], refs: &dyn References) -> Vec<u8> {
     out
 }
 
-/// `stored` with every reference replaced by its quoted UUID; an error for
-/// a truncated reference or one to a doc `uuids` does not have.
-pub fn expand(stored: &[u8], uuids: &dyn Uuids) -> Result<Vec<u8>, String> {
+/// `stored`, the record of entity `own`, with every reference replaced by
+/// its quoted UUID; an error for a truncated reference or one to a doc
+/// `uuids` does not have.
+pub fn expand(stored: &[u8], uuids: &dyn Uuids, own: (RefKind, u32)) -> Result<Vec<u8>, String> {
     let mut out = Vec::with_capacity(stored.len() + stored.len() / 2);
     let mut rest = stored;
-    while let Some(m) = memchr(MARK, rest) {
+    while let Some(m) = memchr2(MARK, MARK_OWN, rest) {
         out.extend_from_slice(&rest[..m]);
-        let (value, used) = read_varint(&rest[m + 1..]).ok_or("truncated reference")?;
-        let kind = REF_KINDS[(value & 3) as usize];
-        let doc = u32::try_from(value >> 2).map_err(|_| "reference out of range")?;
+        let ((kind, doc), used) = match rest[m] {
+            MARK => reference(&rest[m + 1..])?,
+            _ => (own, 0),
+        };
         let uuid = uuids
             .uuid(kind, doc)
             .ok_or_else(|| format!("reference to {kind:?} doc {doc}, which is not indexed"))?;
@@ -108,6 +118,14 @@ pub fn expand(stored: &[u8], uuids: &dyn Uuids) -> Result<Vec<u8>, String> {
     }
     out.extend_from_slice(rest);
     Ok(out)
+}
+
+/// The (kind, doc) of the reference at the start of `bytes`, and its length.
+fn reference(bytes: &[u8]) -> Result<((RefKind, u32), usize), String> {
+    let (value, used) = read_varint(bytes).ok_or("truncated reference")?;
+    let kind = REF_KINDS[(value & 3) as usize];
+    let doc = u32::try_from(value >> 2).map_err(|_| "reference out of range")?;
+    Ok(((kind, doc), used))
 }
 
 /// The UUID of a quoted lowercase hyphenated UUID at the start of `bytes`.
@@ -215,27 +233,35 @@ mod tests {
                 .to_string()
                 .to_uppercase()
         );
-        let stored = encode(json.as_bytes(), &t);
+        let own = t.find(1).unwrap();
+        let stored = encode(json.as_bytes(), &t, own);
         let text = String::from_utf8_lossy(&stored);
-        assert!(text.starts_with("{\"id\":\u{1}"), "{text}");
+        assert!(
+            text.starts_with("{\"id\":\u{2},\"investors\":[\u{1}"),
+            "{text}"
+        );
         assert!(text.contains(&quoted(7)), "not indexed: text");
         assert!(
             text.contains("-0000-0000-0000-000000000ABC"),
             "uppercase: text"
         );
         assert!(stored.len() < json.len() - 3 * 30);
-        assert_eq!(expand(&stored, &t).unwrap(), json.as_bytes());
+        assert_eq!(expand(&stored, &t, own).unwrap(), json.as_bytes());
     }
 
     #[test]
     fn bad_references_are_errors() {
         let t = table(&[5]);
-        let stored = encode(quoted(5).as_bytes(), &t);
-        assert!(expand(&stored, &NoUuids)
-            .unwrap_err()
-            .contains("not indexed"));
-        assert!(expand(&[b'[', MARK, 0x80], &t).is_err());
-        assert!(expand(&[MARK, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f], &t).is_err());
+        let own = (RefKind::Deal, 1);
+        let stored = encode(quoted(5).as_bytes(), &t, own);
+        let err = expand(&stored, &NoUuids, own).unwrap_err();
+        assert!(err.contains("not indexed"), "{err}");
+        assert!(expand(&[b'[', MARK, 0x80], &t, own).is_err());
+        assert!(expand(&[MARK, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f], &t, own).is_err());
+        assert!(
+            expand(&[MARK_OWN], &t, (RefKind::Person, 9)).is_err(),
+            "no such own doc"
+        );
     }
 
     proptest! {
@@ -254,8 +280,9 @@ mod tests {
                     _ => s.clone(),
                 })
                 .collect();
-            let stored = encode(text.as_bytes(), &t);
-            prop_assert_eq!(expand(&stored, &t).unwrap(), text.as_bytes());
+            let own = t.find(ids[0]).unwrap();
+            let stored = encode(text.as_bytes(), &t, own);
+            prop_assert_eq!(expand(&stored, &t, own).unwrap(), text.as_bytes());
         }
     }
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::codec::{train, Encoder, TRAIN_BYTES};
-use super::refs::{encode, References};
+use super::refs::{encode, RefKind, References};
 use super::span::Span;
 use super::STORE_TAG;
 use crate::index::format::{BundleWriter, StreamedArray, WrittenFile};
@@ -33,8 +33,9 @@ pub struct StoreWriter {
     held_bytes: usize,
     /// Set once the dictionary is trained.
     encoder: Option<(Vec<u8>, Encoder)>,
-    /// Set when records are stored with references.
-    refs: Option<Arc<dyn References>>,
+    /// Set when records are stored with references: what makes them, and
+    /// the kind of the store's entities.
+    refs: Option<(Arc<dyn References>, RefKind)>,
 }
 
 impl StoreWriter {
@@ -55,10 +56,10 @@ impl StoreWriter {
         })
     }
 
-    /// Stores every indexed entity's UUID of the (JSON) records as a
-    /// reference that `refs` makes.
-    pub fn with_references(mut self, refs: Arc<dyn References>) -> StoreWriter {
-        self.refs = Some(refs);
+    /// Stores every indexed entity's UUID of the (JSON) records, which are
+    /// those of entities of `kind`, as a reference that `refs` makes.
+    pub fn with_references(mut self, refs: Arc<dyn References>, kind: RefKind) -> StoreWriter {
+        self.refs = Some((refs, kind));
         self
     }
 
@@ -78,10 +79,9 @@ impl StoreWriter {
         let held = mem::take(&mut self.held);
         self.held_bytes = 0;
         let (docs, mut records): (Vec<u32>, Vec<Vec<u8>>) = held.into_iter().unzip();
-        if let Some(refs) = &self.refs {
-            records = records
-                .par_iter()
-                .map(|r| encode(r, refs.as_ref()))
+        if let Some((refs, kind)) = &self.refs {
+            records = (docs.par_iter().zip(&records))
+                .map(|(&doc, r)| encode(r, refs.as_ref(), (*kind, doc)))
                 .collect();
         }
         let (_, encoder) = self.encoder.get_or_insert_with(|| {
@@ -108,7 +108,7 @@ impl StoreWriter {
         let v = &self.variant;
         self.out.put(&format!("store.{v}.dict"), &dict)?;
         self.out.put(&format!("store.{v}.spans"), &self.spans)?;
-        let refs = [self.refs.is_some() as u8];
+        let refs = [self.refs.as_ref().map_or(0, |(_, kind)| 1 + *kind as u8)];
         self.out.put(&format!("store.{v}.refs"), &refs)?;
         self.out.finish()
     }
