@@ -1,9 +1,10 @@
 //! A kind's records by variant: stored ([`Store`]), or projected from
 //! another variant at read time. Cards of companies and people are not
 //! stored: each is read out of the kind's full record ([`company_card`],
-//! [`person_card`]), whose fields it shares; at M that spares 330 MB of
-//! card stores for a few microseconds a looked-up card (the full record
-//! decompressed and its card's fields parsed out of it).
+//! [`person_card`]), whose fields it shares; at M that spares 235 MB of
+//! card stores (people 165, companies 70) for a few microseconds a
+//! looked-up card (the full record decompressed and its card's fields
+//! parsed out of it; person name lookups p50 99 µs, p99 0.56 ms at M).
 
 use std::sync::Arc;
 

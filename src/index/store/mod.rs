@@ -16,9 +16,10 @@
 //! shares its word. The frames are streamed into the file while rendering
 //! ([`writer`]); the dictionary and spans follow them.
 //!
-//! A store of JSON records is written with references: each indexed
-//! entity's UUID in a record is a doc id of 2–5 bytes ([`refs`]) before
-//! compression, expanded back from the id maps when read.
+//! A store of JSON records is written with references: before compression
+//! each indexed entity's UUID in a record becomes its doc id in 2–6 bytes,
+//! the record's own in one ([`refs`]); they are expanded back from the id
+//! maps when read. At M that made the full records 24–38 % smaller.
 //!
 //! Reading decompresses one frame (a few microseconds for a record of a few
 //! kilobytes) into a shared buffer; a small cache per store
