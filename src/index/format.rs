@@ -36,8 +36,9 @@ pub const END_MAGIC: &[u8; 8] = b"FUNDEND\0";
 /// postings, `ranked.bin`; 4: company vectors for semantic search,
 /// `companies.vectors`; 5: record stores zstd-compressed per record; 6: record stores keep one packed span a
 /// record, UUID maps no second sorted copy of the UUIDs, key maps are FSTs;
-/// 7: records hold entity UUIDs as doc id references, `store.V.refs`).
-pub const FORMAT_VERSION: u32 = 7;
+/// 7: records hold entity UUIDs as doc id references, `store.V.refs`;
+/// 8: per-round counts of firms and people on deals, `counts.round_*`).
+pub const FORMAT_VERSION: u32 = 8;
 
 const HEADER_LEN: u64 = 16;
 const FOOTER_LEN: usize = 32;

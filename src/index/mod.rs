@@ -24,6 +24,7 @@ pub mod records;
 pub mod relation;
 pub mod store;
 pub mod text;
+pub mod value_counts;
 pub mod vectors;
 pub mod verify;
 

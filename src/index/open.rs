@@ -24,6 +24,7 @@ use super::relation::Relation;
 use super::store::refs::{NoUuids, Uuids};
 use super::store::{Store, STORE_TAG};
 use super::text::NameIndex;
+use super::value_counts::ValueCounts;
 use super::vectors::{Vectors, VECTORS_TAG};
 use super::IndexError;
 
@@ -73,6 +74,7 @@ pub struct Kind {
     sorts: Opened<SortOrder>,
     relations: Opened<Relation>,
     keymaps: Opened<KeyMap>,
+    value_counts: Opened<ValueCounts>,
     stores: Opened<Records>,
 }
 
@@ -108,6 +110,7 @@ impl Kind {
             sorts: Opened::default(),
             relations: Opened::default(),
             keymaps: Opened::default(),
+            value_counts: Opened::default(),
             stores: Opened::default(),
         })
     }
@@ -161,6 +164,11 @@ impl Kind {
         self.keymaps.get(name, || KeyMap::open(&self.bundle, name))
     }
 
+    pub fn value_counts(&self, name: &str) -> Result<Arc<ValueCounts>, IndexError> {
+        self.value_counts
+            .get(name, || ValueCounts::open(&self.bundle, name))
+    }
+
     /// The records of `variant`, stored or projected.
     pub fn records(&self, variant: &str) -> Result<Arc<Records>, IndexError> {
         self.stores.get(variant, || {
@@ -197,6 +205,7 @@ impl Kind {
                 ["relation", name, "offsets"] => drop(self.relation(name)?),
                 ["keymap", name, "fst"] => drop(self.keymap(name)?),
                 ["facet", name, "keys"] => drop(self.facet(name)?),
+                ["counts", name, "offsets"] => drop(self.value_counts(name)?),
                 _ => {}
             }
         }

@@ -14,6 +14,7 @@ use super::format::{Bundle, BundleWriter};
 use super::keymap::{write_ids, write_keymap, IdMap, KeyMap};
 use super::relation::{Relation, RelationBuilder};
 use super::store::{Store, StoreWriter, STORE_TAG};
+use super::value_counts::{ValueCounts, ValueCountsBuilder};
 
 fn temp_file(tag: &str) -> PathBuf {
     use std::sync::atomic::{AtomicU64, Ordering};
@@ -30,6 +31,38 @@ fn reopen(path: &std::path::Path) -> Bundle {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Value counts hold, per value and entity, the number of edges added
+    /// and how many were led: the naive aggregation of the same edges.
+    #[test]
+    fn value_counts_aggregate_their_edges(edges in prop::collection::vec(("[A-D]{1,2}", 0u32..40, any::<bool>()), 0..300)) {
+        let path = temp_file("counts");
+        let mut builder = ValueCountsBuilder::default();
+        let mut naive: BTreeMap<&str, BTreeMap<u32, (u32, u32)>> = BTreeMap::new();
+        for (value, entity, led) in &edges {
+            builder.add(value, *entity, *led);
+            let slot = naive.entry(value.as_str()).or_default().entry(*entity).or_default();
+            slot.0 += 1;
+            slot.1 += u32::from(*led);
+        }
+        let mut w = BundleWriter::create(&path, *b"PROP").unwrap();
+        builder.write(&mut w, "round_firms").unwrap();
+        w.finish().unwrap();
+        let counts = ValueCounts::open(&reopen(&path), "round_firms").unwrap();
+        prop_assert!(counts.check(40).is_ok());
+        for (value, per_entity) in &naive {
+            let c = counts.of(value);
+            let got: Vec<(u32, (u32, u32))> = (0..c.docs.len()).map(|i| (c.docs[i], (c.deals[i], c.leads[i]))).collect();
+            prop_assert_eq!(got, per_entity.iter().map(|(&e, &n)| (e, n)).collect::<Vec<_>>());
+        }
+        prop_assert!(counts.of("absent").docs.is_empty());
+        let values: Vec<String> = naive.keys().map(|v| v.to_string()).collect();
+        prop_assert_eq!(counts.entries(&values), naive.values().map(|m| m.len()).sum::<usize>());
+        if let Some(max) = edges.iter().map(|e| e.1).max() {
+            prop_assert!(counts.check(max as usize).is_err(), "an entity at the limit is refused");
+        }
+        std::fs::remove_file(path).unwrap();
+    }
 
     #[test]
     fn facets_round_trip(values in prop::collection::btree_map("[a-z0-9/-]{0,12}", prop::collection::btree_set(0u32..5000, 0..60), 0..20)) {

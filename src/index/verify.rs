@@ -101,10 +101,9 @@ impl Docs {
     fn target_of(&self, name: &str) -> Option<usize> {
         match name {
             "deals" | "angel_deals" | "partner_deals" | "latest_deal" => Some(self.deals),
-            "firms" | "employer_firm" => Some(self.firms),
-            "people" | "investor_people" | "angels" | "partners" | "participants" => {
-                Some(self.people)
-            }
+            "firms" | "employer_firm" | "round_firms" => Some(self.firms),
+            "people" | "investor_people" | "angels" | "partners" | "participants"
+            | "round_people" => Some(self.people),
             "company" | "employer" => Some(self.companies),
             _ => None,
         }
@@ -132,6 +131,14 @@ fn check_bundle_structures(
             ["relation", rel, "offsets"] => {
                 let r = super::relation::Relation::open(bundle, rel, docs)?;
                 check_targets(bundle, rel, &r, kinds.target_of(rel))?;
+            }
+            ["counts", counts, "offsets"] => {
+                let limit = kinds.target_of(counts).unwrap_or(0);
+                super::value_counts::ValueCounts::open(bundle, counts)?
+                    .check(limit)
+                    .map_err(|e| {
+                        IndexError::corrupt(bundle.name(), format!("counts {counts}: {e}"))
+                    })?;
             }
             ["column", col] => check_column(bundle, col, docs, kinds.target_of(col))?,
             ["sort", col, "order"] => {

@@ -17,6 +17,7 @@ use crate::index::keymap::{write_ids, write_keymap, KeyPairs};
 use crate::index::names::*;
 use crate::index::payload::{FIRM_LED, PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
 use crate::index::relation::RelationBuilder;
+use crate::index::value_counts::ValueCountsBuilder;
 use crate::ingest::derive::Derived;
 use crate::ingest::facts::{Employer, Facts, Places};
 use crate::progress::Counter;
@@ -256,6 +257,7 @@ pub fn write_deals(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
     let mut angels = RelationBuilder::new(n, true);
     let mut partners = RelationBuilder::new(n, true);
     let mut participants = RelationBuilder::new(n, true);
+    let mut round_counts = RoundCounts::default();
     let mut tally = counter.tally();
     for doc in 0..n as u32 {
         tally.inc();
@@ -263,6 +265,7 @@ pub fn write_deals(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
         let c = &facts.companies.get(deal.company);
         let d = doc as usize;
         round.add(&deal.round.facet_value(), doc);
+        round_counts.add(inp, deal);
         company_facets.add(facts, c, doc);
         size[d] = money(deal.size);
         created[d] = instant(deal.created_at);
@@ -306,7 +309,42 @@ pub fn write_deals(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
     angels.write(&mut out, "angels")?;
     partners.write(&mut out, "partners")?;
     participants.write(&mut out, "participants")?;
+    round_counts.write(&mut out)?;
     out.finish()
+}
+
+/// Each firm's and each person's deals per round (`counts.round_firms`,
+/// `counts.round_people`): one count per edge of `deals.firms` (a firm
+/// named twice in a deal counts once, its first lead flag kept, as the
+/// relation keeps it) and of `deals.participants` (flags merged per person).
+#[derive(Default)]
+struct RoundCounts {
+    firms: ValueCountsBuilder,
+    people: ValueCountsBuilder,
+}
+
+impl RoundCounts {
+    fn add(&mut self, inp: &Inputs, deal: &crate::ingest::facts::DealFacts) {
+        let round = deal.round.facet_value();
+        let mut seen: Vec<u32> = Vec::with_capacity(deal.firms.len());
+        for f in &deal.firms {
+            let firm = inp.orders.firms.doc(f.firm);
+            if !seen.contains(&firm) {
+                seen.push(firm);
+                self.firms.add(&round, firm, f.lead);
+            }
+        }
+        for (person, flags) in participant_flags(deal) {
+            let person = inp.orders.people.doc(person);
+            self.people
+                .add(&round, person, flags & PARTICIPANT_LEAD != 0);
+        }
+    }
+
+    fn write(self, out: &mut BundleWriter) -> io::Result<()> {
+        self.firms.write(out, "round_firms")?;
+        self.people.write(out, "round_people")
+    }
 }
 
 /// A company's location (every level and ancestor), industry, super

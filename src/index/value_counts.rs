@@ -1,0 +1,169 @@
+//! Value counts: for each value of a deal facet, the entities (firms or
+//! people) with deals of that value and how many, led or not. Each deal
+//! has exactly one value of the facets counted this way (`round`), so an
+//! entity's deals among the deals of several values are the sum of its
+//! counts for each: counting a broad union of rounds reads a few entries
+//! per entity instead of every deal of the union (`query::exec::tally`).
+//!
+//! Arrays of counts `C` in a bundle (entries of value `i` are
+//! `offsets[i]..offsets[i+1]`, entities ascending within a value):
+//!
+//! | array | type | content |
+//! |---|---|---|
+//! | `counts.C.keys` | u8 | the values, UTF-8, concatenated in sorted order |
+//! | `counts.C.key_offsets` | u64 × (v+1) | value `i` is `keys[off[i]..off[i+1]]` |
+//! | `counts.C.offsets` | u32 × (v+1) | value `i`'s entries |
+//! | `counts.C.docs` | u32 × entries | entity doc ids |
+//! | `counts.C.deals` | u32 × entries | the entity's deals of the value (≥ 1) |
+//! | `counts.C.leads` | u32 × entries | how many of them it led (≤ deals) |
+//!
+//! The deals counted are exactly those of the deal-side relation the query
+//! would otherwise walk (`deals.firms`, `deals.participants`), one per
+//! (deal, entity) edge: the counts and the walk agree by construction, and
+//! the oracle tests hold them to it.
+
+use std::collections::HashMap;
+use std::io;
+
+use rayon::prelude::*;
+
+use super::facet::offsets_valid;
+use super::format::{ArrayRef, Bundle, BundleWriter};
+use super::IndexError;
+
+/// Collects (value, entity, led) per deal-entity edge while building.
+#[derive(Debug, Default)]
+pub struct ValueCountsBuilder {
+    /// Per value: `entity << 1 | led`, one per edge.
+    edges: HashMap<String, Vec<u64>>,
+}
+
+/// One value's entries: parallel slices.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Counted<'a> {
+    pub docs: &'a [u32],
+    pub deals: &'a [u32],
+    pub leads: &'a [u32],
+}
+
+impl ValueCountsBuilder {
+    /// One deal of `value` for `entity`, led or not.
+    pub fn add(&mut self, value: &str, entity: u32, led: bool) {
+        let edge = (u64::from(entity) << 1) | u64::from(led);
+        match self.edges.get_mut(value) {
+            Some(edges) => edges.push(edge),
+            None => drop(self.edges.insert(value.to_string(), vec![edge])),
+        }
+    }
+
+    /// Writes counts `name` into `out`.
+    pub fn write(self, out: &mut BundleWriter, name: &str) -> io::Result<()> {
+        let mut values: Vec<(String, Vec<u64>)> = self.edges.into_iter().collect();
+        values.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let (mut keys, mut key_offsets) = (Vec::new(), vec![0u64]);
+        let (mut offsets, mut docs) = (vec![0u32], Vec::new());
+        let (mut deals, mut leads) = (Vec::new(), Vec::new());
+        for (value, mut edges) in values {
+            keys.extend_from_slice(value.as_bytes());
+            key_offsets.push(keys.len() as u64);
+            edges.par_sort_unstable();
+            for run in edges.chunk_by(|a, b| a >> 1 == b >> 1) {
+                docs.push((run[0] >> 1) as u32);
+                deals.push(run.len() as u32);
+                leads.push(run.iter().filter(|&&e| e & 1 == 1).count() as u32);
+            }
+            offsets.push(u32::try_from(docs.len()).map_err(io::Error::other)?);
+        }
+        out.put_bytes(&format!("counts.{name}.keys"), &keys)?;
+        out.put(&format!("counts.{name}.key_offsets"), &key_offsets)?;
+        out.put(&format!("counts.{name}.offsets"), &offsets)?;
+        out.put(&format!("counts.{name}.docs"), &docs)?;
+        out.put(&format!("counts.{name}.deals"), &deals)?;
+        out.put(&format!("counts.{name}.leads"), &leads)
+    }
+}
+
+/// Value counts read from a bundle.
+#[derive(Clone)]
+pub struct ValueCounts {
+    bundle: Bundle,
+    /// Value → its position (the values are few: decoded once, at open).
+    positions: HashMap<String, usize>,
+    offsets: ArrayRef<u32>,
+    docs: ArrayRef<u32>,
+    deals: ArrayRef<u32>,
+    leads: ArrayRef<u32>,
+}
+
+impl ValueCounts {
+    pub fn open(bundle: &Bundle, name: &str) -> Result<ValueCounts, IndexError> {
+        let array = |part: &str| bundle.array_ref::<u32>(&format!("counts.{name}.{part}"));
+        let bad = |why: &str| IndexError::corrupt(bundle.name(), format!("counts {name}: {why}"));
+        let keys = bundle.array::<u8>(&format!("counts.{name}.keys"))?;
+        let key_offsets = bundle.array::<u64>(&format!("counts.{name}.key_offsets"))?;
+        if !offsets_valid(key_offsets, keys.len()) {
+            return Err(bad("inconsistent keys"));
+        }
+        let mut positions = HashMap::new();
+        for (i, w) in key_offsets.windows(2).enumerate() {
+            let key = std::str::from_utf8(&keys[w[0] as usize..w[1] as usize])
+                .map_err(|_| bad("a value is not UTF-8"))?;
+            positions.insert(key.to_string(), i);
+        }
+        let counts = ValueCounts {
+            bundle: bundle.clone(),
+            positions,
+            offsets: array("offsets")?,
+            docs: array("docs")?,
+            deals: array("deals")?,
+            leads: array("leads")?,
+        };
+        let n = counts.docs.len();
+        let wide: Vec<u64> = counts.offsets().iter().map(|&o| o as u64).collect();
+        let ok = counts.offsets.len() == key_offsets.len()
+            && offsets_valid(&wide, n)
+            && counts.deals.len() == n
+            && counts.leads.len() == n;
+        if !ok {
+            return Err(bad("inconsistent arrays"));
+        }
+        Ok(counts)
+    }
+
+    fn offsets(&self) -> &[u32] {
+        self.bundle.get(self.offsets)
+    }
+
+    /// The entries of `value` (none when no deal has it).
+    pub fn of(&self, value: &str) -> Counted<'_> {
+        let Some(&i) = self.positions.get(value) else {
+            return Counted::default();
+        };
+        let range = self.offsets()[i] as usize..self.offsets()[i + 1] as usize;
+        Counted {
+            docs: &self.bundle.get(self.docs)[range.clone()],
+            deals: &self.bundle.get(self.deals)[range.clone()],
+            leads: &self.bundle.get(self.leads)[range],
+        }
+    }
+
+    /// How many entries `values` have together (the cost of reading them).
+    pub fn entries(&self, values: &[String]) -> usize {
+        values.iter().map(|v| self.of(v).docs.len()).sum()
+    }
+
+    /// Every value's entities are strictly ascending and below `limit`,
+    /// each with at least one deal and no more leads than deals.
+    pub fn check(&self, limit: usize) -> Result<(), String> {
+        for value in self.positions.keys() {
+            let c = self.of(value);
+            let ascending = c.docs.windows(2).all(|w| w[0] < w[1]);
+            let within = c.docs.last().is_none_or(|&d| (d as usize) < limit);
+            let counts = c.deals.iter().zip(c.leads).all(|(&d, &l)| d >= 1 && l <= d);
+            if !(ascending && within && counts) {
+                return Err(format!("bad entries of value {value}"));
+            }
+        }
+        Ok(())
+    }
+}
