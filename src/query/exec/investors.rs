@@ -31,7 +31,7 @@ use super::blocks::{company_on_deals, deal_on_deals};
 use super::dense::DenseSet;
 use super::joins::{bitmap_of, docs_of_org_identifiers};
 use super::semantic::{cosine_key, semantic_companies, SemanticSet};
-use super::tally::{other_deals, Sides, Tally, Totals};
+use super::tally::{other_deals, rounds_of, RoundBase, Sides, Tally, Totals};
 use super::{page_of, Order, QueryError};
 
 /// Per-firm counts over the qualifying deals.
@@ -75,16 +75,36 @@ const FIRM_SIDES: Sides = Sides {
     deal_sparse_ns: 80,
     deal_dense_ns: 25,
     entity_edge_ns: 2,
+    entry_ns: 3,
 };
 
 impl FirmTally {
-    fn of(index: &Index, d: &RoaringBitmap) -> Result<FirmTally, IndexError> {
+    /// Counts over `d`, which lies within the deals of `rounds` when the
+    /// request keeps only those rounds.
+    fn of(
+        index: &Index,
+        d: &RoaringBitmap,
+        rounds: Option<&[String]>,
+    ) -> Result<FirmTally, IndexError> {
         if let Some(block) = block_of(d).filter(|_| d.len() > index.firms.docs as u64) {
             return runs_in(index, block).map(FirmTally::PerFirm);
         }
         let all = index.deals.docs as u64;
         let walked = d.len().min(all.saturating_sub(d.len()));
         let edges = index.firms.relation("deals")?.total_edges() as u64;
+        let other_ns = FIRM_SIDES
+            .walk_ns(walked, all)
+            .min(FIRM_SIDES.entity_ns(d.len(), edges));
+        let base = match rounds {
+            Some(rounds) => {
+                RoundBase::of(index, "round_firms", rounds, d, (&FIRM_SIDES, other_ns))?
+            }
+            None => None,
+        };
+        if let Some(base) = base {
+            let rest = tally_firms(index, &base.outside)?;
+            return Ok(FirmTally::Complement(base.totals(rest, index.firms.docs)));
+        }
         if FIRM_SIDES.entity_side(d.len(), walked, all, edges) {
             return counted_by_firm(index, d).map(FirmTally::PerFirm);
         }
@@ -110,9 +130,11 @@ impl FirmTally {
     fn touched(&self, firms: usize) -> Vec<u32> {
         match self {
             FirmTally::Direct(t) => t.touched(),
-            FirmTally::Complement(_) | FirmTally::PerFirm(_) => {
-                (0..firms as u32).filter(|&f| self.get(f).0 > 0).collect()
-            }
+            FirmTally::Complement(totals) => match totals.based() {
+                Some(docs) => docs.into_iter().filter(|&f| self.get(f).0 > 0).collect(),
+                None => (0..firms as u32).filter(|&f| self.get(f).0 > 0).collect(),
+            },
+            FirmTally::PerFirm(_) => (0..firms as u32).filter(|&f| self.get(f).0 > 0).collect(),
         }
     }
 }
@@ -182,7 +204,7 @@ fn firm_counts(index: &Index, p: &PortfolioFilter) -> Result<FirmCounts, QueryEr
         None => None,
     };
     let deals = evaluate(&index.deals, &plan)?;
-    let tally = FirmTally::of(index, &deals)?;
+    let tally = FirmTally::of(index, &deals, rounds_of(&p.deal).as_deref())?;
     let best = match &semantic {
         Some(set) => Some(best_cosines(index, &deals, set, p.only_lead_deals)?),
         None => None,
@@ -323,5 +345,59 @@ mod tests {
         }
         assert!(block_of(&block).is_some() && block_of(&thirds).is_none());
         assert!(tally_firms(&index, &all).unwrap().touched().len() > 3);
+    }
+
+    /// The sum of the rounds' value counts less the deals of those rounds
+    /// outside D agrees with walking D, for one round, two, and D every
+    /// deal of them, two thirds of them or none; a D reaching outside the
+    /// rounds is refused.
+    #[test]
+    fn round_counts_agree_with_walking() {
+        let index = Index::open(&build_fixture("firm-rounds", "2026-11-01")).unwrap();
+        let facet = index.deals.facet("round").unwrap();
+        let values: Vec<String> = (0..facet.len())
+            .map(|i| facet.value(i).to_string())
+            .collect();
+        let n = index.deals.docs as u32;
+        let thirds: RoaringBitmap = (0..n).filter(|d| d % 3 != 0).collect();
+        for rounds in [&values[..1], &values[1..3], &values[..]] {
+            let b = facet.union_of(rounds.iter().map(String::as_str)).unwrap();
+            for d in [b.clone(), &b & &thirds, RoaringBitmap::new()] {
+                let walked = tally_firms(&index, &d).unwrap();
+                let base =
+                    RoundBase::of(&index, "round_firms", rounds, &d, (&FIRM_SIDES, u64::MAX))
+                        .unwrap()
+                        .unwrap();
+                let totals = base.totals(tally_firms(&index, &base.outside).unwrap(), 3);
+                for f in 0..index.firms.docs as u32 {
+                    let w = walked.get(f);
+                    assert_eq!(
+                        totals.get(f),
+                        (w.deals, w.leads),
+                        "firm {f}, rounds {rounds:?}"
+                    );
+                }
+                let tally = FirmTally::Complement(totals);
+                assert_eq!(tally.touched(index.firms.docs), walked.touched());
+            }
+            if rounds.len() < values.len() {
+                let everything = every_doc(n as usize);
+                let beyond = RoundBase::of(
+                    &index,
+                    "round_firms",
+                    rounds,
+                    &everything,
+                    (&FIRM_SIDES, u64::MAX),
+                );
+                assert!(beyond.unwrap().is_none(), "D is not within the rounds");
+            }
+        }
+        assert!(
+            values.len() > 3
+                && !facet
+                    .union_of(values.iter().map(String::as_str))
+                    .unwrap()
+                    .is_empty()
+        );
     }
 }

@@ -45,7 +45,7 @@ use super::joins::{
     targets_of,
 };
 use super::semantic::{cosine_key, semantic_companies, semantic_hits, SemanticSet};
-use super::tally::{other_deals, Acc, Sides, Tally, Totals};
+use super::tally::{other_deals, rounds_of, Acc, RoundBase, Sides, Tally, Totals};
 use super::{page_of, Order, QueryError};
 
 const TRUE: &[&str] = &["true"];
@@ -147,6 +147,33 @@ impl DealRules {
         }
     }
 
+    /// `person`'s first counted deal (the smallest doc id) for which `keep`
+    /// holds. Deal doc ids follow the date, most recent first and undated
+    /// last, so its date is the latest of their counted deals' dates; each
+    /// list is read from its start only up to its first such deal.
+    fn first_counted(
+        &self,
+        angel: &Edges,
+        partner: &Edges,
+        person: u32,
+        keep: impl Fn(u32) -> bool,
+    ) -> Option<u32> {
+        let angel_first = (self.angel && !self.only_lead)
+            .then(|| angel.targets(person).iter().copied().find(|&d| keep(d)))
+            .flatten();
+        let partner_edges = partner.targets(person).iter().zip(partner.payload(person));
+        let partner_first = self
+            .institutional
+            .then(|| {
+                partner_edges
+                    .filter(|&(_, &lead)| lead != 0 || !self.only_lead)
+                    .map(|(&d, _)| d)
+                    .find(|&d| keep(d))
+            })
+            .flatten();
+        angel_first.into_iter().chain(partner_first).min()
+    }
+
     /// `person`'s distinct counted deals in `set`, and how many of them
     /// were led (a deal taken part in as angel and as partner counts once).
     fn count(&self, set: &DenseSet, angel: &Edges, partner: &Edges, person: u32) -> Acc {
@@ -228,12 +255,14 @@ fn portfolio_cosines(
     Ok(out)
 }
 
-/// Counts each candidate's distinct deals in `deals`.
+/// Counts each candidate's distinct deals in `deals`, which lie within the
+/// deals of `rounds` when the request keeps only those rounds.
 fn count_deals(
     index: &Index,
     rules: &DealRules,
     deals: &RoaringBitmap,
     candidates: &RoaringBitmap,
+    rounds: Option<&[String]>,
 ) -> Result<PersonTally, IndexError> {
     let people = &index.people;
     let investors = people
@@ -246,17 +275,38 @@ fn count_deals(
     // share of all investors.
     let people_side = edges as u64 * candidates.len() / investors.len().max(1);
     let all = index.deals.docs as u64;
-    let complement = rules.angel && rules.institutional && deals.len() * 2 > all;
+    let every_rule = rules.angel && rules.institutional;
+    let complement = every_rule && deals.len() * 2 > all;
     let deal_side = if complement {
         all - deals.len()
     } else {
         deals.len()
     };
+    let every_investor = candidates.len() >= investors.len();
+    let only = (!every_investor).then_some(candidates);
+    let other_ns = PEOPLE_SIDES
+        .walk_ns(deal_side, all)
+        .min(PEOPLE_SIDES.entity_ns(deals.len(), people_side));
+    let base = match rounds.filter(|_| every_rule) {
+        Some(rounds) => {
+            let budget = (&PEOPLE_SIDES, other_ns);
+            RoundBase::of(index, "round_people", rounds, deals, budget)?
+        }
+        None => None,
+    };
+    if let Some(base) = base {
+        let rest = count_from_deals(index, rules, &base.outside, only)?;
+        let totals = base.totals(rest, dated_investors(index)?);
+        let based = bitmap_of(totals.based().unwrap_or_default());
+        return Ok(PersonTally::Complement {
+            totals,
+            only_lead: rules.only_lead,
+            investors: based & candidates,
+        });
+    }
     if PEOPLE_SIDES.entity_side(deals.len(), deal_side, all, people_side) {
         return count_from_people(index, rules, deals, candidates).map(PersonTally::Direct);
     }
-    let every_investor = candidates.len() >= investors.len();
-    let only = (!every_investor).then_some(candidates);
     if !complement {
         return count_from_deals(index, rules, deals, only).map(PersonTally::Direct);
     }
@@ -327,21 +377,15 @@ impl PersonTally {
         );
         let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
         let dates = index.deals.column_i32("date")?;
-        let mut mine = Vec::new();
-        let latest = |p: u32, mine: &mut Vec<(u32, bool)>| {
-            mine.clear();
-            rules.deals_of(&angel, &partner, p, mine);
-            mine.iter()
-                .filter(|&&(d, lead)| deals.contains(d) && (lead || !rules.only_lead))
-                .filter_map(|&(d, _)| day_of(dates.values(), d))
-                .max()
-        };
         let counts = page.iter().map(|&p| {
             let acc = self.get(p);
+            let latest = rules.first_counted(&angel, &partner, p, |d| deals.contains(d));
             FilteredCounts {
                 deal_count: acc.deals,
                 lead_count: acc.leads,
-                most_recent_date: latest(p, &mut mine).map(crate::schema::Date),
+                most_recent_date: latest
+                    .and_then(|d| day_of(dates.values(), d))
+                    .map(crate::schema::Date),
             }
         });
         Ok(counts.collect())
@@ -356,6 +400,7 @@ const PEOPLE_SIDES: Sides = Sides {
     deal_sparse_ns: 70,
     deal_dense_ns: 35,
     entity_edge_ns: 4,
+    entry_ns: 8,
 };
 
 /// People with a dated deal: doc ids `0..n` (doc ids follow the most
@@ -507,7 +552,8 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
         Some(f) => {
             let (deals, set) = qualifying_deals(index, f)?;
             let rules = DealRules::of(f);
-            let tally = count_deals(index, &rules, &deals, &matches)?;
+            let rounds = rounds_of(&f.deal);
+            let tally = count_deals(index, &rules, &deals, &matches, rounds.as_deref())?;
             portfolio = set;
             counted = Some((rules, deals));
             let min = f.min_matching_deals.unwrap_or(1).max(1);
@@ -650,5 +696,107 @@ mod tests {
             }
         }
         assert!(investors.len() > 5, "the fixture has investors to count");
+    }
+
+    /// The date of a person's first counted deal in D is the latest date of
+    /// all their counted deals in D (deal doc ids follow the date), for
+    /// every investment type, with and without `only_lead_deals`.
+    #[test]
+    fn first_counted_deal_is_the_latest() {
+        let index = Index::open(&build_fixture("people-latest", "2026-11-01")).unwrap();
+        let (angel_rel, partner_rel) = (
+            index.people.relation("angel_deals").unwrap(),
+            index.people.relation("partner_deals").unwrap(),
+        );
+        let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
+        let dates = index.deals.column_i32("date").unwrap();
+        let n = index.deals.docs as u32;
+        let sets: [RoaringBitmap; 3] = [
+            (0..n).collect(),
+            (0..n).filter(|d| d % 3 != 0).collect(),
+            (0..n).filter(|d| d % 2 == 1).collect(),
+        ];
+        let mut dated = 0;
+        for investment_type in [
+            InvestmentType::All,
+            InvestmentType::Angel,
+            InvestmentType::Institutional,
+        ] {
+            for only_lead_deals in [false, true] {
+                let rules = DealRules::of(&PersonDealsFilter {
+                    investment_type,
+                    only_lead_deals,
+                    ..Default::default()
+                });
+                for d in &sets {
+                    for p in 0..index.people.docs as u32 {
+                        let mut mine = Vec::new();
+                        rules.deals_of(&angel, &partner, p, &mut mine);
+                        let naive = mine
+                            .iter()
+                            .filter(|&&(x, lead)| d.contains(x) && (lead || !rules.only_lead))
+                            .filter_map(|&(x, _)| day_of(dates.values(), x))
+                            .max();
+                        let first = rules.first_counted(&angel, &partner, p, |x| d.contains(x));
+                        assert_eq!(
+                            first.and_then(|x| day_of(dates.values(), x)),
+                            naive,
+                            "person {p}"
+                        );
+                        dated += usize::from(naive.is_some());
+                    }
+                }
+            }
+        }
+        assert!(dated > 10, "the fixture has dated deals to compare");
+    }
+
+    /// The rounds' value counts less the deals of those rounds outside D
+    /// agree with walking D, for every investor or a few, with and
+    /// without `only_lead_deals`.
+    #[test]
+    fn round_counts_agree_with_walking() {
+        let index = Index::open(&build_fixture("people-rounds", "2026-11-01")).unwrap();
+        let facet = index.deals.facet("round").unwrap();
+        let values: Vec<String> = (0..facet.len())
+            .map(|i| facet.value(i).to_string())
+            .collect();
+        let investors = index
+            .people
+            .facet("is_investor")
+            .unwrap()
+            .docids("true")
+            .unwrap()
+            .unwrap();
+        let few: RoaringBitmap = investors.iter().step_by(2).collect();
+        for rounds in [&values[..1], &values[1..3], &values[..]] {
+            let b = facet.union_of(rounds.iter().map(String::as_str)).unwrap();
+            let d: RoaringBitmap = b.iter().filter(|d| d % 3 != 0).collect();
+            for only_lead_deals in [false, true] {
+                let rules = DealRules::of(&PersonDealsFilter {
+                    only_lead_deals,
+                    ..Default::default()
+                });
+                for candidates in [investors.as_ref(), &few] {
+                    let walked = count_from_deals(&index, &rules, &d, Some(candidates)).unwrap();
+                    let budget = (&PEOPLE_SIDES, u64::MAX);
+                    let base = RoundBase::of(&index, "round_people", rounds, &d, budget)
+                        .unwrap()
+                        .unwrap();
+                    let rest = count_from_deals(&index, &rules, &base.outside, Some(candidates));
+                    let totals = base.totals(rest.unwrap(), 2);
+                    let based = bitmap_of(totals.based().unwrap());
+                    let tally = PersonTally::Complement {
+                        totals,
+                        only_lead: only_lead_deals,
+                        investors: based & candidates,
+                    };
+                    for p in candidates {
+                        assert_eq!(tally.get(p), walked.get(p), "person {p}, rounds {rounds:?}");
+                    }
+                    assert_eq!(tally.touched(), walked.touched());
+                }
+            }
+        }
     }
 }

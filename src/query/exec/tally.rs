@@ -2,9 +2,10 @@
 //! `dense` get a slot in an array (for people: those with a dated deal,
 //! which doc ids put first; for firms: all), the others a hash map; the
 //! touched doc ids are listed as they come, so reading the result never
-//! scans the array. The array is borrowed from a per-thread scratch buffer
-//! and handed back clean (only touched slots are reset), so a query never
-//! pays for allocating and clearing a slot per doc.
+//! scans the array. The array is borrowed from a per-thread pool of
+//! scratch buffers (a query may hold two tallies) and handed back clean
+//! (only touched slots are reset), so a query never pays for allocating
+//! and clearing a slot per doc.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -14,12 +15,17 @@ use roaring::RoaringBitmap;
 
 use crate::index::column::Column;
 use crate::index::open::Kind;
+use crate::index::value_counts::ValueCounts;
 use crate::index::{Index, IndexError};
+use crate::query::request::DealFilter;
 
 thread_local! {
-    /// Slots kept between the queries of one thread, all `Acc::EMPTY`.
-    static SCRATCH: RefCell<Vec<Acc>> = const { RefCell::new(Vec::new()) };
+    /// Slot buffers kept between the queries of one thread, all `Acc::EMPTY`.
+    static SCRATCH: RefCell<Vec<Vec<Acc>>> = const { RefCell::new(Vec::new()) };
 }
+
+/// How many buffers a thread keeps.
+const SCRATCH_BUFFERS: usize = 2;
 
 /// Counts of one entity over the qualifying deals (8 bytes: a slot per
 /// doc of the dense part stays in cache for as many docs as possible).
@@ -44,7 +50,7 @@ pub struct Tally {
 impl Tally {
     /// A tally with array slots for doc ids below `dense`.
     pub fn new(dense: usize) -> Tally {
-        let mut slots = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        let mut slots = SCRATCH.with(|s| s.borrow_mut().pop().unwrap_or_default());
         slots.resize(slots.len().max(dense), Acc::EMPTY);
         Tally {
             dense: slots,
@@ -117,66 +123,180 @@ impl Drop for Tally {
         }
         SCRATCH.with(|s| {
             let mut kept = s.borrow_mut();
-            if slots.len() >= kept.len() {
-                *kept = slots;
+            if kept.len() < SCRATCH_BUFFERS {
+                kept.push(slots);
             }
         });
     }
 }
 
-/// Counts over a deal set D taken from the other side: an entity's stored
-/// totals over every deal (`total_deal_count`, `lead_deal_count`) minus a
-/// tally over the deals *not* in D ([`other_deals`]). When D holds most
-/// deals, that tally walks fewer of them than D would.
+/// Counts over a deal set D taken from a superset B of it: each entity's
+/// counts over B minus a tally over the deals of B *not* in D. B is every
+/// deal (the stored totals, `total_deal_count` and `lead_deal_count`) or
+/// the deals of a few rounds (their value counts, `counts.round_*`, summed
+/// per entity); when D holds most of B, the tally walks fewer deals than
+/// D would.
 pub struct Totals {
-    deals: Arc<Column<i32>>,
-    leads: Arc<Column<i32>>,
+    base: Base,
     rest: Tally,
+}
+
+/// An entity's counts over the superset B.
+enum Base {
+    Columns {
+        deals: Arc<Column<i32>>,
+        leads: Arc<Column<i32>>,
+    },
+    Counted(Tally),
 }
 
 impl Totals {
     /// `kind`'s totals less `rest`, its tally over the other deals.
     pub fn of(kind: &Kind, rest: Tally) -> Result<Totals, IndexError> {
-        Ok(Totals {
+        let base = Base::Columns {
             deals: kind.column_i32("total_deal_count")?,
             leads: kind.column_i32("lead_deal_count")?,
+        };
+        Ok(Totals { base, rest })
+    }
+
+    /// The sum of `values`' counts less `rest`, the tally over the deals
+    /// of those values not in D; `dense` as in [`Tally::new`].
+    pub fn of_values(counts: &ValueCounts, values: &[String], rest: Tally, dense: usize) -> Totals {
+        let mut base = Tally::new(dense);
+        for value in values {
+            let c = counts.of(value);
+            for ((&doc, &deals), &leads) in c.docs.iter().zip(c.deals).zip(c.leads) {
+                base.add_counts(doc, Acc { deals, leads });
+            }
+        }
+        Totals {
+            base: Base::Counted(base),
             rest,
-        })
+        }
     }
 
     /// `doc`'s (deals, leads) over D.
     pub fn get(&self, doc: u32) -> (u32, u32) {
         let total = |c: &Column<i32>| c.get(doc).unwrap_or(0).max(0) as u32;
+        let base = match &self.base {
+            Base::Columns { deals, leads } => Acc {
+                deals: total(deals),
+                leads: total(leads),
+            },
+            Base::Counted(tally) => tally.get(doc),
+        };
         let other = self.rest.get(doc);
         (
-            total(&self.deals).saturating_sub(other.deals),
-            total(&self.leads).saturating_sub(other.leads),
+            base.deals.saturating_sub(other.deals),
+            base.leads.saturating_sub(other.leads),
         )
+    }
+
+    /// The docs with a deal in B, ascending, when B is a few rounds (every
+    /// entity may have one when B is every deal: `None`).
+    pub fn based(&self) -> Option<Vec<u32>> {
+        match &self.base {
+            Base::Columns { .. } => None,
+            Base::Counted(tally) => Some(tally.touched()),
+        }
     }
 }
 
-/// The costs, in nanoseconds, of the two ways of counting each entity's
-/// deals in a set D: walking D's deals (each one's edges into per-entity
+/// The costs, in nanoseconds, of the ways of counting each entity's deals
+/// in a set D: walking D's deals (each one's edges into per-entity
 /// counters; a deal costs more when D is sparse, since consecutive deals
-/// then share no cache line), or reading every entity's own deals and
-/// testing each against D as a bitset (see `dense`).
+/// then share no cache line), reading every entity's own deals and testing
+/// each against D as a bitset (see `dense`), or adding up value counts
+/// (an entry a counter update, see [`RoundBase`]).
 pub struct Sides {
     pub deal_sparse_ns: u64,
     pub deal_dense_ns: u64,
     pub entity_edge_ns: u64,
+    pub entry_ns: u64,
 }
 
 impl Sides {
-    /// Whether reading `edges` entity edges (plus a bit set per deal of D,
-    /// `d` deals) is cheaper than walking `walked` of the `all` deals.
-    pub fn entity_side(&self, d: u64, walked: u64, all: u64, edges: u64) -> bool {
+    /// Walking `walked` of the `all` deals.
+    pub fn walk_ns(&self, walked: u64, all: u64) -> u64 {
         let per_deal = if walked * 20 < all {
             self.deal_sparse_ns
         } else {
             self.deal_dense_ns
         };
-        edges * self.entity_edge_ns + d < walked * per_deal
+        walked * per_deal
     }
+
+    /// Reading `edges` entity edges, plus a bit set per deal of D (`d` deals).
+    pub fn entity_ns(&self, d: u64, edges: u64) -> u64 {
+        edges * self.entity_edge_ns + d
+    }
+
+    /// Whether reading `edges` entity edges is cheaper than walking
+    /// `walked` of the `all` deals.
+    pub fn entity_side(&self, d: u64, walked: u64, all: u64, edges: u64) -> bool {
+        self.entity_ns(d, edges) < self.walk_ns(walked, all)
+    }
+}
+
+/// The deals of a few rounds as the superset B of D (see [`Totals`]), when
+/// the request keeps only those rounds: each entity's counts over B are
+/// its value counts summed, and only the deals of B not in D are walked.
+pub struct RoundBase {
+    counts: Arc<ValueCounts>,
+    rounds: Vec<String>,
+    /// B less D.
+    pub outside: RoaringBitmap,
+}
+
+impl RoundBase {
+    /// B for `d` from the value counts `name` (`round_firms`,
+    /// `round_people`), when counting that way is estimated cheaper than
+    /// `budget_ns`; `None` otherwise, or unless `d` lies within the deals
+    /// of `rounds`. The estimate needs no set operation: the rounds' deals
+    /// are disjoint, so B's size is the sum of theirs.
+    pub fn of(
+        index: &Index,
+        name: &str,
+        rounds: &[String],
+        d: &RoaringBitmap,
+        (sides, budget_ns): (&Sides, u64),
+    ) -> Result<Option<RoundBase>, IndexError> {
+        let counts = index.deals.value_counts(name)?;
+        let facet = index.deals.facet("round")?;
+        let mut b_len = 0;
+        for round in rounds {
+            b_len += facet.docids(round)?.map_or(0, |b| b.len());
+        }
+        let all = index.deals.docs as u64;
+        let entries = counts.entries(rounds) as u64;
+        let cost_ns = entries * sides.entry_ns + sides.walk_ns(b_len.saturating_sub(d.len()), all);
+        if cost_ns >= budget_ns {
+            return Ok(None);
+        }
+        let b = facet.union_of(rounds.iter().map(String::as_str))?;
+        let outside = &b - d;
+        if outside.len() + d.len() != b.len() {
+            return Ok(None);
+        }
+        Ok(Some(RoundBase {
+            counts,
+            rounds: rounds.to_vec(),
+            outside,
+        }))
+    }
+
+    /// The counts over D, given `rest`, the tally over [`RoundBase::outside`].
+    pub fn totals(&self, rest: Tally, dense: usize) -> Totals {
+        Totals::of_values(&self.counts, &self.rounds, rest, dense)
+    }
+}
+
+/// The `round` facet values a deal filter keeps; `None` when it keeps
+/// every round.
+pub fn rounds_of(f: &DealFilter) -> Option<Vec<String>> {
+    let kept = f.financing_types.as_ref()?;
+    Some(kept.iter().map(|k| k.facet_value()).collect())
 }
 
 /// The deals not in `d`.
@@ -224,6 +344,11 @@ mod tests {
         let t = Tally::new(4);
         assert_eq!(t.get(2), Acc::EMPTY);
         assert_eq!(t.limit, 4);
-        assert!(t.dense.len() >= 8, "the longer buffer is kept");
+        assert!(t.dense.len() >= 8, "the kept buffer is reused");
+        let mut second = Tally::new(8);
+        second.add(5, false);
+        drop((t, second));
+        let (a, b) = (Tally::new(8), Tally::new(8));
+        assert!((0..8).all(|d| a.get(d) == Acc::EMPTY && b.get(d) == Acc::EMPTY));
     }
 }
