@@ -548,6 +548,8 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
     let deals_filter = q.investor.as_ref().and_then(|i| i.deals.as_ref());
     let mut portfolio = None;
     let mut counted = None;
+    // (person, counted deals) of the matches, when `investor.deals` counts.
+    let mut qualifying = Vec::new();
     let tally = match deals_filter {
         Some(f) => {
             let (deals, set) = qualifying_deals(index, f)?;
@@ -557,13 +559,10 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
             portfolio = set;
             counted = Some((rules, deals));
             let min = f.min_matching_deals.unwrap_or(1).max(1);
-            matches = bitmap_of(
-                tally
-                    .touched()
-                    .into_iter()
-                    .filter(|&p| tally.get(p).deals >= min)
-                    .collect(),
-            );
+            let counts = tally.touched().into_iter().map(|p| (p, tally.get(p).deals));
+            let kept: Vec<(u32, u32)> = counts.filter(|&(_, n)| n >= min).collect();
+            matches = bitmap_of(kept.iter().map(|&(p, _)| p).collect());
+            qualifying = kept;
             Some(tally)
         }
         None => None,
@@ -592,10 +591,10 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
         (PersonSort::LeadDealCountLast12Months, _) => {
             Order::I32("lead_deal_count_last_12_months", Descending)
         }
-        (PersonSort::FilteredDealCount, Some(t)) => Order::Keys(
-            matches
+        (PersonSort::FilteredDealCount, Some(_)) => Order::Keys(
+            qualifying
                 .iter()
-                .map(|p| (Some(t.get(p).deals as i64), p))
+                .map(|&(p, n)| (Some(n as i64), p))
                 .collect(),
             Descending,
         ),

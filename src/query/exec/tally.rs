@@ -254,7 +254,8 @@ impl RoundBase {
     /// `round_people`), when counting that way is estimated cheaper than
     /// `budget_ns`; `None` otherwise, or unless `d` lies within the deals
     /// of `rounds`. The estimate needs no set operation: the rounds' deals
-    /// are disjoint, so B's size is the sum of theirs.
+    /// are disjoint, so B's size is the sum of theirs. A round named twice
+    /// is counted once.
     pub fn of(
         index: &Index,
         name: &str,
@@ -262,14 +263,17 @@ impl RoundBase {
         d: &RoaringBitmap,
         (sides, budget_ns): (&Sides, u64),
     ) -> Result<Option<RoundBase>, IndexError> {
+        let mut rounds = rounds.to_vec();
+        rounds.sort_unstable();
+        rounds.dedup();
         let counts = index.deals.value_counts(name)?;
         let facet = index.deals.facet("round")?;
         let mut b_len = 0;
-        for round in rounds {
+        for round in &rounds {
             b_len += facet.docids(round)?.map_or(0, |b| b.len());
         }
         let all = index.deals.docs as u64;
-        let entries = counts.entries(rounds) as u64;
+        let entries = counts.entries(&rounds) as u64;
         let cost_ns = entries * sides.entry_ns + sides.walk_ns(b_len.saturating_sub(d.len()), all);
         if cost_ns >= budget_ns {
             return Ok(None);
@@ -281,7 +285,7 @@ impl RoundBase {
         }
         Ok(Some(RoundBase {
             counts,
-            rounds: rounds.to_vec(),
+            rounds,
             outside,
         }))
     }
