@@ -46,16 +46,49 @@ const MAX_RECORD: u64 = 64 << 20;
 /// Records compressed by one context in a batch.
 const CHUNK: usize = 64;
 
-/// Trains a dictionary on `samples`; empty when they are too few or too
-/// small for the trainer.
-pub fn train(samples: &[Vec<u8>]) -> Vec<u8> {
-    let sizes: Vec<usize> = samples.iter().map(Vec::len).filter(|&n| n > 0).collect();
-    let total: usize = sizes.iter().sum();
+/// Records end to end, as the trainer reads them: a store's first
+/// records, held until its dictionary is trained.
+#[derive(Debug, Default)]
+pub struct Sample {
+    bytes: Vec<u8>,
+    /// Where each record ends in `bytes`.
+    ends: Vec<usize>,
+}
+
+impl Sample {
+    pub fn push(&mut self, record: &[u8]) {
+        self.bytes.extend_from_slice(record);
+        self.ends.push(self.bytes.len());
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// The records, in the order pushed.
+    pub fn records(&self) -> Vec<&[u8]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(s, &e)| &self.bytes[s..e])
+            .collect()
+    }
+}
+
+/// Trains a dictionary on the sample's records; empty when they are too
+/// few or too small for the trainer.
+pub fn train(sample: &Sample) -> Vec<u8> {
+    let sizes: Vec<usize> = sample
+        .records()
+        .iter()
+        .map(|r| r.len())
+        .filter(|&n| n > 0)
+        .collect();
+    let total = sample.bytes();
     if sizes.len() < MIN_SAMPLES || total < 64 * 1024 {
         return Vec::new();
     }
-    let data: Vec<u8> = samples.concat();
-    zstd::dict::from_continuous(&data, &sizes, DICT_MAX.min(total / 16)).unwrap_or_default()
+    zstd::dict::from_continuous(&sample.bytes, &sizes, DICT_MAX.min(total / 16)).unwrap_or_default()
 }
 
 /// Compresses records against one dictionary.
@@ -70,12 +103,15 @@ impl Encoder {
     }
 
     /// Every record compressed to its frame (in parallel), in order.
-    pub fn compress_all(&self, records: &[Vec<u8>]) -> io::Result<Vec<Vec<u8>>> {
+    pub fn compress_all<R: AsRef<[u8]> + Sync>(&self, records: &[R]) -> io::Result<Vec<Vec<u8>>> {
         let chunks: Vec<Vec<Vec<u8>>> = records
             .par_chunks(CHUNK)
             .map(|chunk| {
                 let mut cctx = self.context()?;
-                chunk.iter().map(|r| compress(&mut cctx, r)).collect()
+                chunk
+                    .iter()
+                    .map(|r| compress(&mut cctx, r.as_ref()))
+                    .collect()
             })
             .collect::<io::Result<_>>()?;
         Ok(chunks.into_iter().flatten().collect())
@@ -101,6 +137,7 @@ fn compress(cctx: &mut CCtx<'_>, record: &[u8]) -> io::Result<Vec<u8>> {
     }
     let mut frame = Vec::with_capacity(zstd_safe::compress_bound(record.len()));
     cctx.compress2(&mut frame, record).map_err(zstd_error)?;
+    frame.shrink_to_fit();
     Ok(frame)
 }
 
@@ -157,6 +194,20 @@ impl Decoder {
 mod tests {
     use super::*;
 
+    fn sample(records: &[Vec<u8>]) -> Sample {
+        let mut s = Sample::default();
+        records.iter().for_each(|r| s.push(r));
+        s
+    }
+
+    #[test]
+    fn a_sample_gives_its_records_back() {
+        let recs = vec![b"ab".to_vec(), Vec::new(), b"cde".to_vec()];
+        let s = sample(&recs);
+        assert_eq!(s.records(), vec![&b"ab"[..], b"", b"cde"]);
+        assert_eq!(s.bytes(), 5);
+    }
+
     fn records(n: usize) -> Vec<Vec<u8>> {
         (0..n)
             .map(|i| {
@@ -169,7 +220,7 @@ mod tests {
     #[test]
     fn frames_round_trip_with_and_without_a_dictionary() {
         let recs = records(4000);
-        let dict = train(&recs);
+        let dict = train(&sample(&recs));
         assert!(!dict.is_empty(), "4,000 records train a dictionary");
         for dict in [dict, Vec::new()] {
             let frames = Encoder::new(&dict).compress_all(&recs).unwrap();
@@ -183,7 +234,7 @@ mod tests {
     #[test]
     fn a_dictionary_shrinks_small_records() {
         let recs = records(4000);
-        let dict = train(&recs);
+        let dict = train(&sample(&recs));
         let size = |d: &[u8]| -> usize {
             Encoder::new(d)
                 .compress_all(&recs)
@@ -202,7 +253,7 @@ mod tests {
         let frames = Encoder::new(&[]).compress_all(&[Vec::new()]).unwrap();
         assert_eq!(frames, vec![Vec::<u8>::new()]);
         assert_eq!(Decoder::new(&[]).unwrap().decompress(&[]).unwrap(), b"");
-        assert!(train(&records(10)).is_empty());
+        assert!(train(&sample(&records(10))).is_empty());
     }
 
     #[test]

@@ -1,9 +1,12 @@
 //! Writing a store: records arrive in any doc order (their UUIDs made
-//! references first, if the store has them: [`StoreWriter::with_references`]) and are held until
-//! [`TRAIN_BYTES`] of them have come (or the store ends), the dictionary is
-//! trained on those, and from then on records are compressed in batches
-//! (in parallel) and streamed into the file. Memory holds the offsets, the
-//! training sample and one batch.
+//! references first, if the store has them: [`StoreWriter::with_references`])
+//! and are taken in batches. Until [`TRAIN_BYTES`] of them have come (or
+//! the store ends), each batch is appended, made references, to the
+//! training sample, records end to end; then the dictionary is trained on
+//! the sample, the sample is compressed and written, and from then on each
+//! batch is compressed (in parallel) and streamed into the file. Memory
+//! holds the offsets, the sample and one batch, once each: a store writer
+//! holds about `TRAIN_BYTES` at its peak, whatever the number of records.
 
 use std::io;
 use std::mem;
@@ -12,7 +15,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::codec::{train, Encoder, TRAIN_BYTES};
+use super::codec::{train, Encoder, Sample, TRAIN_BYTES};
 use super::refs::{encode, RefKind, References};
 use super::span::Span;
 use super::STORE_TAG;
@@ -28,9 +31,11 @@ pub struct StoreWriter {
     variant: String,
     spans: Vec<u64>,
     len: u64,
-    /// Records not yet written: the training sample, then one batch.
+    /// Records not yet taken: one batch at most, as they came.
     held: Vec<(u32, Vec<u8>)>,
-    held_bytes: usize,
+    /// Until the dictionary is trained: the records taken so far (made
+    /// references), and their doc ids.
+    sample: Option<(Vec<u32>, Sample)>,
     /// Set once the dictionary is trained.
     encoder: Option<(Vec<u8>, Encoder)>,
     /// Set when records are stored with references: what makes them, and
@@ -50,7 +55,7 @@ impl StoreWriter {
             spans: vec![0; docs],
             len: 0,
             held: Vec::new(),
-            held_bytes: 0,
+            sample: Some(Default::default()),
             encoder: None,
             refs: None,
         })
@@ -65,31 +70,67 @@ impl StoreWriter {
 
     /// Sets the record of `docid` (each doc at most once).
     pub fn set(&mut self, docid: u32, record: &[u8]) -> io::Result<()> {
-        self.held_bytes += record.len();
         self.held.push((docid, record.to_vec()));
-        match &self.encoder {
-            None if self.held_bytes >= TRAIN_BYTES => self.flush(),
-            Some(_) if self.held.len() >= BATCH => self.flush(),
-            _ => Ok(()),
+        match self.held.len() >= BATCH {
+            true => self.take_batch(),
+            false => Ok(()),
         }
     }
 
-    /// Compresses and writes the held records (training first if needed).
-    fn flush(&mut self) -> io::Result<()> {
+    /// Makes the held records references and adds them to the sample, or
+    /// compresses and writes them once the dictionary is trained.
+    fn take_batch(&mut self) -> io::Result<()> {
         let held = mem::take(&mut self.held);
-        self.held_bytes = 0;
-        let (docs, mut records): (Vec<u32>, Vec<Vec<u8>>) = held.into_iter().unzip();
-        if let Some((refs, kind)) = &self.refs {
-            records = (docs.par_iter().zip(&records))
-                .map(|(&doc, r)| encode(r, refs.as_ref(), (*kind, doc)))
-                .collect();
+        let (docs, records) = self.referenced(held);
+        match &mut self.sample {
+            Some((sampled, sample)) => {
+                sampled.extend(docs);
+                records.iter().for_each(|r| sample.push(r));
+                match sample.bytes() >= TRAIN_BYTES {
+                    true => self.write_sample(),
+                    false => Ok(()),
+                }
+            }
+            None => self.write_frames(docs, &records),
         }
-        let (_, encoder) = self.encoder.get_or_insert_with(|| {
-            let dict = train(&records);
-            let encoder = Encoder::new(&dict);
-            (dict, encoder)
-        });
-        let frames = encoder.compress_all(&records)?;
+    }
+
+    /// The records' doc ids and their bytes as stored (with references).
+    fn referenced(&self, held: Vec<(u32, Vec<u8>)>) -> (Vec<u32>, Vec<Vec<u8>>) {
+        let (docs, records): (Vec<u32>, Vec<Vec<u8>>) = held.into_iter().unzip();
+        match &self.refs {
+            Some((refs, kind)) => {
+                let made = (docs.par_iter().zip(&records))
+                    .map(|(&doc, r)| encode(r, refs.as_ref(), (*kind, doc)))
+                    .collect();
+                (docs, made)
+            }
+            None => (docs, records),
+        }
+    }
+
+    /// Trains the dictionary on the sample, then compresses and writes it.
+    fn write_sample(&mut self) -> io::Result<()> {
+        let Some((docs, sample)) = self.sample.take() else {
+            return Ok(());
+        };
+        let dict = train(&sample);
+        self.encoder = Some((dict.clone(), Encoder::new(&dict)));
+        self.write_frames(docs, &sample.records())
+    }
+
+    /// Compresses `records` and appends their frames.
+    fn write_frames<R: AsRef<[u8]> + Sync>(
+        &mut self,
+        docs: Vec<u32>,
+        records: &[R],
+    ) -> io::Result<()> {
+        let Some((_, encoder)) = &self.encoder else {
+            return Err(io::Error::other(
+                "store frames written before the dictionary",
+            ));
+        };
+        let frames = encoder.compress_all(records)?;
         for (doc, frame) in docs.into_iter().zip(frames) {
             self.spans[doc as usize] = Span::new(self.len, frame.len())?.0;
             self.out.stream(&frame)?;
@@ -100,7 +141,8 @@ impl StoreWriter {
 
     /// Writes the last records, the dictionary, the offsets and the footer.
     pub fn finish(mut self) -> io::Result<WrittenFile> {
-        self.flush()?;
+        self.take_batch()?;
+        self.write_sample()?;
         if let Some(data) = self.data.take() {
             self.out.end_stream(data)?;
         }
