@@ -175,20 +175,15 @@ impl KeyMap {
     }
 }
 
-/// Writes the UUID maps of a kind whose doc `d` has UUID `ids[d]`.
-pub fn write_ids(out: &mut BundleWriter, ids: &[Uuid]) -> io::Result<()> {
-    let by_docid: Vec<u128> = ids.iter().map(|id| id.as_u128()).collect();
-    let mut sorted: Vec<(u128, u32)> = by_docid
-        .iter()
-        .enumerate()
-        .map(|(d, &u)| (u, d as u32))
-        .collect();
-    sorted.par_sort_unstable();
+/// Writes the UUID maps of a kind whose doc `d` has the `d`-th UUID of
+/// `ids`: the UUIDs in doc order, and the doc ids in UUID order (20 bytes
+/// a doc while writing).
+pub fn write_ids(out: &mut BundleWriter, ids: impl Iterator<Item = Uuid>) -> io::Result<()> {
+    let by_docid: Vec<u128> = ids.map(|id| id.as_u128()).collect();
+    let mut sorted: Vec<u32> = (0..by_docid.len() as u32).collect();
+    sorted.par_sort_unstable_by_key(|&d| (by_docid[d as usize], d));
     out.put("ids.by_docid", &by_docid)?;
-    out.put(
-        "ids.sorted_docids",
-        &sorted.iter().map(|p| p.1).collect::<Vec<_>>(),
-    )
+    out.put("ids.sorted_docids", &sorted)
 }
 
 /// UUID ↔ doc id of one kind.

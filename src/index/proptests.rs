@@ -147,7 +147,7 @@ proptest! {
         ids.sort_by_key(|id| (id.as_u128() % 2, std::cmp::Reverse(id.as_u128())));
         let mut w = BundleWriter::create(&path, *b"PROP").unwrap();
         write_keymap(&mut w, "k", pairs.iter().cloned().collect()).unwrap();
-        write_ids(&mut w, &ids).unwrap();
+        write_ids(&mut w, ids.iter().copied()).unwrap();
         w.finish().unwrap();
         let bundle = reopen(&path);
         let map = KeyMap::open(&bundle, "k").unwrap();
