@@ -9,7 +9,10 @@
 //!    budget;
 //! 3. assign doc ids in default-sort order (`order`);
 //! 4. write the per-kind bundles (`bundles`), the record stores (`stores`)
-//!    and the tantivy name indexes (`text`), in parallel;
+//!    and the tantivy name indexes (`text`): the writer tasks (`tasks`),
+//!    run in parallel as far as what `--memory` leaves them allows
+//!    (`schedule`): the budget less what the process holds when they
+//!    start;
 //! 5. write `manifest.json` last, sync, and rename the temporary directory
 //!    into place. A crash at any point leaves no partial index under the
 //!    final name (at worst `.building-*` directories next to it).
@@ -23,29 +26,31 @@ pub mod embed_cache;
 pub mod order;
 pub mod refs;
 pub mod render;
+pub mod schedule;
 pub mod steps;
 pub mod stores;
+pub mod tasks;
 pub mod text;
 pub mod vectors;
 
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use crate::index::format::{WrittenFile, FORMAT_VERSION};
-use crate::index::manifest::{
-    checksum_file, list_files, Counts, FileEntry, Manifest, MANIFEST_FORMAT,
-};
+use crate::index::format::FORMAT_VERSION;
+use crate::index::manifest::{Counts, FileEntry, Manifest, MANIFEST_FORMAT};
 use crate::index::names::*;
 use crate::ingest::packed::SpillBudget;
 use crate::ingest::{derive::derive_with_progress, load_dump_spilling, Facts};
 use crate::ingest::{IngestError, IngestReport};
-use crate::progress::{Counter, Progress, Unit};
+use crate::progress::memory::resident_bytes;
+use crate::progress::Progress;
 use crate::schema::{Date, Timestamp};
 
 use bundles::Inputs;
 use steps::Steps;
+use tasks::entries;
 pub use vectors::{EmbedReport, SemanticOptions};
 
 /// What to build.
@@ -158,9 +163,17 @@ fn build_into(
     };
     steps.start();
     let refs = Arc::new(refs::EntityRefs::new(&loaded.facts, &orders));
-    let mut tasks = structure_tasks(dir, &inp);
-    tasks.extend(store_tasks(dir, &opts.dump, &loaded.kept, &inp, &refs));
-    let mut files = run_parallel(tasks, &progress)?;
+    let tasks = tasks::writer_tasks(dir, &opts.dump, &loaded.kept, &inp, &refs);
+    let budget = writer_budget(opts.memory, &loaded.facts);
+    progress.note(&format!(
+        "  writers: {} MB of the memory budget left for them",
+        budget >> 20
+    ));
+    let mut files =
+        tasks::run_tasks(tasks, budget, &progress).map_err(|(step, reason)| BuildError::Write {
+            step: step.to_string(),
+            reason,
+        })?;
     drop(refs);
     steps.finish("bitmaps, columns, relations, name indexes, record stores");
     let embed = match &opts.semantic {
@@ -202,6 +215,14 @@ fn build_into(
     Ok(report)
 }
 
+/// What the writers may hold at once: `--memory` less what the process
+/// holds when they start (the facts, the aggregates, the doc-id orders),
+/// as the kernel counts it, or the facts' packed size off Linux.
+fn writer_budget(memory: u64, facts: &Facts) -> u64 {
+    let held = resident_bytes().unwrap_or_else(|| facts.packed_bytes().0);
+    memory.saturating_sub(held)
+}
+
 /// `  facts: 812 MB packed, 300 MB of it spilled`.
 fn facts_note(facts: &Facts) -> String {
     let mb = |b: u64| b.div_ceil(1 << 20);
@@ -211,202 +232,6 @@ fn facts_note(facts: &Facts) -> String {
         mb(packed),
         mb(spilled)
     )
-}
-
-/// The work of a writer task: it counts its units on the counter and
-/// returns the files it wrote (path relative to the index, bytes, CRC).
-type Work<'a> = Box<dyn FnOnce(&Counter) -> Result<Vec<FileEntry>, String> + Send + 'a>;
-
-/// A writer task: its name, the units it will count, and its work.
-struct Task<'a> {
-    name: &'static str,
-    total: usize,
-    unit: &'static str,
-    work: Work<'a>,
-}
-
-fn task<'a>(
-    name: &'static str,
-    (total, unit): (usize, &'static str),
-    work: impl FnOnce(&Counter) -> Result<Vec<FileEntry>, String> + Send + 'a,
-) -> Task<'a> {
-    Task {
-        name,
-        total,
-        unit,
-        work: Box::new(work),
-    }
-}
-
-/// Runs independent writers in parallel and collects the files they wrote;
-/// the first failure wins. Each task is a progress stage from its start.
-fn run_parallel(tasks: Vec<Task<'_>>, progress: &Progress) -> Result<Vec<FileEntry>, BuildError> {
-    let failure: Mutex<Option<BuildError>> = Mutex::new(None);
-    let written: Mutex<Vec<FileEntry>> = Mutex::new(Vec::new());
-    rayon::scope(|s| {
-        for task in tasks {
-            let (failure, written) = (&failure, &written);
-            s.spawn(move |_| {
-                let step = task.name;
-                let counter = progress.stage(step, task.total as u64, Unit::Items(task.unit));
-                let outcome = (task.work)(&counter);
-                if outcome.is_ok() {
-                    counter.finish();
-                }
-                match outcome {
-                    Ok(files) => written
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .extend(files),
-                    Err(reason) => {
-                        let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
-                        f.get_or_insert(BuildError::Write {
-                            step: step.to_string(),
-                            reason,
-                        });
-                    }
-                }
-            });
-        }
-    });
-    match failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        Some(e) => Err(e),
-        None => Ok(written.into_inner().unwrap_or_else(|p| p.into_inner())),
-    }
-}
-
-/// Manifest entries of bundles written in `dir` (their CRC was computed while writing).
-fn entries(dir: &Path, files: std::io::Result<Vec<WrittenFile>>) -> Result<Vec<FileEntry>, String> {
-    let files = files.map_err(|e| e.to_string())?;
-    Ok(files
-        .into_iter()
-        .map(|f| FileEntry {
-            path: f
-                .path
-                .strip_prefix(dir)
-                .unwrap_or(&f.path)
-                .to_string_lossy()
-                .replace('\\', "/"),
-            bytes: f.bytes,
-            crc32: f.file_crc32,
-        })
-        .collect())
-}
-
-/// Manifest entries of every file below `dir/sub` (name indexes), read back
-/// and synced.
-fn entries_below(dir: &Path, sub: &str) -> Result<Vec<FileEntry>, String> {
-    let root = dir.join(sub);
-    let mut out = Vec::new();
-    for rel in list_files(&root).map_err(|e| e.to_string())? {
-        let full = root.join(&rel);
-        let (bytes, crc32) = checksum_file(&full).map_err(|e| e.to_string())?;
-        fs::File::open(&full)
-            .and_then(|f| f.sync_all())
-            .map_err(|e| e.to_string())?;
-        out.push(FileEntry {
-            path: format!("{sub}/{rel}"),
-            bytes,
-            crc32,
-        });
-    }
-    Ok(out)
-}
-
-/// Writers of the per-kind bundles and name indexes.
-fn structure_tasks<'a>(dir: &'a Path, inp: &'a Inputs<'a>) -> Vec<Task<'a>> {
-    let io = move |r: std::io::Result<WrittenFile>| entries(dir, r.map(|f| vec![f]));
-    let tx = move |r: Result<(), crate::index::text::TextError>, kind: &str| {
-        r.map_err(|e| e.to_string())?;
-        entries_below(dir, &format!("{TEXT_DIR}/{kind}"))
-    };
-    let text_dir = move |kind: &str| dir.join(TEXT_DIR).join(kind);
-    let (o, catalog) = (inp.orders, &inp.facts.catalog);
-    let places = catalog.locations.len();
-    let industries = catalog.industries.len();
-    vec![
-        task("companies.idx", (o.companies.len(), "docs"), move |c| {
-            io(bundles::write_companies(&dir.join(COMPANIES_IDX), inp, c))
-        }),
-        task("deals.idx", (o.deals.len(), "docs"), move |c| {
-            io(bundles::write_deals(&dir.join(DEALS_IDX), inp, c))
-        }),
-        task("investors.idx", (o.firms.len(), "docs"), move |c| {
-            io(bundles::write_firms(&dir.join(FIRMS_IDX), inp, c))
-        }),
-        task("people.idx", (o.people.len(), "docs"), move |c| {
-            io(bundles::write_people(&dir.join(PEOPLE_IDX), inp, c))
-        }),
-        task("catalog.idx", (places + industries, "rows"), move |c| {
-            io(bundles::write_catalog(&dir.join(CATALOG_IDX), inp.facts, c))
-        }),
-        task("text/companies", (o.companies.len(), "names"), move |c| {
-            tx(
-                text::build_companies(&text_dir("companies"), inp, c),
-                "companies",
-            )
-        }),
-        task("text/investors", (o.firms.len(), "names"), move |c| {
-            tx(
-                text::build_firms(&text_dir("investors"), inp, c),
-                "investors",
-            )
-        }),
-        task("text/people", (o.people.len(), "names"), move |c| {
-            tx(text::build_people(&text_dir("people"), inp, c), "people")
-        }),
-        task("text/locations", (places, "names"), move |c| {
-            tx(
-                text::build_locations(&text_dir("locations"), inp, c),
-                "locations",
-            )
-        }),
-        task("text/industries", (industries, "names"), move |c| {
-            tx(
-                text::build_industries(&text_dir("industries"), inp, c),
-                "industries",
-            )
-        }),
-    ]
-}
-
-/// Renderers of the record stores (they stream the dump a second time).
-fn store_tasks<'a>(
-    dir: &'a Path,
-    dump: &'a Path,
-    kept: &'a crate::ingest::KeptLines,
-    inp: &'a Inputs<'a>,
-    refs: &'a Arc<refs::EntityRefs>,
-) -> Vec<Task<'a>> {
-    let (o, catalog) = (inp.orders, &inp.facts.catalog);
-    let catalog_rows = catalog.locations.len() + catalog.industries.len();
-    vec![
-        task(
-            "deal and company stores",
-            (o.deals.len() + o.companies.len(), "records"),
-            move |c| {
-                let mut files =
-                    entries(dir, stores::write_deal_store(dir, dump, kept, inp, refs, c))?;
-                files.extend(entries(
-                    dir,
-                    stores::write_company_store(dir, dump, kept, inp, refs, c),
-                )?);
-                Ok(files)
-            },
-        ),
-        task("investor stores", (o.firms.len(), "records"), move |c| {
-            entries(dir, stores::write_firm_store(dir, dump, kept, inp, refs, c))
-        }),
-        task("person stores", (o.people.len(), "records"), move |c| {
-            entries(
-                dir,
-                stores::write_person_store(dir, dump, kept, inp, refs, c),
-            )
-        }),
-        task("catalog stores", (catalog_rows, "records"), move |c| {
-            entries(dir, stores::write_catalog_store(dir, inp, c))
-        }),
-    ]
 }
 
 fn manifest_for(mut files: Vec<FileEntry>, source: &str, as_of: Date, inp: &Inputs) -> Manifest {

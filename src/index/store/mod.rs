@@ -31,6 +31,8 @@ pub mod refs;
 mod span;
 mod writer;
 
+pub use codec::TRAIN_BYTES;
+
 use std::sync::Arc;
 
 use quick_cache::sync::Cache;

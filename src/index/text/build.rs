@@ -27,7 +27,7 @@ use super::names::{NamesStore, NamesWriter, FILE_NAME};
 use super::ranked::{write_ranked, FILE_NAME as RANKED_FILE};
 
 /// Writer heap shared by all indexing threads.
-const WRITER_HEAP_BYTES: usize = 200_000_000;
+pub const WRITER_HEAP_BYTES: usize = 200_000_000;
 const MAX_WRITER_THREADS: usize = 4;
 
 /// One searchable entity: its dense doc id and the names it answers to

@@ -62,7 +62,7 @@ mod scored;
 mod similarity;
 mod words;
 
-pub use build::{build_name_index, NameEntry, NameIndexStats};
+pub use build::{build_name_index, NameEntry, NameIndexStats, WRITER_HEAP_BYTES};
 pub use error::TextError;
 pub use name_index::{NameHit, NameIndex, Stages, MAX_HITS};
 

@@ -1,0 +1,328 @@
+//! The build's writer tasks (step 4): one per bundle, name index and
+//! record store, each with the bytes it holds at its peak, estimated from
+//! its input sizes, for the scheduler (`schedule`) to keep the heavy ones
+//! apart within `--memory`.
+//!
+//! The estimates are linear in the task's documents, fitted on the tasks
+//! run one at a time at S (100,000 companies, 249,093 deals, 299,513
+//! people; the kernel's peak resident reset before each task): the people
+//! bundle held 43 MB (93 MB before it was written in passes), the company
+//! bundle 30 MB, the deal bundle 26 MB, the people's name index 160–190 MB
+//! and the companies' 103–109 MB (the tantivy heap fills up to its 200 MB,
+//! then the folded names grow alone), the deal and company stores 275 MB
+//! and the person stores 295 MB (a store holds its dictionary's training
+//! sample, up to 128 MB, and its buffers; 530–550 MB before the sample was
+//! held once).
+
+use std::fs;
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::index::format::WrittenFile;
+use crate::index::manifest::{checksum_file, list_files, FileEntry};
+use crate::index::names::*;
+use crate::index::store::TRAIN_BYTES;
+use crate::index::text::WRITER_HEAP_BYTES;
+use crate::progress::{Counter, Progress, Unit};
+
+use super::bundles::{self, Inputs};
+use super::schedule::{run_within, Sized};
+use super::{refs, stores, text};
+
+/// The work of a writer task: it counts its units on the counter and
+/// returns the files it wrote (path relative to the index, bytes, CRC).
+type Work<'a> = Box<dyn FnOnce(&Counter) -> Result<Vec<FileEntry>, String> + Send + 'a>;
+
+/// A writer task: its name, the units it will count, the bytes it holds
+/// at its peak (estimated), and its work.
+pub struct Task<'a> {
+    name: &'static str,
+    total: usize,
+    unit: &'static str,
+    bytes: u64,
+    work: Work<'a>,
+}
+
+fn task<'a>(
+    name: &'static str,
+    (total, unit): (usize, &'static str),
+    bytes: u64,
+    work: impl FnOnce(&Counter) -> Result<Vec<FileEntry>, String> + Send + 'a,
+) -> Task<'a> {
+    Task {
+        name,
+        total,
+        unit,
+        bytes,
+        work: Box::new(work),
+    }
+}
+
+/// Bytes a bundle writer holds per document of its kind. Firms were too
+/// few at S to measure; they are counted as companies.
+const COMPANY_BUNDLE_BYTES: u64 = 320;
+const DEAL_BUNDLE_BYTES: u64 = 110;
+const PERSON_BUNDLE_BYTES: u64 = 150;
+
+/// A name index of `names` entries: tantivy's buffers, its heap as it
+/// fills (about 480 bytes a name up to the heap's size), then the folded
+/// names kept for `names.bin` (about 48 bytes a name).
+fn name_index_bytes(names: usize) -> u64 {
+    let n = names as u64;
+    (64 << 20) + (480 * n).min(WRITER_HEAP_BYTES as u64) + 48 * n
+}
+
+/// Record stores written one variant after another (`variants` at once):
+/// each holds its training sample (records of about 2 KB, up to
+/// `TRAIN_BYTES`) and about as much again in rendering and compression
+/// buffers, and 8 bytes of offset a record.
+fn store_bytes(records: usize, variants: u64) -> u64 {
+    let n = records as u64;
+    let sample = (n * 2048).min(TRAIN_BYTES as u64);
+    (sample * 23 / 10) * variants + 8 * n
+}
+
+/// Runs the tasks, as many at once as the rayon pool has threads and
+/// their estimates fit `budget` bytes, each a progress stage from its
+/// start; returns the files they wrote, or the first failure as (task,
+/// reason).
+pub fn run_tasks(
+    tasks: Vec<Task<'_>>,
+    budget: u64,
+    progress: &Progress,
+) -> Result<Vec<FileEntry>, (&'static str, String)> {
+    let failure = Mutex::new(None);
+    let written = Mutex::new(Vec::new());
+    let sized = tasks
+        .into_iter()
+        .map(|t| Sized {
+            bytes: t.bytes,
+            item: t,
+        })
+        .collect();
+    run_within(sized, budget, rayon::current_num_threads(), |task| {
+        let counter = progress.stage(task.name, task.total as u64, Unit::Items(task.unit));
+        match (task.work)(&counter) {
+            Ok(files) => {
+                counter.finish();
+                lock(&written).extend(files);
+            }
+            Err(reason) => {
+                lock(&failure).get_or_insert((task.name, reason));
+            }
+        }
+    });
+    match failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(written.into_inner().unwrap_or_else(|p| p.into_inner())),
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Every writer of step 4, the longest first: record stores, bundles and
+/// name indexes.
+pub fn writer_tasks<'a>(
+    dir: &'a Path,
+    dump: &'a Path,
+    kept: &'a crate::ingest::KeptLines,
+    inp: &'a Inputs<'a>,
+    refs: &'a Arc<refs::EntityRefs>,
+) -> Vec<Task<'a>> {
+    let mut tasks = store_tasks(dir, dump, kept, inp, refs);
+    tasks.extend(structure_tasks(dir, inp));
+    tasks
+}
+
+/// Manifest entries of bundles written in `dir` (their CRC was computed while writing).
+pub fn entries(
+    dir: &Path,
+    files: std::io::Result<Vec<WrittenFile>>,
+) -> Result<Vec<FileEntry>, String> {
+    let files = files.map_err(|e| e.to_string())?;
+    Ok(files
+        .into_iter()
+        .map(|f| FileEntry {
+            path: f
+                .path
+                .strip_prefix(dir)
+                .unwrap_or(&f.path)
+                .to_string_lossy()
+                .replace('\\', "/"),
+            bytes: f.bytes,
+            crc32: f.file_crc32,
+        })
+        .collect())
+}
+
+/// Manifest entries of every file below `dir/sub` (name indexes), read back
+/// and synced.
+fn entries_below(dir: &Path, sub: &str) -> Result<Vec<FileEntry>, String> {
+    let root = dir.join(sub);
+    let mut out = Vec::new();
+    for rel in list_files(&root).map_err(|e| e.to_string())? {
+        let full = root.join(&rel);
+        let (bytes, crc32) = checksum_file(&full).map_err(|e| e.to_string())?;
+        fs::File::open(&full)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| e.to_string())?;
+        out.push(FileEntry {
+            path: format!("{sub}/{rel}"),
+            bytes,
+            crc32,
+        });
+    }
+    Ok(out)
+}
+
+/// Writers of the per-kind bundles and name indexes.
+fn structure_tasks<'a>(dir: &'a Path, inp: &'a Inputs<'a>) -> Vec<Task<'a>> {
+    let io = move |r: std::io::Result<WrittenFile>| entries(dir, r.map(|f| vec![f]));
+    let tx = move |r: Result<(), crate::index::text::TextError>, kind: &str| {
+        r.map_err(|e| e.to_string())?;
+        entries_below(dir, &format!("{TEXT_DIR}/{kind}"))
+    };
+    let text_dir = move |kind: &str| dir.join(TEXT_DIR).join(kind);
+    let (o, catalog) = (inp.orders, &inp.facts.catalog);
+    let places = catalog.locations.len();
+    let industries = catalog.industries.len();
+    vec![
+        task(
+            "people.idx",
+            (o.people.len() * bundles::PERSON_PASSES, "rows"),
+            per(PERSON_BUNDLE_BYTES, o.people.len()),
+            move |c| io(bundles::write_people(&dir.join(PEOPLE_IDX), inp, c)),
+        ),
+        task(
+            "companies.idx",
+            (o.companies.len(), "docs"),
+            per(COMPANY_BUNDLE_BYTES, o.companies.len()),
+            move |c| io(bundles::write_companies(&dir.join(COMPANIES_IDX), inp, c)),
+        ),
+        task(
+            "deals.idx",
+            (o.deals.len(), "docs"),
+            per(DEAL_BUNDLE_BYTES, o.deals.len()),
+            move |c| io(bundles::write_deals(&dir.join(DEALS_IDX), inp, c)),
+        ),
+        task(
+            "investors.idx",
+            (o.firms.len(), "docs"),
+            per(COMPANY_BUNDLE_BYTES, o.firms.len()),
+            move |c| io(bundles::write_firms(&dir.join(FIRMS_IDX), inp, c)),
+        ),
+        task(
+            "catalog.idx",
+            (places + industries, "rows"),
+            per(COMPANY_BUNDLE_BYTES, places + industries),
+            move |c| io(bundles::write_catalog(&dir.join(CATALOG_IDX), inp.facts, c)),
+        ),
+        task(
+            "text/companies",
+            (o.companies.len(), "names"),
+            name_index_bytes(o.companies.len()),
+            move |c| {
+                tx(
+                    text::build_companies(&text_dir("companies"), inp, c),
+                    "companies",
+                )
+            },
+        ),
+        task(
+            "text/investors",
+            (o.firms.len(), "names"),
+            name_index_bytes(o.firms.len()),
+            move |c| {
+                tx(
+                    text::build_firms(&text_dir("investors"), inp, c),
+                    "investors",
+                )
+            },
+        ),
+        task(
+            "text/people",
+            (o.people.len(), "names"),
+            name_index_bytes(o.people.len()),
+            move |c| tx(text::build_people(&text_dir("people"), inp, c), "people"),
+        ),
+        task(
+            "text/locations",
+            (places, "names"),
+            name_index_bytes(places),
+            move |c| {
+                tx(
+                    text::build_locations(&text_dir("locations"), inp, c),
+                    "locations",
+                )
+            },
+        ),
+        task(
+            "text/industries",
+            (industries, "names"),
+            name_index_bytes(industries),
+            move |c| {
+                tx(
+                    text::build_industries(&text_dir("industries"), inp, c),
+                    "industries",
+                )
+            },
+        ),
+    ]
+}
+
+fn per(bytes: u64, docs: usize) -> u64 {
+    bytes * docs as u64
+}
+
+/// Renderers of the record stores (they stream the dump a second time).
+fn store_tasks<'a>(
+    dir: &'a Path,
+    dump: &'a Path,
+    kept: &'a crate::ingest::KeptLines,
+    inp: &'a Inputs<'a>,
+    refs: &'a Arc<refs::EntityRefs>,
+) -> Vec<Task<'a>> {
+    let (o, catalog) = (inp.orders, &inp.facts.catalog);
+    let catalog_rows = catalog.locations.len() + catalog.industries.len();
+    vec![
+        task(
+            "deal and company stores",
+            (o.deals.len() + o.companies.len(), "records"),
+            store_bytes(o.deals.len().max(o.companies.len()), 1),
+            move |c| {
+                let mut files =
+                    entries(dir, stores::write_deal_store(dir, dump, kept, inp, refs, c))?;
+                files.extend(entries(
+                    dir,
+                    stores::write_company_store(dir, dump, kept, inp, refs, c),
+                )?);
+                Ok(files)
+            },
+        ),
+        task(
+            "investor stores",
+            (o.firms.len(), "records"),
+            store_bytes(o.firms.len(), 2),
+            move |c| entries(dir, stores::write_firm_store(dir, dump, kept, inp, refs, c)),
+        ),
+        task(
+            "person stores",
+            (o.people.len(), "records"),
+            store_bytes(o.people.len(), 1),
+            move |c| {
+                entries(
+                    dir,
+                    stores::write_person_store(dir, dump, kept, inp, refs, c),
+                )
+            },
+        ),
+        task(
+            "catalog stores",
+            (catalog_rows, "records"),
+            store_bytes(catalog_rows, 2),
+            move |c| entries(dir, stores::write_catalog_store(dir, inp, c)),
+        ),
+    ]
+}
