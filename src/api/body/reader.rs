@@ -340,7 +340,7 @@ impl<'a> Obj<'a> {
     /// One financing type item; `Err` carries how the bad item is shown in the message.
     fn financing_type(&self, item: &Slot<'a>, index: usize) -> Result<RoundKey, String> {
         let Json::Object(entries) = item.value else {
-            return Err(shown(item.value));
+            return Err(shown_non_object(item.value));
         };
         let path = format!("{}[{index}]", item.path);
         let obj = Obj::open(
@@ -443,6 +443,18 @@ fn shown(value: &Json) -> String {
     match value {
         Json::String(text) => text.clone(),
         other => other.to_value().to_string(),
+    }
+}
+
+/// How a financing type item that is not an object is named in the
+/// message: a string naming a valid type is shown with the object it
+/// should have been, since the list of valid options names it too.
+fn shown_non_object(value: &Json) -> String {
+    match value {
+        Json::String(text) if RoundType::parse(text).is_some() => {
+            format!(r#""{text}" (write {{"type": "{text}"}})"#)
+        }
+        other => shown(other),
     }
 }
 
@@ -923,7 +935,7 @@ mod tests {
         let message = errors[0]["message"].as_str().unwrap();
         assert!(
             message.starts_with(
-                r#"Invalid financing type(s): SERIES_B, Series C, {"pre":true}, 4. Valid"#
+                r#"Invalid financing type(s): "SERIES_B" (write {"type": "SERIES_B"}), Series C, {"pre":true}, 4. Valid"#
             ),
             "{message}"
         );
