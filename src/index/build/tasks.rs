@@ -177,14 +177,19 @@ fn entries_below(dir: &Path, sub: &str) -> Result<Vec<FileEntry>, String> {
     Ok(out)
 }
 
+/// A name index builder of `text`.
+type BuildNames = fn(&Path, &Inputs, &Counter) -> Result<(), crate::index::text::TextError>;
+
 /// Writers of the per-kind bundles and name indexes.
 fn structure_tasks<'a>(dir: &'a Path, inp: &'a Inputs<'a>) -> Vec<Task<'a>> {
     let io = move |r: std::io::Result<WrittenFile>| entries(dir, r.map(|f| vec![f]));
-    let tx = move |r: Result<(), crate::index::text::TextError>, kind: &str| {
-        r.map_err(|e| e.to_string())?;
-        entries_below(dir, &format!("{TEXT_DIR}/{kind}"))
-    };
-    let text_dir = move |kind: &str| dir.join(TEXT_DIR).join(kind);
+    let name_task =
+        move |name: &'static str, kind: &'static str, names: usize, build: BuildNames| {
+            task(name, (names, "names"), name_index_bytes(names), move |c| {
+                build(&dir.join(TEXT_DIR).join(kind), inp, c).map_err(|e| e.to_string())?;
+                entries_below(dir, &format!("{TEXT_DIR}/{kind}"))
+            })
+        };
     let (o, catalog) = (inp.orders, &inp.facts.catalog);
     let places = catalog.locations.len();
     let industries = catalog.industries.len();
@@ -219,55 +224,25 @@ fn structure_tasks<'a>(dir: &'a Path, inp: &'a Inputs<'a>) -> Vec<Task<'a>> {
             per(COMPANY_BUNDLE_BYTES, places + industries),
             move |c| io(bundles::write_catalog(&dir.join(CATALOG_IDX), inp.facts, c)),
         ),
-        task(
+        name_task(
             "text/companies",
-            (o.companies.len(), "names"),
-            name_index_bytes(o.companies.len()),
-            move |c| {
-                tx(
-                    text::build_companies(&text_dir("companies"), inp, c),
-                    "companies",
-                )
-            },
+            "companies",
+            o.companies.len(),
+            text::build_companies,
         ),
-        task(
+        name_task(
             "text/investors",
-            (o.firms.len(), "names"),
-            name_index_bytes(o.firms.len()),
-            move |c| {
-                tx(
-                    text::build_firms(&text_dir("investors"), inp, c),
-                    "investors",
-                )
-            },
+            "investors",
+            o.firms.len(),
+            text::build_firms,
         ),
-        task(
-            "text/people",
-            (o.people.len(), "names"),
-            name_index_bytes(o.people.len()),
-            move |c| tx(text::build_people(&text_dir("people"), inp, c), "people"),
-        ),
-        task(
-            "text/locations",
-            (places, "names"),
-            name_index_bytes(places),
-            move |c| {
-                tx(
-                    text::build_locations(&text_dir("locations"), inp, c),
-                    "locations",
-                )
-            },
-        ),
-        task(
+        name_task("text/people", "people", o.people.len(), text::build_people),
+        name_task("text/locations", "locations", places, text::build_locations),
+        name_task(
             "text/industries",
-            (industries, "names"),
-            name_index_bytes(industries),
-            move |c| {
-                tx(
-                    text::build_industries(&text_dir("industries"), inp, c),
-                    "industries",
-                )
-            },
+            "industries",
+            industries,
+            text::build_industries,
         ),
     ]
 }
