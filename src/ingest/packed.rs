@@ -4,12 +4,14 @@
 //! people), so the per-row cost decides how large a dump fits in memory. A
 //! `Vec<PersonFacts>` pays a fixed struct of about 200 bytes plus a heap
 //! allocation per string and list; a table pays the row's compact encoding
-//! and nine bytes of bookkeeping:
+//! and 20 bytes of bookkeeping (4 without an id):
 //!
 //! - `ids`: each row's UUID (16 B), the one field sorts and key maps need
 //!   for every row, so it is read without decoding (facts only: the derived
 //!   aggregates, packed the same way, have none);
-//! - `starts`: where each row begins, `chunk << 32 | offset` (8 B);
+//! - `starts`: where each row begins in its chunk (4 B), and the first row
+//!   of each chunk (`chunk_rows`, a few hundred at most: a row's chunk is
+//!   found by binary search);
 //! - `chunks`: arenas of at most [`CHUNK_BYTES`], each row whole in one, in
 //!   serde's compact binary form (postcard: varint integers, enums as their
 //!   index, dates as day numbers, strings as length + bytes).
@@ -26,7 +28,7 @@
 //! else, valid for the life of the build) and its rows are read back with
 //! one positioned read each. The operating system's page cache keeps hot
 //! spilled rows fast without counting them in the process's memory. Ids
-//! and starts (24 bytes a row) always stay in memory.
+//! and starts (20 bytes a row) always stay in memory.
 
 use std::cell::RefCell;
 use std::fs::File;
@@ -115,8 +117,11 @@ struct Spill {
 
 /// Rows of one kind, packed; see the module docs.
 pub struct Table<T> {
-    ids: Vec<Uuid>,
-    starts: Vec<u64>,
+    /// Shared once the table is filled ([`Table::shared_ids`]).
+    ids: Arc<Vec<Uuid>>,
+    starts: Vec<u32>,
+    /// The first row of each chunk.
+    chunk_rows: Vec<u32>,
     chunks: Vec<Chunk>,
     spill: Option<Spill>,
     _rows: PhantomData<fn() -> T>,
@@ -125,8 +130,9 @@ pub struct Table<T> {
 impl<T> Default for Table<T> {
     fn default() -> Table<T> {
         Table {
-            ids: Vec::new(),
+            ids: Arc::default(),
             starts: Vec::new(),
+            chunk_rows: Vec::new(),
             chunks: Vec::new(),
             spill: None,
             _rows: PhantomData,
@@ -166,25 +172,30 @@ impl<T: Row> Table<T> {
     /// Appends `row`; its row number is the previous `len()`.
     pub fn push(&mut self, row: &T) -> std::io::Result<()> {
         let encoded = postcard::to_stdvec(row).expect("facts always encode");
-        let chunks = self.chunks.len() as u64;
+        let (chunks, rows) = (self.chunks.len(), self.starts.len() as u32);
         let chunk = self.chunk_with_room(encoded.len())?;
-        let index = if chunk.is_empty() { chunks } else { chunks - 1 };
-        let start = index << 32 | chunk.len() as u64;
+        let start = chunk.len() as u32;
         chunk.extend_from_slice(&encoded);
+        if self.chunks.len() > chunks {
+            self.chunk_rows.push(rows);
+        }
         self.starts.push(start);
-        self.ids.extend(row.id());
+        if let Some(id) = row.id() {
+            Arc::make_mut(&mut self.ids).push(id);
+        }
         Ok(())
     }
 
     /// The row at `row`, decoded.
     pub fn get(&self, row: u32) -> T {
-        let start = self.starts[row as usize];
-        let (chunk, offset) = ((start >> 32) as usize, start & 0xffff_ffff);
+        let chunk = self.chunk_rows.partition_point(|&first| first <= row) - 1;
+        let offset = self.starts[row as usize] as u64;
         match &self.chunks[chunk] {
             Chunk::Held(bytes) => decode(&bytes[offset as usize..]),
             Chunk::Spilled { at, len } => {
+                let next_chunk = self.chunk_rows.get(chunk + 1).copied();
                 let end = match self.starts.get(row as usize + 1) {
-                    Some(&next) if next >> 32 == chunk as u64 => next & 0xffff_ffff,
+                    Some(&next) if Some(row + 1) != next_chunk => next as u64,
                     _ => *len,
                 };
                 self.read_spilled(at + offset, (end - offset) as usize)
@@ -286,6 +297,12 @@ impl<T> Table<T> {
     /// Every row's id, in row order (empty for rows without ids).
     pub fn ids(&self) -> &[Uuid] {
         &self.ids
+    }
+
+    /// [`Table::ids`], shared with whatever outlives a borrow of the table
+    /// (the build's references). Rows pushed after this copy the ids once.
+    pub fn shared_ids(&self) -> Arc<Vec<Uuid>> {
+        self.ids.clone()
     }
 
     /// Bytes of the encoded rows, held or spilled (not counting ids and starts).

@@ -10,6 +10,7 @@
 //! | people | most recent deal date desc (non-investors last) |
 
 use std::cmp::Ordering;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use uuid::Uuid;
@@ -59,13 +60,13 @@ impl ByDocId {
     }
 }
 
-/// Doc id orders of every kind.
+/// Doc id orders of every kind (shared with the build's references).
 #[derive(Debug, Clone)]
 pub struct Orders {
-    pub companies: ByDocId,
-    pub deals: ByDocId,
-    pub firms: ByDocId,
-    pub people: ByDocId,
+    pub companies: Arc<ByDocId>,
+    pub deals: Arc<ByDocId>,
+    pub firms: Arc<ByDocId>,
+    pub people: Arc<ByDocId>,
 }
 
 pub fn assign_doc_ids(facts: &Facts, derived: &Derived) -> Orders {
@@ -89,10 +90,10 @@ pub fn assign_doc_ids(facts: &Facts, derived: &Derived) -> Orders {
         investor.then(|| derived.people.get(p).stats.most_recent_deal_date)?
     });
     Orders {
-        companies,
-        deals,
-        firms: by_recent_date(facts.firms.ids(), &firm_dates),
-        people: by_recent_date(facts.people.ids(), &person_dates),
+        companies: Arc::new(companies),
+        deals: Arc::new(deals),
+        firms: Arc::new(by_recent_date(facts.firms.ids(), &firm_dates)),
+        people: Arc::new(by_recent_date(facts.people.ids(), &person_dates)),
     }
 }
 
