@@ -10,7 +10,7 @@
 //! Each file is one progress stage, `read <file>`, counted in bytes against
 //! the file's size.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -27,33 +27,81 @@ use super::catalog::load_catalog;
 use super::facts::*;
 use super::packed::{Row, SpillBudget, Table};
 use super::report::{IngestReport, RowError};
+use super::rows_by::{IdMap, RowsById, RowsByKey};
 use super::scan::scan_jsonl_map;
 use super::IngestError;
 
-/// Line numbers of the kept rows of each file, ascending: the row number of
-/// a line is its position here (the renderer uses it to skip rejected rows).
+/// Which lines of each file became rows: the kept lines as runs of
+/// consecutive lines, so that a dump whose rows are all kept costs a few
+/// bytes per file rather than 8 a row. The row number of a kept line is its
+/// position among the kept lines (the renderer uses it to skip rejected
+/// rows and blank lines).
 #[derive(Debug, Clone, Default)]
 pub struct KeptLines {
-    lines: HashMap<&'static str, Vec<u64>>,
+    runs: HashMap<&'static str, Vec<Run>>,
+}
+
+/// Kept lines `first..first + len`, rows `row..row + len`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Run {
+    first: u64,
+    len: u64,
+    row: u32,
+}
+
+impl Run {
+    fn end(&self) -> u64 {
+        self.first + self.len
+    }
 }
 
 impl KeptLines {
     /// The row number of `line`, or `None` when the line was rejected.
     pub fn row_of_line(&self, file: &str, line: u64) -> Option<u32> {
-        let lines = self.lines.get(file)?;
-        lines.binary_search(&line).ok().map(|r| r as u32)
+        let runs = self.runs.get(file)?;
+        let run = runs[..runs.partition_point(|r| r.first <= line)].last()?;
+        (line < run.end()).then(|| run.row + (line - run.first) as u32)
     }
 
+    /// Keeps `line`, which comes after every line kept so far in `file`.
     fn keep(&mut self, file: &'static str, line: u64) {
-        self.lines.entry(file).or_default().push(line);
-    }
-
-    fn drop_line(&mut self, file: &'static str, line: u64) {
-        if let Some(lines) = self.lines.get_mut(file) {
-            if let Ok(i) = lines.binary_search(&line) {
-                lines.remove(i);
+        let runs = self.runs.entry(file).or_default();
+        match runs.last_mut() {
+            Some(run) if run.end() == line => run.len += 1,
+            last => {
+                let row = last.map_or(0, |r| r.row + r.len as u32);
+                runs.push(Run {
+                    first: line,
+                    len: 1,
+                    row,
+                });
             }
         }
+    }
+
+    /// Un-keeps a kept `line`: its run splits and later rows move up one.
+    fn drop_line(&mut self, file: &'static str, line: u64) {
+        let Some(runs) = self.runs.get_mut(file) else {
+            return;
+        };
+        let i = runs.partition_point(|r| r.first <= line);
+        let Some(run) = i.checked_sub(1).map(|i| runs[i]).filter(|r| line < r.end()) else {
+            return;
+        };
+        let before = Run {
+            len: line - run.first,
+            ..run
+        };
+        let after = Run {
+            first: line + 1,
+            len: run.end() - line - 1,
+            row: run.row + before.len as u32,
+        };
+        let pieces = [before, after].into_iter().filter(|r| r.len > 0);
+        runs.splice(i - 1..i, pieces);
+        runs.iter_mut()
+            .filter(|r| r.first > line + 1)
+            .for_each(|r| r.row -= 1);
     }
 }
 
@@ -208,42 +256,52 @@ pub fn load_dump_spilling(
     let mut loader = Loader::new(strict, progress);
     loader.budget = budget.cloned();
     let catalog = load_catalog(dir, &mut loader)?;
-    let companies = load_table(
+    let (companies, company_rows) = load_table(
         dir,
         &mut loader,
         "companies.jsonl",
         |row: CompanyRow| company_facts(row, &catalog),
         |c: &CompanyFacts| Some(&c.permalink),
     )?;
-    let company_ids = id_map(&companies);
-    let firms = load_table(
+    let company_ids = IdMap {
+        ids: companies.ids(),
+        rows: company_rows,
+    };
+    let (firms, firm_rows) = load_table(
         dir,
         &mut loader,
         "investors.jsonl",
         |row: FirmRow| firm_facts(row, &catalog, &company_ids),
         |f: &FirmFacts| Some(&f.permalink),
     )?;
-    let firm_ids = id_map(&firms);
-    let people = load_table(
+    let firm_ids = IdMap {
+        ids: firms.ids(),
+        rows: firm_rows,
+    };
+    let (people, person_rows) = load_table(
         dir,
         &mut loader,
         "people.jsonl",
         |row: PersonRow| person_facts(row, &company_ids, &firm_ids),
         |_| None,
     )?;
-    let person_ids = id_map(&people);
+    let person_ids = IdMap {
+        ids: people.ids(),
+        rows: person_rows,
+    };
     let refs = DealRefs {
         companies: &company_ids,
         firms: &firm_ids,
         people: &person_ids,
     };
-    let deals = load_table(
+    let (deals, _) = load_table(
         dir,
         &mut loader,
         "deals.jsonl",
         |row: DealRow| deal_facts(row, &refs),
         |_| None,
     )?;
+    drop((company_ids, firm_ids, person_ids));
     let facts = Facts {
         catalog,
         companies,
@@ -329,55 +387,84 @@ fn boxed(s: Option<String>) -> Option<Box<str>> {
     s.map(String::into_boxed_str)
 }
 
-/// Tracks ids and permalinks seen so far in one file.
+/// The ids and permalinks of the rows kept so far in one file, found through
+/// the table being filled (see `rows_by`).
 #[derive(Default)]
-struct Uniques {
-    ids: HashSet<Uuid>,
-    permalinks: HashSet<String>,
+struct Claims {
+    ids: RowsById,
+    permalinks: RowsByKey,
 }
 
-impl Uniques {
-    fn claim(&mut self, id: Option<Uuid>, permalink: Option<&str>) -> Result<(), String> {
-        if let Some(id) = id.filter(|id| self.ids.contains(id)) {
+impl Claims {
+    /// Why `row` cannot join `table`: its id or permalink is taken, or empty.
+    fn check<T: Row>(
+        &self,
+        table: &Table<T>,
+        row: &T,
+        permalink: &impl Fn(&T) -> Option<&str>,
+    ) -> Result<(), String> {
+        if let Some(id) = row
+            .id()
+            .filter(|id| self.ids.get(table.ids(), id).is_some())
+        {
             return Err(format!("duplicate id {id}"));
         }
-        if let Some(p) = permalink {
-            if self.permalinks.contains(p) {
+        if let Some(p) = permalink(row) {
+            let taken = |r: u32| permalink(&table.get(r)) == Some(p);
+            if self.permalinks.find(p, taken).is_some() {
                 return Err(format!("duplicate permalink '{p}'"));
             }
             if p.is_empty() {
                 return Err("empty permalink".into());
             }
-            self.permalinks.insert(p.to_string());
         }
-        self.ids.extend(id);
         Ok(())
+    }
+
+    /// Claims the id and permalink of `row`, the table's last row.
+    fn claim<T: Row>(
+        &mut self,
+        table: &Table<T>,
+        row: &T,
+        permalink: &impl Fn(&T) -> Option<&str>,
+    ) {
+        let last = table.len() as u32 - 1;
+        if row.id().is_some() {
+            self.ids.insert(table.ids(), last);
+        }
+        if let Some(p) = permalink(row) {
+            self.permalinks.insert(p, last);
+        }
     }
 }
 
 /// Reads `file` into a table: each parsed row converted (in parallel), then
-/// its id (and permalink, for organisations) claimed, in file order.
+/// its id (and permalink, for organisations) claimed, in file order; returns
+/// the table and its rows by id.
 fn load_table<R, T>(
     dir: &Path,
     loader: &mut Loader,
     file: &'static str,
     convert: impl Fn(R) -> Result<T, String> + Sync,
     permalink: impl Fn(&T) -> Option<&str>,
-) -> Result<Table<T>, IngestError>
+) -> Result<(Table<T>, RowsById), IngestError>
 where
     R: serde::de::DeserializeOwned + Send,
     T: Row + Send,
 {
-    let mut uniques = Uniques::default();
+    let mut claims = Claims::default();
     let mut out = match &loader.budget {
         Some(budget) => Table::spilling(budget),
         None => Table::default(),
     };
     let mut spill_error = None;
     loader.scan_converted(dir, file, convert, |_, facts| {
-        uniques.claim(facts.id(), permalink(&facts))?;
-        if let Err(e) = out.push(&facts) {
-            spill_error.get_or_insert(e);
+        claims.check(&out, &facts, &permalink)?;
+        match out.push(&facts) {
+            Ok(()) => claims.claim(&out, &facts, &permalink),
+            Err(e) => {
+                spill_error.get_or_insert(e);
+            }
         }
         Ok(())
     })?;
@@ -390,17 +477,8 @@ where
     };
     match spill_error {
         Some(e) => Err(spill_failed(e)),
-        None => out.finish().map_err(spill_failed),
+        None => Ok((out.finish().map_err(spill_failed)?, claims.ids)),
     }
-}
-
-fn id_map<T>(table: &Table<T>) -> HashMap<Uuid, u32> {
-    table
-        .ids()
-        .iter()
-        .enumerate()
-        .map(|(i, &id)| (id, i as u32))
-        .collect()
 }
 
 fn company_facts(row: CompanyRow, catalog: &Catalog) -> Result<CompanyFacts, String> {
@@ -440,12 +518,8 @@ fn company_facts(row: CompanyRow, catalog: &Catalog) -> Result<CompanyFacts, Str
     })
 }
 
-fn firm_facts(
-    row: FirmRow,
-    catalog: &Catalog,
-    company_ids: &HashMap<Uuid, u32>,
-) -> Result<FirmFacts, String> {
-    if company_ids.contains_key(&row.id) {
+fn firm_facts(row: FirmRow, catalog: &Catalog, company_ids: &IdMap) -> Result<FirmFacts, String> {
+    if company_ids.contains(&row.id) {
         return Err(format!("id {} is already a company", row.id));
     }
     let [domain_key, linkedin_key, crunchbase_key] = org_keys(
@@ -468,14 +542,14 @@ fn firm_facts(
 
 fn person_facts(
     row: PersonRow,
-    company_ids: &HashMap<Uuid, u32>,
-    firm_ids: &HashMap<Uuid, u32>,
+    company_ids: &IdMap,
+    firm_ids: &IdMap,
 ) -> Result<PersonFacts, String> {
     let resolve = |id: &Uuid| {
         company_ids
             .get(id)
-            .map(|&c| Employer::Company(c))
-            .or_else(|| firm_ids.get(id).map(|&f| Employer::Firm(f)))
+            .map(Employer::Company)
+            .or_else(|| firm_ids.get(id).map(Employer::Firm))
             .ok_or_else(|| format!("employment company_id {id} is neither a company nor a firm"))
     };
     let mut employer = None;
@@ -547,25 +621,24 @@ fn person_facts(
 }
 
 struct DealRefs<'a> {
-    companies: &'a HashMap<Uuid, u32>,
-    firms: &'a HashMap<Uuid, u32>,
-    people: &'a HashMap<Uuid, u32>,
+    companies: &'a IdMap<'a>,
+    firms: &'a IdMap<'a>,
+    people: &'a IdMap<'a>,
 }
 
 fn deal_facts(row: DealRow, refs: &DealRefs) -> Result<DealFacts, String> {
-    let company = *refs
+    let company = refs
         .companies
         .get(&row.company_id)
         .ok_or_else(|| format!("unknown company_id {}", row.company_id))?;
     let person = |id: &Uuid| {
         refs.people
             .get(id)
-            .copied()
             .ok_or_else(|| format!("unknown person {id}"))
     };
     let mut firms: Vec<DealFirm> = Vec::with_capacity(row.investors.len());
     for f in &row.investors {
-        let firm = *refs
+        let firm = refs
             .firms
             .get(&f.firm_id)
             .ok_or_else(|| format!("unknown firm_id {}", f.firm_id))?;
@@ -749,6 +822,36 @@ mod tests {
         assert_eq!(loaded.kept.row_of_line("companies.jsonl", 1), Some(0));
         assert!(r.to_string().contains("companies.jsonl"));
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    proptest::proptest! {
+        /// Runs answer as the list of kept lines did: a kept line's row is
+        /// its position among the kept lines, through late rejections too.
+        #[test]
+        fn kept_runs_answer_like_the_list_of_kept_lines(
+            steps in proptest::collection::vec((1u64..4, proptest::bool::ANY), 0..120),
+            late in proptest::collection::vec(0usize..200, 0..12),
+        ) {
+            let (mut kept, mut naive, mut line) = (KeptLines::default(), Vec::new(), 0);
+            for (gap, keep) in steps {
+                line += gap;
+                if keep {
+                    kept.keep("f", line);
+                    naive.push(line);
+                }
+            }
+            for i in late {
+                if let Some(&l) = naive.get(i % naive.len().max(1)) {
+                    kept.drop_line("f", l);
+                    naive.retain(|&x| x != l);
+                }
+            }
+            for l in 0..=line + 1 {
+                let row = naive.binary_search(&l).ok().map(|r| r as u32);
+                proptest::prop_assert_eq!(kept.row_of_line("f", l), row, "line {}", l);
+            }
+            proptest::prop_assert_eq!(kept.row_of_line("other", 1), None);
+        }
     }
 
     #[test]

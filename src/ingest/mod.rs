@@ -10,6 +10,7 @@ pub mod import;
 pub mod load;
 pub mod packed;
 pub mod report;
+pub mod rows_by;
 pub mod scan;
 pub mod sparse;
 pub mod write;
