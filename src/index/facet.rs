@@ -19,14 +19,17 @@
 //! first use and the large ones are cached (small ones decode in well under a
 //! microsecond, so caching them would only cost memory).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
 use rayon::prelude::*;
 use roaring::RoaringBitmap;
 
 use super::format::{ArrayRef, Bundle, BundleWriter};
+use super::scratch::{self, ScratchArray, ScratchChunks};
 use super::IndexError;
 
 /// Serialized bitmaps larger than this are decoded once and cached.
@@ -53,16 +56,23 @@ impl Default for DocIds {
 }
 
 impl DocIds {
-    fn add(&mut self, docid: u32) {
+    /// Adds `docid`; returns about how many bytes that may have taken (a
+    /// list's 4, a bitmap's container entry of 2).
+    fn add(&mut self, docid: u32) -> usize {
         match self {
-            DocIds::List(ids) if ids.len() < LIST_MAX => ids.push(docid),
+            DocIds::List(ids) if ids.len() < LIST_MAX => {
+                ids.push(docid);
+                4
+            }
             DocIds::List(ids) => {
                 let mut bitmap = RoaringBitmap::from_iter(ids.iter().copied());
                 bitmap.insert(docid);
                 *self = DocIds::Bitmap(bitmap);
+                2
             }
             DocIds::Bitmap(bitmap) => {
                 bitmap.insert(docid);
+                2
             }
         }
     }
@@ -82,61 +92,202 @@ impl DocIds {
     }
 }
 
-/// Collects value → doc ids while building (see [`DocIds`]); bitmaps are
-/// serialised once, at write, and streamed into the bundle.
-#[derive(Debug, Default, Clone)]
+/// Bytes the value → doc ids map of a [`FacetBuilder`] may hold (as
+/// estimated by [`DocIds::add`] and [`VALUE_BYTES`]) before they are
+/// moved into its external sorter.
+pub const FACET_HELD_BYTES: usize = 32 << 20;
+
+/// Estimated bytes of a value's entry in the map besides its ids: the
+/// key's `String`, the ids' enum, the hash slot and the allocations' overhead.
+const VALUE_BYTES: usize = 96;
+
+/// Memory the external sorter of a [`FacetBuilder`] fills before it writes
+/// a sorted chunk beside the bundle.
+const FACET_SORT_BYTES: usize = 16 << 20;
+
+/// Collects value → doc ids while building (see [`DocIds`]) in bounded
+/// memory. The map is held while it is small (a facet of a few values, or
+/// a small index, never touches the disk); past [`FACET_HELD_BYTES`] its
+/// entries are serialised, handed to an external sorter (`grenad`, whose
+/// chunks are files beside the bundle) and the map starts over. At write,
+/// the sorter's merged stream (a value's serialisations from every flush,
+/// united) goes through scratch arrays into the bundle. Both ways write the
+/// same bytes.
 pub struct FacetBuilder {
     values: HashMap<String, DocIds>,
+    held: usize,
+    limit: usize,
+    dir: PathBuf,
+    sorter: Option<grenad::Sorter<UnionIds, ScratchChunks>>,
+    /// The first failure to spill, reported by [`FacetBuilder::write`].
+    failure: Option<io::Error>,
 }
 
 impl FacetBuilder {
+    /// A builder keeping its scratch files in `dir`.
+    pub fn new_in(dir: &Path) -> FacetBuilder {
+        FacetBuilder::with_limit(dir, FACET_HELD_BYTES)
+    }
+
+    /// A builder holding at most about `limit` bytes of map.
+    pub fn with_limit(dir: &Path, limit: usize) -> FacetBuilder {
+        FacetBuilder {
+            values: HashMap::new(),
+            held: 0,
+            limit,
+            dir: dir.to_path_buf(),
+            sorter: None,
+            failure: None,
+        }
+    }
+
     pub fn add(&mut self, value: &str, docid: u32) {
-        match self.values.get_mut(value) {
+        if self.failure.is_some() {
+            return;
+        }
+        self.held += match self.values.get_mut(value) {
             Some(ids) => ids.add(docid),
             None => {
                 self.values
                     .insert(value.to_string(), DocIds::List(vec![docid]));
+                VALUE_BYTES + value.len()
             }
-        }
+        };
+        self.spill_if_full();
     }
 
     /// Makes sure `value` exists even with no documents (e.g. every enum value).
     pub fn declare(&mut self, value: &str) {
-        self.values.entry(value.to_string()).or_default();
+        if !self.values.contains_key(value) {
+            self.values.insert(value.to_string(), DocIds::default());
+            self.held += VALUE_BYTES + value.len();
+        }
+        self.spill_if_full();
     }
 
-    pub fn len(&self) -> usize {
-        self.values.len()
+    /// Moves the map into the sorter when it holds its limit; a failure
+    /// is kept for [`FacetBuilder::write`] to report.
+    fn spill_if_full(&mut self) {
+        if self.held >= self.limit && self.failure.is_none() {
+            if let Err(e) = self.spill() {
+                self.failure = Some(e);
+            }
+        }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+    fn spill(&mut self) -> io::Result<()> {
+        let sorter = self.sorter.get_or_insert_with(|| {
+            let mut builder = grenad::SorterBuilder::new(UnionIds);
+            builder.dump_threshold(FACET_SORT_BYTES);
+            builder
+                .chunk_creator(ScratchChunks::new_in(&self.dir))
+                .build()
+        });
+        for (value, bytes) in serialized(self.values.drain())? {
+            sorter.insert(value, bytes).map_err(scratch::io_error)?;
+        }
+        self.held = 0;
+        Ok(())
     }
 
     /// Writes the field `field` into `out`.
     pub fn write(mut self, out: &mut BundleWriter, field: &str) -> io::Result<()> {
-        let mut sorted: Vec<(String, DocIds)> = self.values.drain().collect();
-        sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        let (values, ids): (Vec<String>, Vec<DocIds>) = sorted.into_iter().unzip();
-        let serialized = ids
-            .into_par_iter()
-            .map(serialize_ids)
-            .collect::<io::Result<Vec<Vec<u8>>>>()?;
-        let (mut keys, mut key_offsets) = (Vec::new(), vec![0u64]);
-        let mut bitmap_offsets = vec![0u64];
-        for (value, bytes) in values.iter().zip(&serialized) {
-            keys.extend_from_slice(value.as_bytes());
-            key_offsets.push(keys.len() as u64);
-            bitmap_offsets.push(bitmap_offsets[bitmap_offsets.len() - 1] + bytes.len() as u64);
+        if let Some(e) = self.failure.take() {
+            return Err(e);
         }
-        out.put_bytes(&format!("facet.{field}.keys"), &keys)?;
-        out.put(&format!("facet.{field}.key_offsets"), &key_offsets)?;
-        out.put(&format!("facet.{field}.bitmap_offsets"), &bitmap_offsets)?;
-        let bitmaps = out.begin_stream(&format!("facet.{field}.bitmaps"))?;
-        for bytes in serialized {
-            out.stream(&bytes)?;
+        match self.sorter.take() {
+            None => write_facet(out, field, serialized(self.values.drain())?),
+            Some(sorter) => self.write_merged(sorter, out, field),
         }
-        out.end_stream(bitmaps)
+    }
+
+    /// The map's last entries into the sorter, then the sorter's merged
+    /// stream into the bundle.
+    fn write_merged(
+        mut self,
+        mut sorter: grenad::Sorter<UnionIds, ScratchChunks>,
+        out: &mut BundleWriter,
+        field: &str,
+    ) -> io::Result<()> {
+        for (value, bytes) in serialized(self.values.drain())? {
+            sorter.insert(value, bytes).map_err(scratch::io_error)?;
+        }
+        let dir = &self.dir;
+        let mut keys = ScratchArray::<u8>::new_in(dir)?;
+        let (mut key_offsets, mut bitmap_offsets) = (
+            ScratchArray::<u64>::new_in(dir)?,
+            ScratchArray::<u64>::new_in(dir)?,
+        );
+        let mut bitmaps = ScratchArray::<u8>::new_in(dir)?;
+        key_offsets.push(0)?;
+        bitmap_offsets.push(0)?;
+        let mut merged = sorter
+            .into_stream_merger_iter()
+            .map_err(scratch::io_error)?;
+        while let Some((value, bytes)) = merged.next().map_err(scratch::io_error)? {
+            keys.extend(value)?;
+            bitmaps.extend(bytes)?;
+            key_offsets.push(keys.len())?;
+            bitmap_offsets.push(bitmaps.len())?;
+        }
+        keys.copy_into(out, &format!("facet.{field}.keys"))?;
+        key_offsets.copy_into(out, &format!("facet.{field}.key_offsets"))?;
+        bitmap_offsets.copy_into(out, &format!("facet.{field}.bitmap_offsets"))?;
+        bitmaps.copy_into(out, &format!("facet.{field}.bitmaps"))
+    }
+}
+
+/// The entries sorted by value, each value's ids serialised
+/// ([`serialize_ids`], in parallel).
+fn serialized(
+    values: impl Iterator<Item = (String, DocIds)>,
+) -> io::Result<Vec<(String, Vec<u8>)>> {
+    let mut sorted: Vec<(String, DocIds)> = values.collect();
+    sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    sorted
+        .into_par_iter()
+        .map(|(value, ids)| Ok((value, serialize_ids(ids)?)))
+        .collect()
+}
+
+/// Writes a facet's arrays from its sorted values and their serialised ids.
+fn write_facet(
+    out: &mut BundleWriter,
+    field: &str,
+    entries: Vec<(String, Vec<u8>)>,
+) -> io::Result<()> {
+    let (mut keys, mut key_offsets) = (Vec::new(), vec![0u64]);
+    let mut bitmap_offsets = vec![0u64];
+    for (value, bytes) in &entries {
+        keys.extend_from_slice(value.as_bytes());
+        key_offsets.push(keys.len() as u64);
+        bitmap_offsets.push(bitmap_offsets[bitmap_offsets.len() - 1] + bytes.len() as u64);
+    }
+    out.put_bytes(&format!("facet.{field}.keys"), &keys)?;
+    out.put(&format!("facet.{field}.key_offsets"), &key_offsets)?;
+    out.put(&format!("facet.{field}.bitmap_offsets"), &bitmap_offsets)?;
+    let bitmaps = out.begin_stream(&format!("facet.{field}.bitmaps"))?;
+    for (_, bytes) in entries {
+        out.stream(&bytes)?;
+    }
+    out.end_stream(bitmaps)
+}
+
+/// Merge function of a facet's sorter: a value's serialised id sets
+/// (from several flushes) become the serialisation of their union.
+struct UnionIds;
+
+impl grenad::MergeFunction for UnionIds {
+    type Error = String;
+
+    fn merge<'a>(&self, _value: &[u8], sets: &[Cow<'a, [u8]>]) -> Result<Cow<'a, [u8]>, String> {
+        let mut union = RoaringBitmap::new();
+        for set in sets {
+            union |= deserialize_ids(set)?;
+        }
+        serialize_ids(DocIds::Bitmap(union))
+            .map(Cow::Owned)
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -336,7 +487,9 @@ mod doc_ids_tests {
 
     fn collected(ids: impl IntoIterator<Item = u32>) -> DocIds {
         let mut doc_ids = DocIds::default();
-        ids.into_iter().for_each(|id| doc_ids.add(id));
+        ids.into_iter().for_each(|id| {
+            doc_ids.add(id);
+        });
         doc_ids
     }
 

@@ -195,16 +195,38 @@ impl BundleWriter {
 
     /// Ends a streamed array; no other array may be written while one is open.
     pub fn end_stream(&mut self, array: StreamedArray) -> io::Result<()> {
+        self.end_stream_as::<u8>(array)
+    }
+
+    /// Ends a streamed array of `T` (its bytes streamed as `T`'s in memory
+    /// form, little-endian); fails when they are not a whole number of `T`.
+    pub fn end_stream_as<T: Element>(&mut self, array: StreamedArray) -> io::Result<()> {
         let len = self.pos - array.offset;
+        let width = T::DTYPE.width() as u64;
+        if len % width != 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{}: {len} bytes are not a whole number of {width}-byte values",
+                    array.name
+                ),
+            ));
+        }
         self.pad()?;
         self.entries.push(ArrayEntry {
             name: array.name,
-            dtype: Dtype::U8,
+            dtype: T::DTYPE,
             offset: array.offset,
             len,
-            count: len,
+            count: len / width,
         });
         Ok(())
+    }
+
+    /// The folder the bundle is written in: where its builders keep
+    /// scratch files ([`super::scratch`]) on the same disk.
+    pub fn dir(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("."))
     }
 
     fn put_bytes_as(

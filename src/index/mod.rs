@@ -22,6 +22,8 @@ pub mod payload;
 mod proptests;
 pub mod records;
 pub mod relation;
+pub mod relation_builder;
+pub mod scratch;
 pub mod store;
 pub mod text;
 pub mod value_counts;

@@ -11,8 +11,9 @@ use uuid::Uuid;
 use super::column::{write_sorted_column, Column, SortOrder, NULL_I64};
 use super::facet::{Facet, FacetBuilder};
 use super::format::{Bundle, BundleWriter};
-use super::keymap::{write_ids, write_keymap, IdMap, KeyMap};
-use super::relation::{Relation, RelationBuilder};
+use super::keymap::{write_ids, write_keymap, IdMap, KeyMap, KeyPairs};
+use super::relation::Relation;
+use super::relation_builder::RelationBuilder;
 use super::store::{Store, StoreWriter, STORE_TAG};
 use super::value_counts::{ValueCounts, ValueCountsBuilder};
 
@@ -65,14 +66,17 @@ proptest! {
     }
 
     #[test]
-    fn facets_round_trip(values in prop::collection::btree_map("[a-z0-9/-]{0,12}", prop::collection::btree_set(0u32..5000, 0..60), 0..20)) {
+    fn facets_round_trip(
+        values in prop::collection::btree_map("[a-z0-9/-]{0,12}", prop::collection::btree_set(0u32..5000, 0..60), 0..20),
+        limit in prop_oneof![Just(usize::MAX), 0usize..3000],
+    ) {
         let path = temp_file("facet");
-        let mut builder = FacetBuilder::default();
+        let mut w = BundleWriter::create(&path, *b"PROP").unwrap();
+        let mut builder = FacetBuilder::with_limit(w.dir(), limit);
         for (value, docids) in &values {
             builder.declare(value);
             docids.iter().for_each(|&d| builder.add(value, d));
         }
-        let mut w = BundleWriter::create(&path, *b"PROP").unwrap();
         builder.write(&mut w, "f").unwrap();
         w.finish().unwrap();
         let bundle = reopen(&path);
@@ -88,6 +92,32 @@ proptest! {
         let all: RoaringBitmap = values.values().flatten().copied().collect();
         prop_assert_eq!(facet.union_of(values.keys().map(String::as_str)).unwrap(), all);
         std::fs::remove_file(path).unwrap();
+    }
+
+    /// A facet held in memory and one spilled through its sorter after
+    /// every few values write the same arrays, whatever order the (value,
+    /// doc) pairs come in.
+    #[test]
+    fn spilled_facets_write_the_bytes_of_held_ones(
+        pairs in prop::collection::vec(("[a-c]{0,2}", 0u32..300_000), 0..400),
+        limit in 0usize..2000,
+    ) {
+        let arrays = |limit: usize| {
+            let path = temp_file("facet-spill");
+            let mut w = BundleWriter::create(&path, *b"PROP").unwrap();
+            let mut builder = FacetBuilder::with_limit(w.dir(), limit);
+            builder.declare("declared");
+            pairs.iter().for_each(|(v, d)| builder.add(v, *d));
+            builder.write(&mut w, "f").unwrap();
+            w.finish().unwrap();
+            let bundle = reopen(&path);
+            let named = |a: &str| bundle.array::<u8>(&format!("facet.f.{a}")).unwrap().to_vec();
+            let offsets = |a: &str| bundle.array::<u64>(&format!("facet.f.{a}")).unwrap().to_vec();
+            let all = (named("keys"), offsets("key_offsets"), offsets("bitmap_offsets"), named("bitmaps"));
+            std::fs::remove_file(path).unwrap();
+            all
+        };
+        prop_assert_eq!(arrays(limit), arrays(usize::MAX));
     }
 
     #[test]
@@ -116,13 +146,15 @@ proptest! {
     fn relations_round_trip(edges in prop::collection::vec((0u32..40, 0u32..1000, any::<u8>()), 0..400)) {
         let path = temp_file("relation");
         let sources = 40;
-        let mut builder = RelationBuilder::new(sources, true);
+        let mut w = BundleWriter::create(&path, *b"PROP").unwrap();
+        let mut builder = RelationBuilder::new_in(w.dir(), sources, true).unwrap();
         let mut expected: BTreeMap<u32, BTreeMap<u32, u8>> = BTreeMap::new();
-        for &(s, t, p) in &edges {
+        let mut by_source = edges.clone();
+        by_source.sort_by_key(|e| e.0);
+        for &(s, t, p) in &by_source {
             builder.add(s, t, p);
             expected.entry(s).or_default().entry(t).or_insert(p);
         }
-        let mut w = BundleWriter::create(&path, *b"PROP").unwrap();
         builder.write(&mut w, "r").unwrap();
         w.finish().unwrap();
         let bundle = reopen(&path);
@@ -146,7 +178,8 @@ proptest! {
         let mut ids: Vec<Uuid> = ids.into_iter().map(Uuid::from_u128).collect();
         ids.sort_by_key(|id| (id.as_u128() % 2, std::cmp::Reverse(id.as_u128())));
         let mut w = BundleWriter::create(&path, *b"PROP").unwrap();
-        write_keymap(&mut w, "k", pairs.iter().cloned().collect()).unwrap();
+        let key_pairs = KeyPairs::from_pairs(w.dir(), pairs.iter().cloned());
+        write_keymap(&mut w, "k", key_pairs).unwrap();
         write_ids(&mut w, ids.iter().copied()).unwrap();
         w.finish().unwrap();
         let bundle = reopen(&path);

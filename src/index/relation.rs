@@ -8,69 +8,14 @@
 //! | `relation.R.payload` | u8 × edges | optional: lead flag, financing type… |
 //!
 //! Used for `company_deals`, `deal_firms` (payload: lead flag), `firm_deals`,
-//! `person_angel_deals`, `employer_people`….
+//! `person_angel_deals`, `employer_people`…. Written by
+//! [`super::relation_builder`].
 
-use std::io;
-
-use rayon::prelude::*;
 use roaring::RoaringBitmap;
 
 use super::facet::offsets_valid;
-use super::format::{ArrayRef, Bundle, BundleWriter};
+use super::format::{ArrayRef, Bundle};
 use super::IndexError;
-
-/// Collects edges while building (one flat list, sorted once at write);
-/// sources are dense `0..n`.
-#[derive(Debug, Clone)]
-pub struct RelationBuilder {
-    sources: usize,
-    /// (source, target, insertion order, payload)
-    edges: Vec<(u32, u32, u32, u8)>,
-    with_payload: bool,
-}
-
-impl RelationBuilder {
-    pub fn new(sources: usize, with_payload: bool) -> RelationBuilder {
-        RelationBuilder {
-            sources,
-            edges: Vec::new(),
-            with_payload,
-        }
-    }
-
-    pub fn add(&mut self, source: u32, target: u32, payload: u8) {
-        let order = self.edges.len() as u32;
-        self.edges.push((source, target, order, payload));
-    }
-
-    /// Writes relation `name`; each source's targets are sorted and
-    /// de-duplicated (the first payload added for a duplicate wins).
-    pub fn write(mut self, out: &mut BundleWriter, name: &str) -> io::Result<()> {
-        if self.edges.len() >= u32::MAX as usize {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("relation {name} has over 2^32 edges"),
-            ));
-        }
-        self.edges.par_sort_unstable();
-        self.edges.dedup_by_key(|e| (e.0, e.1));
-        let mut offsets = vec![0u32; self.sources + 1];
-        for e in &self.edges {
-            offsets[e.0 as usize + 1] += 1;
-        }
-        for s in 0..self.sources {
-            offsets[s + 1] += offsets[s];
-        }
-        let targets: Vec<u32> = self.edges.iter().map(|e| e.1).collect();
-        let payload: Vec<u8> = self.edges.iter().map(|e| e.3).collect();
-        out.put(&format!("relation.{name}.offsets"), &offsets)?;
-        out.put(&format!("relation.{name}.targets"), &targets)?;
-        if self.with_payload {
-            out.put_bytes(&format!("relation.{name}.payload"), &payload)?;
-        }
-        Ok(())
-    }
-}
 
 /// A relation's arrays as plain slices (see [`Relation::edges`]).
 #[derive(Clone, Copy)]

@@ -16,7 +16,7 @@ use crate::index::format::{BundleWriter, WrittenFile};
 use crate::index::keymap::{write_ids, write_keymap, KeyPairs};
 use crate::index::names::*;
 use crate::index::payload::{FIRM_LED, PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
-use crate::index::relation::RelationBuilder;
+use crate::index::relation_builder::{RelationBuilder, UnorderedEdges};
 use crate::index::value_counts::ValueCountsBuilder;
 use crate::ingest::derive::{Derived, PersonAgg};
 use crate::ingest::facts::{Employer, Facts, PersonFacts, Places};
@@ -134,13 +134,14 @@ pub fn write_companies(path: &Path, inp: &Inputs, counter: &Counter) -> io::Resu
     let order = &orders.companies;
     let n = order.len();
     let mut out = BundleWriter::create(path, COMPANY_TAG)?;
+    let dir = &out.dir().to_path_buf();
     write_ids(
         &mut out,
         order.row_of_doc.iter().map(|&r| facts.companies.id(r)),
     )?;
 
-    let mut company_facets = CompanyFacets::new();
-    let mut latest_facets = LatestDealFacets::default();
+    let mut company_facets = CompanyFacets::new(dir);
+    let mut latest_facets = LatestDealFacets::new(dir);
     let (mut total_raised, mut latest_size, mut latest_created, mut valuation) = (
         vec![NULL_I64; n],
         vec![NULL_I64; n],
@@ -154,11 +155,11 @@ pub fn write_companies(path: &Path, inp: &Inputs, counter: &Counter) -> io::Resu
         vec![0i32; n],
         vec![NULL_I32; n],
     );
-    let mut company_deals = RelationBuilder::new(n, false);
-    let mut company_firms = RelationBuilder::new(n, false);
-    let mut company_investor_people = RelationBuilder::new(n, false);
+    let mut company_deals = RelationBuilder::new_in(dir, n, false)?;
+    let mut company_firms = RelationBuilder::new_in(dir, n, false)?;
+    let mut company_investor_people = RelationBuilder::new_in(dir, n, false)?;
     let [mut domains, mut linkedins, mut crunchbases, mut permalinks]: [KeyPairs; 4] =
-        Default::default();
+        std::array::from_fn(|_| KeyPairs::new_in(dir));
 
     let mut tally = counter.tally();
     for doc in 0..n as u32 {
@@ -214,7 +215,7 @@ pub fn write_companies(path: &Path, inp: &Inputs, counter: &Counter) -> io::Resu
     company_deals.write(&mut out, "deals")?;
     company_firms.write(&mut out, "firms")?;
     company_investor_people.write(&mut out, "investor_people")?;
-    employer_people(inp).write(&mut out, "people")?;
+    write_employer_people(&mut out, inp)?;
     write_keymap(&mut out, "domain", domains)?;
     write_keymap(&mut out, "linkedin", linkedins)?;
     write_keymap(&mut out, "crunchbase", crunchbases)?;
@@ -222,19 +223,18 @@ pub fn write_companies(path: &Path, inp: &Inputs, counter: &Counter) -> io::Resu
     out.finish()
 }
 
-/// Company → people whose current employer it is.
-fn employer_people(inp: &Inputs) -> RelationBuilder {
-    let mut rel = RelationBuilder::new(inp.orders.companies.len(), false);
+/// Company → people whose current employer it is: found from the
+/// people's side, so sorted on disk.
+fn write_employer_people(out: &mut BundleWriter, inp: &Inputs) -> io::Result<()> {
+    let dir = &out.dir().to_path_buf();
+    let orders = inp.orders;
+    let mut rel = UnorderedEdges::new_in(dir, orders.companies.len());
     for (row, p) in inp.facts.people.iter().enumerate() {
         if let Some(Employer::Company(c)) = p.employer {
-            rel.add(
-                inp.orders.companies.doc(c),
-                inp.orders.people.doc(row as u32),
-                0,
-            );
+            rel.add(orders.companies.doc(c), orders.people.doc(row as u32))?;
         }
     }
-    rel
+    rel.write(dir, out, "people")
 }
 
 /// Every person of a deal (as angel, as partner of a firm) with their
@@ -276,19 +276,20 @@ pub fn write_deals(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
     let order = &orders.deals;
     let n = order.len();
     let mut out = BundleWriter::create(path, DEAL_TAG)?;
+    let dir = &out.dir().to_path_buf();
     write_ids(
         &mut out,
         order.row_of_doc.iter().map(|&r| facts.deals.id(r)),
     )?;
-    let mut round = FacetBuilder::default();
-    let mut company_facets = CompanyFacets::new();
+    let mut round = FacetBuilder::new_in(dir);
+    let mut company_facets = CompanyFacets::new(dir);
     let (mut size, mut created, mut company_raised) =
         (vec![NULL_I64; n], vec![NULL_I64; n], vec![NULL_I64; n]);
     let (mut date, mut company) = (vec![NULL_I32; n], vec![NULL_I32; n]);
-    let mut firms = RelationBuilder::new(n, true);
-    let mut angels = RelationBuilder::new(n, true);
-    let mut partners = RelationBuilder::new(n, true);
-    let mut participants = RelationBuilder::new(n, true);
+    let mut firms = RelationBuilder::new_in(dir, n, true)?;
+    let mut angels = RelationBuilder::new_in(dir, n, true)?;
+    let mut partners = RelationBuilder::new_in(dir, n, true)?;
+    let mut participants = RelationBuilder::new_in(dir, n, true)?;
     let mut round_counts = RoundCounts::default();
     let mut tally = counter.tally();
     for doc in 0..n as u32 {
@@ -391,13 +392,13 @@ struct CompanyFacets {
 }
 
 impl CompanyFacets {
-    fn new() -> CompanyFacets {
+    fn new(dir: &Path) -> CompanyFacets {
         let mut facets = CompanyFacets {
-            location: FacetBuilder::default(),
-            industry: FacetBuilder::default(),
-            super_category: FacetBuilder::default(),
-            headcount: FacetBuilder::default(),
-            ipo: FacetBuilder::default(),
+            location: FacetBuilder::new_in(dir),
+            industry: FacetBuilder::new_in(dir),
+            super_category: FacetBuilder::new_in(dir),
+            headcount: FacetBuilder::new_in(dir),
+            ipo: FacetBuilder::new_in(dir),
         };
         declare_all(
             &mut facets.headcount,
@@ -443,13 +444,19 @@ impl CompanyFacets {
 /// A company's latest deal's round and its firms' locations (every level
 /// and ancestor): on companies and, with the `employer_` prefix, on the
 /// people they employ.
-#[derive(Default)]
 struct LatestDealFacets {
     round: FacetBuilder,
     investor_location: FacetBuilder,
 }
 
 impl LatestDealFacets {
+    fn new(dir: &Path) -> LatestDealFacets {
+        LatestDealFacets {
+            round: FacetBuilder::new_in(dir),
+            investor_location: FacetBuilder::new_in(dir),
+        }
+    }
+
     fn add(&mut self, facts: &Facts, deal: &crate::ingest::facts::DealFacts, doc: u32) {
         self.round.add(&deal.round.facet_value(), doc);
         for f in &deal.firms {
@@ -482,13 +489,13 @@ struct EmployerFields {
 }
 
 impl EmployerFields {
-    fn new(docs: usize) -> EmployerFields {
-        let mut kind = FacetBuilder::default();
+    fn new(dir: &Path, docs: usize) -> EmployerFields {
+        let mut kind = FacetBuilder::new_in(dir);
         declare_all(&mut kind, ["company", "firm"].into_iter());
         EmployerFields {
             kind,
-            company: CompanyFacets::new(),
-            latest: LatestDealFacets::default(),
+            company: CompanyFacets::new(dir),
+            latest: LatestDealFacets::new(dir),
             total_raised: vec![NULL_I64; docs],
             latest_size: vec![NULL_I64; docs],
             latest_date: vec![NULL_I32; docs],
@@ -570,16 +577,17 @@ pub fn write_firms(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
     let order = &orders.firms;
     let n = order.len();
     let mut out = BundleWriter::create(path, FIRM_TAG)?;
+    let dir = &out.dir().to_path_buf();
     write_ids(
         &mut out,
         order.row_of_doc.iter().map(|&r| facts.firms.id(r)),
     )?;
-    let (mut location, mut headcount) = (FacetBuilder::default(), FacetBuilder::default());
+    let (mut location, mut headcount) = (FacetBuilder::new_in(dir), FacetBuilder::new_in(dir));
     let mut stats = StatColumns::new(n);
-    let mut deals = RelationBuilder::new(n, true);
-    let mut people = RelationBuilder::new(n, false);
+    let mut deals = RelationBuilder::new_in(dir, n, true)?;
+    let mut people = RelationBuilder::new_in(dir, n, false)?;
     let [mut domains, mut linkedins, mut crunchbases, mut permalinks]: [KeyPairs; 4] =
-        Default::default();
+        std::array::from_fn(|_| KeyPairs::new_in(dir));
     let mut tally = counter.tally();
     for doc in 0..n as u32 {
         tally.inc();
@@ -675,7 +683,8 @@ const PERSON_FACETS: [&str; 10] = [
 ];
 
 fn write_person_facets(out: &mut BundleWriter, inp: &Inputs, counter: &Counter) -> io::Result<()> {
-    let mut f: [FacetBuilder; 10] = Default::default();
+    let dir = &out.dir().to_path_buf();
+    let mut f: [FacetBuilder; 10] = std::array::from_fn(|_| FacetBuilder::new_in(dir));
     declare_all(&mut f[0], PersonRole::ALL.iter().map(|r| r.as_str()));
     declare_all(
         &mut f[1],
@@ -712,10 +721,11 @@ fn write_person_facets(out: &mut BundleWriter, inp: &Inputs, counter: &Counter) 
 
 /// Investor activity and employer columns (and the employer's facets).
 fn write_person_columns(out: &mut BundleWriter, inp: &Inputs, counter: &Counter) -> io::Result<()> {
+    let dir = &out.dir().to_path_buf();
     let (orders, n) = (inp.orders, inp.orders.people.len());
     let mut stats = StatColumns::new(n);
     let (mut employer, mut employer_firm) = (vec![NULL_I32; n], vec![NULL_I32; n]);
-    let mut employer_fields = EmployerFields::new(n);
+    let mut employer_fields = EmployerFields::new(dir, n);
     each_person(inp, counter, |doc, p, agg| {
         let d = doc as usize;
         stats.set(d, &agg.stats);
@@ -745,9 +755,10 @@ fn write_person_relations(
     counter: &Counter,
 ) -> io::Result<()> {
     let (orders, n) = (inp.orders, inp.orders.people.len());
-    let mut angel_deals = RelationBuilder::new(n, false);
-    let mut partner_deals = RelationBuilder::new(n, true);
-    let mut firms = RelationBuilder::new(n, false);
+    let dir = &out.dir().to_path_buf();
+    let mut angel_deals = RelationBuilder::new_in(dir, n, false)?;
+    let mut partner_deals = RelationBuilder::new_in(dir, n, true)?;
+    let mut firms = RelationBuilder::new_in(dir, n, false)?;
     each_person(inp, counter, |doc, p, agg| {
         if let Some(Employer::Firm(fi)) = p.employer {
             firms.add(doc, orders.firms.doc(fi), 0);
@@ -776,7 +787,7 @@ fn write_person_keys(out: &mut BundleWriter, inp: &Inputs, counter: &Counter) ->
         ("twitter", |p| p.twitter_key.as_deref()),
     ];
     for (name, key_of) in maps {
-        let mut keys = KeyPairs::default();
+        let mut keys = KeyPairs::new_in(&out.dir().to_path_buf());
         each_person(inp, counter, |doc, p, _| {
             key_of(p).iter().for_each(|k| keys.push(k, doc));
         });
@@ -789,8 +800,9 @@ fn write_person_keys(out: &mut BundleWriter, inp: &Inputs, counter: &Counter) ->
 pub fn write_catalog(path: &Path, facts: &Facts, counter: &Counter) -> io::Result<WrittenFile> {
     let catalog = &facts.catalog;
     let mut out = BundleWriter::create(path, CATALOG_TAG)?;
-    let mut location_type = FacetBuilder::default();
-    let mut location_descendants = FacetBuilder::default();
+    let dir = &out.dir().to_path_buf();
+    let mut location_type = FacetBuilder::new_in(dir);
+    let mut location_descendants = FacetBuilder::new_in(dir);
     for (row, loc) in catalog.locations.iter().enumerate() {
         location_type.add(loc.location_type.as_str(), row as u32);
         for &a in &catalog.location_ancestors[row] {
@@ -798,8 +810,8 @@ pub fn write_catalog(path: &Path, facts: &Facts, counter: &Counter) -> io::Resul
         }
     }
     counter.inc(catalog.locations.len() as u64);
-    let mut industry_type = FacetBuilder::default();
-    let mut super_members = FacetBuilder::default();
+    let mut industry_type = FacetBuilder::new_in(dir);
+    let mut super_members = FacetBuilder::new_in(dir);
     for (row, ind) in catalog.industries.iter().enumerate() {
         industry_type.add(ind.industry_type.as_str(), row as u32);
         super_members.add(&ind.permalink, row as u32);
@@ -812,18 +824,14 @@ pub fn write_catalog(path: &Path, facts: &Facts, counter: &Counter) -> io::Resul
     location_descendants.write(&mut out, "location_within")?;
     industry_type.write(&mut out, "industry_type")?;
     super_members.write(&mut out, "industry_within")?;
-    let loc_keys = catalog
-        .locations
-        .iter()
-        .enumerate()
-        .map(|(i, l)| (&l.permalink, i as u32))
-        .collect();
-    let ind_keys = catalog
-        .industries
-        .iter()
-        .enumerate()
-        .map(|(i, l)| (&l.permalink, i as u32))
-        .collect();
+    let loc_keys = KeyPairs::from_pairs(
+        dir,
+        (catalog.locations.iter().enumerate()).map(|(i, l)| (&l.permalink, i as u32)),
+    );
+    let ind_keys = KeyPairs::from_pairs(
+        dir,
+        (catalog.industries.iter().enumerate()).map(|(i, l)| (&l.permalink, i as u32)),
+    );
     write_keymap(&mut out, "location_permalink", loc_keys)?;
     write_keymap(&mut out, "industry_permalink", ind_keys)?;
     out.finish()
