@@ -6,10 +6,12 @@
 //! the null marker, so "no amount" never equals a real amount.
 
 use std::io;
+use std::path::Path;
 
 use rayon::prelude::*;
 
 use super::format::{ArrayRef, Bundle, BundleWriter, Element};
+use super::scratch::ScratchArray;
 use super::IndexError;
 
 /// Null marker of `i64` columns.
@@ -44,6 +46,53 @@ pub fn write_column<T: ColumnValue>(
     values: &[T],
 ) -> io::Result<()> {
     out.put(&format!("column.{name}"), values)
+}
+
+/// A column filled in doc order (one value a doc, nulls included) in
+/// bounded memory: the values go to a scratch array beside the bundle as
+/// they come, and are read back, one column at a time, when written with
+/// their sort order (12 bytes a doc for an `i64` column while it is
+/// sorted). A bundle writer collecting ten columns in one loop over its
+/// docs holds their write buffers, not ten arrays of every doc.
+pub struct ColumnBuilder<T: ColumnValue> {
+    values: ScratchArray<T>,
+    /// The first failure to write the scratch file, reported at write.
+    failure: Option<io::Error>,
+}
+
+impl<T: ColumnValue> ColumnBuilder<T> {
+    /// An empty column whose scratch file is in `dir`.
+    pub fn new_in(dir: &Path) -> io::Result<ColumnBuilder<T>> {
+        Ok(ColumnBuilder {
+            values: ScratchArray::new_in(dir)?,
+            failure: None,
+        })
+    }
+
+    /// The next doc's value ([`ColumnValue::NULL`] for none).
+    pub fn push(&mut self, value: T) {
+        if self.failure.is_none() {
+            if let Err(e) = self.values.push(value) {
+                self.failure = Some(e);
+            }
+        }
+    }
+
+    /// Writes column `name` alone ([`write_column`]).
+    pub fn write(self, out: &mut BundleWriter, name: &str) -> io::Result<()> {
+        match self.failure {
+            Some(e) => Err(e),
+            None => self.values.copy_into(out, &format!("column.{name}")),
+        }
+    }
+
+    /// Writes column `name` and its sort order ([`write_sorted_column`]).
+    pub fn write_sorted(self, out: &mut BundleWriter, name: &str) -> io::Result<()> {
+        match self.failure {
+            Some(e) => Err(e),
+            None => write_sorted_column(out, name, &self.values.read_back()?),
+        }
+    }
 }
 
 /// A column read from a bundle.

@@ -281,6 +281,9 @@ impl grenad::MergeFunction for UnionIds {
     type Error = String;
 
     fn merge<'a>(&self, _value: &[u8], sets: &[Cow<'a, [u8]>]) -> Result<Cow<'a, [u8]>, String> {
+        if let [one] = sets {
+            return Ok(one.clone());
+        }
         let mut union = RoaringBitmap::new();
         for set in sets {
             union |= deserialize_ids(set)?;

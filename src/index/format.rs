@@ -203,7 +203,7 @@ impl BundleWriter {
     pub fn end_stream_as<T: Element>(&mut self, array: StreamedArray) -> io::Result<()> {
         let len = self.pos - array.offset;
         let width = T::DTYPE.width() as u64;
-        if len % width != 0 {
+        if !len.is_multiple_of(width) {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
                 format!(

@@ -10,8 +10,12 @@
 //!   buffer of each, not the arrays.
 //! - [`ScratchChunks`]: the same kind of file for the chunks of an external
 //!   sorter (`grenad::Sorter`), so that they land beside the bundle too
-//!   rather than in a `/tmp` that may be small or in memory.
+//!   rather than in a `/tmp` that may be small or in memory. [`DocsByKey`]
+//!   is such a sorter of (key, doc id) pairs (key maps, UUID maps, name
+//!   ranks).
 
+use std::borrow::Cow;
+use std::convert::Infallible;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::marker::PhantomData;
@@ -58,21 +62,40 @@ impl<T: Element> ScratchArray<T> {
         self.len == 0
     }
 
+    /// The elements, read back into memory.
+    pub fn read_back(self) -> io::Result<Vec<T>> {
+        let mut file = self.file.into_inner().map_err(|e| e.into_error())?;
+        file.seek(SeekFrom::Start(0))?;
+        let len = usize::try_from(self.len).map_err(io::Error::other)?;
+        let mut values = vec![T::zeroed(); len];
+        file.read_exact(bytemuck::cast_slice_mut(&mut values))?;
+        Ok(values)
+    }
+
     /// Copies the elements into `out` as array `name`.
     pub fn copy_into(self, out: &mut BundleWriter, name: &str) -> io::Result<()> {
+        let array = out.begin_stream(name)?;
+        self.each_block(|block| out.stream(block))?;
+        out.end_stream_as::<T>(array)
+    }
+
+    /// Writes the elements' bytes to `out`.
+    pub fn copy_to(self, out: &mut impl Write) -> io::Result<()> {
+        self.each_block(|block| out.write_all(block))
+    }
+
+    /// Calls `f` with the elements' bytes, block after block.
+    fn each_block(self, mut f: impl FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
         let mut file = self.file.into_inner().map_err(|e| e.into_error())?;
         file.seek(SeekFrom::Start(0))?;
         let mut reader = BufReader::with_capacity(BUFFER_BYTES, file);
-        let array = out.begin_stream(name)?;
         let mut buf = vec![0u8; BUFFER_BYTES];
         loop {
-            let n = reader.read(&mut buf)?;
-            if n == 0 {
-                break;
+            match reader.read(&mut buf)? {
+                0 => return Ok(()),
+                n => f(&buf[..n])?,
             }
-            out.stream(&buf[..n])?;
         }
-        out.end_stream_as::<T>(array)
     }
 }
 
@@ -111,6 +134,44 @@ impl grenad::ChunkCreator for ScratchChunks {
     }
 }
 
+/// Merge function of doc ids (u32 LE each) gathered under one key: their
+/// concatenation (grenad merges every key, a key inserted once too).
+pub struct ConcatDocs;
+
+impl grenad::MergeFunction for ConcatDocs {
+    type Error = Infallible;
+
+    fn merge<'a>(&self, _key: &[u8], docs: &[Cow<'a, [u8]>]) -> Result<Cow<'a, [u8]>, Infallible> {
+        match docs {
+            [one] => Ok(one.clone()),
+            _ => Ok(Cow::Owned(docs.concat())),
+        }
+    }
+}
+
+/// An external sorter of (key, doc id) pairs: the doc ids inserted under
+/// one key (u32 LE) come out together, with the keys in byte order.
+pub type DocsByKey = grenad::Sorter<ConcatDocs, ScratchChunks>;
+
+/// A [`DocsByKey`] filling `memory` bytes before it writes a sorted chunk
+/// into `dir`.
+pub fn docs_by_key(dir: &Path, memory: usize) -> DocsByKey {
+    let mut builder = grenad::SorterBuilder::new(ConcatDocs);
+    builder.dump_threshold(memory);
+    builder.chunk_creator(ScratchChunks::new_in(dir)).build()
+}
+
+/// The doc ids of a [`DocsByKey`] value into `docs`, ascending and distinct.
+pub fn sorted_docs(raw: &[u8], docs: &mut Vec<u32>) {
+    docs.clear();
+    docs.extend(
+        raw.chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+    );
+    docs.sort_unstable();
+    docs.dedup();
+}
+
 /// A grenad error as an I/O error (the merge functions here never fail
 /// but on corrupt scratch data).
 pub fn io_error<E: std::fmt::Display>(e: grenad::Error<E>) -> io::Error {
@@ -138,6 +199,9 @@ mod tests {
         bytes.push(3).unwrap();
         assert_eq!((wide.len(), bytes.len()), (100_001, 1));
         out.put::<u32>("before", &[1, 2, 3]).unwrap();
+        let mut back = ScratchArray::<i32>::new_in(out.dir()).unwrap();
+        back.extend(&[-1, 5, i32::MIN]).unwrap();
+        assert_eq!(back.read_back().unwrap(), [-1, 5, i32::MIN]);
         wide.copy_into(&mut out, "wide").unwrap();
         bytes.copy_into(&mut out, "bytes").unwrap();
         ScratchArray::<u32>::new_in(out.dir())

@@ -10,13 +10,14 @@ use std::io;
 use rayon::prelude::*;
 use std::path::Path;
 
-use crate::index::column::{write_column, write_sorted_column, NULL_I32, NULL_I64};
+use crate::index::column::{write_sorted_column, ColumnBuilder, ColumnValue, NULL_I32, NULL_I64};
 use crate::index::facet::FacetBuilder;
 use crate::index::format::{BundleWriter, WrittenFile};
 use crate::index::keymap::{write_ids, write_keymap, KeyPairs};
 use crate::index::names::*;
 use crate::index::payload::{FIRM_LED, PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
 use crate::index::relation_builder::{RelationBuilder, UnorderedEdges};
+use crate::index::scratch;
 use crate::index::value_counts::ValueCountsBuilder;
 use crate::ingest::derive::{Derived, PersonAgg};
 use crate::ingest::facts::{Employer, Facts, PersonFacts, Places};
@@ -72,58 +73,47 @@ fn industry_closure(industries: &[u32], facts: &Facts) -> (Vec<u32>, Vec<u32>) {
 }
 
 /// Rank of each doc by accent-folded, lowercased name (ties by doc id).
-/// The folded names are kept end to end in chunks of [`RANK_CHUNK`] docs,
-/// and the doc ids sorted by them: about 12 bytes a doc beside the names.
-fn name_ranks(docs: usize, name_of_doc: impl Fn(u32) -> Box<str> + Sync) -> Vec<i32> {
-    let starts: Vec<u32> = (0..docs as u32).step_by(RANK_CHUNK).collect();
-    let chunks: Vec<FoldedNames> = starts
-        .into_par_iter()
-        .map(|start| {
-            FoldedNames::of(
-                start..(start + RANK_CHUNK as u32).min(docs as u32),
-                &name_of_doc,
-            )
-        })
-        .collect();
-    let name = |d: u32| chunks[d as usize / RANK_CHUNK].name(d as usize % RANK_CHUNK);
-    let mut order: Vec<u32> = (0..docs as u32).collect();
-    order.par_sort_unstable_by(|&a, &b| name(a).cmp(name(b)).then(a.cmp(&b)));
-    let mut rank = vec![0i32; docs];
-    for (r, &d) in order.iter().enumerate() {
-        rank[d as usize] = r as i32;
+/// The names are folded in parallel, [`RANK_CHUNK`] docs at a time, and
+/// sorted on disk (a [`scratch::DocsByKey`] keyed by the folded name, chunks beside
+/// the bundle): the ranks' 4 bytes a doc are what grows with the docs.
+fn name_ranks(
+    dir: &Path,
+    docs: usize,
+    name_of_doc: impl Fn(u32) -> Box<str> + Sync,
+) -> io::Result<Vec<i32>> {
+    let mut by_name = scratch::docs_by_key(dir, RANK_SORT_BYTES);
+    for start in (0..docs as u32).step_by(RANK_CHUNK) {
+        let end = (start + RANK_CHUNK as u32).min(docs as u32);
+        let folded: Vec<String> = (start..end)
+            .into_par_iter()
+            .map(|d| fold_text(&name_of_doc(d)))
+            .collect();
+        for (doc, name) in (start..).zip(&folded) {
+            by_name
+                .insert(name, doc.to_le_bytes())
+                .map_err(scratch::io_error)?;
+        }
     }
-    rank
+    let mut rank = vec![0i32; docs];
+    let (mut next, mut same_name) = (0, Vec::new());
+    let mut merged = by_name
+        .into_stream_merger_iter()
+        .map_err(scratch::io_error)?;
+    while let Some((_, raw)) = merged.next().map_err(scratch::io_error)? {
+        scratch::sorted_docs(raw, &mut same_name);
+        for &doc in &same_name {
+            rank[doc as usize] = next;
+            next += 1;
+        }
+    }
+    Ok(rank)
 }
 
-/// Docs whose folded names `name_ranks` keeps together.
+/// Docs whose names `name_ranks` folds at once.
 const RANK_CHUNK: usize = 1 << 16;
 
-/// The folded names of consecutive docs, end to end.
-struct FoldedNames {
-    bytes: Vec<u8>,
-    ends: Vec<u32>,
-}
-
-impl FoldedNames {
-    fn of(docs: std::ops::Range<u32>, name_of_doc: &impl Fn(u32) -> Box<str>) -> FoldedNames {
-        let mut out = FoldedNames {
-            bytes: Vec::new(),
-            ends: Vec::with_capacity(docs.len()),
-        };
-        for d in docs {
-            out.bytes
-                .extend_from_slice(fold_text(&name_of_doc(d)).as_bytes());
-            out.ends.push(out.bytes.len() as u32);
-        }
-        out
-    }
-
-    /// The name of the `i`-th doc of the chunk.
-    fn name(&self, i: usize) -> &[u8] {
-        let start = i.checked_sub(1).map_or(0, |p| self.ends[p] as usize);
-        &self.bytes[start..self.ends[i] as usize]
-    }
-}
+/// Memory the name sorter of `name_ranks` fills before it writes a chunk.
+const RANK_SORT_BYTES: usize = 32 << 20;
 
 fn declare_all(facet: &mut FacetBuilder, values: impl Iterator<Item = &'static str>) {
     values.for_each(|v| facet.declare(v));
@@ -142,19 +132,10 @@ pub fn write_companies(path: &Path, inp: &Inputs, counter: &Counter) -> io::Resu
 
     let mut company_facets = CompanyFacets::new(dir);
     let mut latest_facets = LatestDealFacets::new(dir);
-    let (mut total_raised, mut latest_size, mut latest_created, mut valuation) = (
-        vec![NULL_I64; n],
-        vec![NULL_I64; n],
-        vec![NULL_I64; n],
-        vec![NULL_I64; n],
-    );
-    let (mut latest_date, mut founded, mut rounds, mut investors, mut latest_deal) = (
-        vec![NULL_I32; n],
-        vec![NULL_I32; n],
-        vec![0i32; n],
-        vec![0i32; n],
-        vec![NULL_I32; n],
-    );
+    let [mut total_raised, mut latest_size, mut latest_created, mut valuation] =
+        columns_in::<i64, 4>(dir)?;
+    let [mut latest_date, mut founded, mut rounds, mut investors, mut latest_deal] =
+        columns_in::<i32, 5>(dir)?;
     let mut company_deals = RelationBuilder::new_in(dir, n, false)?;
     let mut company_firms = RelationBuilder::new_in(dir, n, false)?;
     let mut company_investor_people = RelationBuilder::new_in(dir, n, false)?;
@@ -167,21 +148,21 @@ pub fn write_companies(path: &Path, inp: &Inputs, counter: &Counter) -> io::Resu
         let row = order.row(doc);
         let c = &facts.companies.get(row);
         let agg = &derived.companies.get(row);
-        let d = doc as usize;
         company_facets.add(facts, c, doc);
-        total_raised[d] = money(agg.total_raised);
-        valuation[d] = money(agg.latest_valuation.map(|v| v.0));
-        founded[d] = day(c.founded_on);
-        rounds[d] = agg.deals.len() as i32;
-        investors[d] = agg.num_investors as i32;
-        if let Some(l) = agg.latest_deal() {
-            let deal = &facts.deals.get(l);
+        total_raised.push(money(agg.total_raised));
+        valuation.push(money(agg.latest_valuation.map(|v| v.0)));
+        founded.push(day(c.founded_on));
+        rounds.push(agg.deals.len() as i32);
+        investors.push(agg.num_investors as i32);
+        let latest = agg.latest_deal();
+        let deal = latest.map(|l| facts.deals.get(l));
+        if let Some(deal) = &deal {
             latest_facets.add(facts, deal, doc);
-            latest_size[d] = money(deal.size);
-            latest_date[d] = day(deal.date);
-            latest_created[d] = instant(deal.created_at);
-            latest_deal[d] = orders.deals.doc(l) as i32;
         }
+        latest_size.push(money(deal.as_ref().and_then(|d| d.size)));
+        latest_date.push(day(deal.as_ref().and_then(|d| d.date)));
+        latest_created.push(instant(deal.as_ref().and_then(|d| d.created_at)));
+        latest_deal.push(latest.map_or(NULL_I32, |l| orders.deals.doc(l) as i32));
         agg.deals
             .iter()
             .for_each(|&r| company_deals.add(doc, orders.deals.doc(r), 0));
@@ -201,16 +182,16 @@ pub fn write_companies(path: &Path, inp: &Inputs, counter: &Counter) -> io::Resu
     drop(tally);
     company_facets.write(&mut out, "")?;
     latest_facets.write(&mut out, "")?;
-    write_sorted_column(&mut out, "total_raised", &total_raised)?;
-    write_sorted_column(&mut out, "latest_deal_size", &latest_size)?;
-    write_sorted_column(&mut out, "latest_deal_created_at", &latest_created)?;
-    write_sorted_column(&mut out, "latest_valuation", &valuation)?;
-    write_sorted_column(&mut out, "latest_deal_date", &latest_date)?;
-    write_sorted_column(&mut out, "founded_on", &founded)?;
-    write_sorted_column(&mut out, "num_funding_rounds", &rounds)?;
-    write_sorted_column(&mut out, "num_investors", &investors)?;
-    write_column(&mut out, "latest_deal", &latest_deal)?;
-    let ranks = name_ranks(n, |d| facts.companies.get(order.row(d)).name);
+    total_raised.write_sorted(&mut out, "total_raised")?;
+    latest_size.write_sorted(&mut out, "latest_deal_size")?;
+    latest_created.write_sorted(&mut out, "latest_deal_created_at")?;
+    valuation.write_sorted(&mut out, "latest_valuation")?;
+    latest_date.write_sorted(&mut out, "latest_deal_date")?;
+    founded.write_sorted(&mut out, "founded_on")?;
+    rounds.write_sorted(&mut out, "num_funding_rounds")?;
+    investors.write_sorted(&mut out, "num_investors")?;
+    latest_deal.write(&mut out, "latest_deal")?;
+    let ranks = name_ranks(dir, n, |d| facts.companies.get(order.row(d)).name)?;
     write_sorted_column(&mut out, "name_rank", &ranks)?;
     company_deals.write(&mut out, "deals")?;
     company_firms.write(&mut out, "firms")?;
@@ -283,9 +264,8 @@ pub fn write_deals(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
     )?;
     let mut round = FacetBuilder::new_in(dir);
     let mut company_facets = CompanyFacets::new(dir);
-    let (mut size, mut created, mut company_raised) =
-        (vec![NULL_I64; n], vec![NULL_I64; n], vec![NULL_I64; n]);
-    let (mut date, mut company) = (vec![NULL_I32; n], vec![NULL_I32; n]);
+    let [mut size, mut created, mut company_raised] = columns_in::<i64, 3>(dir)?;
+    let [mut date, mut company] = columns_in::<i32, 2>(dir)?;
     let mut firms = RelationBuilder::new_in(dir, n, true)?;
     let mut angels = RelationBuilder::new_in(dir, n, true)?;
     let mut partners = RelationBuilder::new_in(dir, n, true)?;
@@ -296,15 +276,14 @@ pub fn write_deals(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
         tally.inc();
         let deal = &facts.deals.get(order.row(doc));
         let c = &facts.companies.get(deal.company);
-        let d = doc as usize;
         round.add(&deal.round.facet_value(), doc);
         round_counts.add(inp, deal);
         company_facets.add(facts, c, doc);
-        size[d] = money(deal.size);
-        created[d] = instant(deal.created_at);
-        date[d] = day(deal.date);
-        company[d] = orders.companies.doc(deal.company) as i32;
-        company_raised[d] = money(inp.derived.companies.get(deal.company).total_raised);
+        size.push(money(deal.size));
+        created.push(instant(deal.created_at));
+        date.push(day(deal.date));
+        company.push(orders.companies.doc(deal.company) as i32);
+        company_raised.push(money(inp.derived.companies.get(deal.company).total_raised));
         let mut firm_docs: Vec<u32> = deal
             .firms
             .iter()
@@ -333,11 +312,11 @@ pub fn write_deals(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
     drop(tally);
     round.write(&mut out, "round")?;
     company_facets.write(&mut out, "company_")?;
-    write_sorted_column(&mut out, "size", &size)?;
-    write_sorted_column(&mut out, "date", &date)?;
-    write_sorted_column(&mut out, "created_at", &created)?;
-    write_column(&mut out, "company", &company)?;
-    write_sorted_column(&mut out, "company_total_raised", &company_raised)?;
+    size.write_sorted(&mut out, "size")?;
+    date.write_sorted(&mut out, "date")?;
+    created.write_sorted(&mut out, "created_at")?;
+    company.write(&mut out, "company")?;
+    company_raised.write_sorted(&mut out, "company_total_raised")?;
     firms.write(&mut out, "firms")?;
     angels.write(&mut out, "angels")?;
     partners.write(&mut out, "partners")?;
@@ -482,58 +461,71 @@ struct EmployerFields {
     kind: FacetBuilder,
     company: CompanyFacets,
     latest: LatestDealFacets,
-    total_raised: Vec<i64>,
-    latest_size: Vec<i64>,
-    latest_date: Vec<i32>,
-    latest_created: Vec<i64>,
+    total_raised: ColumnBuilder<i64>,
+    latest_size: ColumnBuilder<i64>,
+    latest_date: ColumnBuilder<i32>,
+    latest_created: ColumnBuilder<i64>,
 }
 
 impl EmployerFields {
-    fn new(dir: &Path, docs: usize) -> EmployerFields {
+    fn new(dir: &Path) -> io::Result<EmployerFields> {
         let mut kind = FacetBuilder::new_in(dir);
         declare_all(&mut kind, ["company", "firm"].into_iter());
-        EmployerFields {
+        let [total_raised, latest_size, latest_created] = columns_in::<i64, 3>(dir)?;
+        Ok(EmployerFields {
             kind,
             company: CompanyFacets::new(dir),
             latest: LatestDealFacets::new(dir),
-            total_raised: vec![NULL_I64; docs],
-            latest_size: vec![NULL_I64; docs],
-            latest_date: vec![NULL_I32; docs],
-            latest_created: vec![NULL_I64; docs],
-        }
+            total_raised,
+            latest_size,
+            latest_date: ColumnBuilder::new_in(dir)?,
+            latest_created,
+        })
     }
 
-    /// Person `doc` works for company row `c`.
-    fn add(&mut self, inp: &Inputs, c: u32, doc: u32) {
-        let (facts, d) = (inp.facts, doc as usize);
-        let agg = &inp.derived.companies.get(c);
-        self.kind.add("company", doc);
-        self.company.add(facts, &facts.companies.get(c), doc);
-        self.total_raised[d] = money(agg.total_raised);
-        if let Some(l) = agg.latest_deal() {
-            let deal = &facts.deals.get(l);
-            self.latest.add(facts, deal, doc);
-            self.latest_size[d] = money(deal.size);
-            self.latest_date[d] = day(deal.date);
-            self.latest_created[d] = instant(deal.created_at);
+    /// Person `doc` works for company row `company` (`None`: for no company).
+    fn add(&mut self, inp: &Inputs, company: Option<u32>, doc: u32) {
+        let facts = inp.facts;
+        let agg = company.map(|c| inp.derived.companies.get(c));
+        let deal = (agg.as_ref())
+            .and_then(|a| a.latest_deal())
+            .map(|l| facts.deals.get(l));
+        if let Some(c) = company {
+            self.kind.add("company", doc);
+            self.company.add(facts, &facts.companies.get(c), doc);
         }
+        if let Some(deal) = &deal {
+            self.latest.add(facts, deal, doc);
+        }
+        self.total_raised
+            .push(money(agg.as_ref().and_then(|a| a.total_raised)));
+        self.latest_size
+            .push(money(deal.as_ref().and_then(|d| d.size)));
+        self.latest_date
+            .push(day(deal.as_ref().and_then(|d| d.date)));
+        self.latest_created
+            .push(instant(deal.as_ref().and_then(|d| d.created_at)));
     }
 
     fn write(self, out: &mut BundleWriter) -> io::Result<()> {
         self.kind.write(out, "employer_kind")?;
         self.company.write(out, "employer_")?;
         self.latest.write(out, "employer_")?;
-        write_sorted_column(out, "employer_total_raised", &self.total_raised)?;
-        write_sorted_column(out, "employer_latest_deal_size", &self.latest_size)?;
-        write_sorted_column(out, "employer_latest_deal_date", &self.latest_date)?;
-        write_sorted_column(out, "employer_latest_deal_created_at", &self.latest_created)
+        self.total_raised
+            .write_sorted(out, "employer_total_raised")?;
+        self.latest_size
+            .write_sorted(out, "employer_latest_deal_size")?;
+        self.latest_date
+            .write_sorted(out, "employer_latest_deal_date")?;
+        self.latest_created
+            .write_sorted(out, "employer_latest_deal_created_at")
     }
 }
 
 /// The sortable investor-activity columns shared by firms and people.
 struct StatColumns {
-    counts: [Vec<i32>; 4],
-    most_recent: Vec<i32>,
+    counts: [ColumnBuilder<i32>; 4],
+    most_recent: ColumnBuilder<i32>,
 }
 
 impl StatColumns {
@@ -544,14 +536,15 @@ impl StatColumns {
         "lead_deal_count_last_12_months",
     ];
 
-    fn new(docs: usize) -> StatColumns {
-        StatColumns {
-            counts: std::array::from_fn(|_| vec![0; docs]),
-            most_recent: vec![NULL_I32; docs],
-        }
+    fn new(dir: &Path) -> io::Result<StatColumns> {
+        Ok(StatColumns {
+            counts: columns_in(dir)?,
+            most_recent: ColumnBuilder::new_in(dir)?,
+        })
     }
 
-    fn set(&mut self, doc: usize, s: &crate::ingest::derive::InvestorStats) {
+    /// The next doc's figures.
+    fn push(&mut self, s: &crate::ingest::derive::InvestorStats) {
         let values = [
             s.total_deal_count,
             s.lead_deal_count,
@@ -559,17 +552,27 @@ impl StatColumns {
             s.lead_deal_count_last_12_months,
         ];
         for (column, value) in self.counts.iter_mut().zip(values) {
-            column[doc] = value as i32;
+            column.push(value as i32);
         }
-        self.most_recent[doc] = day(s.most_recent_deal_date);
+        self.most_recent.push(day(s.most_recent_deal_date));
     }
 
-    fn write(&self, out: &mut BundleWriter) -> io::Result<()> {
-        for (name, values) in Self::COUNT_NAMES.iter().zip(&self.counts) {
-            write_sorted_column(out, name, values)?;
+    fn write(self, out: &mut BundleWriter) -> io::Result<()> {
+        for (name, column) in Self::COUNT_NAMES.iter().zip(self.counts) {
+            column.write_sorted(out, name)?;
         }
-        write_sorted_column(out, "most_recent_deal_date", &self.most_recent)
+        self.most_recent.write_sorted(out, "most_recent_deal_date")
     }
+}
+
+/// `N` empty columns whose scratch files are in `dir`.
+fn columns_in<T: ColumnValue, const N: usize>(dir: &Path) -> io::Result<[ColumnBuilder<T>; N]> {
+    let columns = (0..N)
+        .map(|_| ColumnBuilder::new_in(dir))
+        .collect::<io::Result<Vec<_>>>()?;
+    columns
+        .try_into()
+        .map_err(|_| io::Error::other("column count"))
 }
 
 pub fn write_firms(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<WrittenFile> {
@@ -583,7 +586,7 @@ pub fn write_firms(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
         order.row_of_doc.iter().map(|&r| facts.firms.id(r)),
     )?;
     let (mut location, mut headcount) = (FacetBuilder::new_in(dir), FacetBuilder::new_in(dir));
-    let mut stats = StatColumns::new(n);
+    let mut stats = StatColumns::new(dir)?;
     let mut deals = RelationBuilder::new_in(dir, n, true)?;
     let mut people = RelationBuilder::new_in(dir, n, false)?;
     let [mut domains, mut linkedins, mut crunchbases, mut permalinks]: [KeyPairs; 4] =
@@ -593,7 +596,6 @@ pub fn write_firms(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
         tally.inc();
         let row = order.row(doc);
         let (f, agg) = (&facts.firms.get(row), &derived.firms.get(row));
-        let d = doc as usize;
         place_closure(&f.places, facts)
             .iter()
             .for_each(|&l| location.add(&facts.catalog.locations[l as usize].permalink, doc));
@@ -601,7 +603,7 @@ pub fn write_firms(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
             headcount.add(h.as_str(), doc);
         }
         let s = &agg.stats;
-        stats.set(d, s);
+        stats.push(s);
         agg.deals
             .iter()
             .for_each(|&(r, lead)| deals.add(doc, orders.deals.doc(r), lead as u8));
@@ -648,7 +650,8 @@ pub fn write_people(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<
     write_person_columns(&mut out, inp, counter)?;
     write_person_relations(&mut out, inp, counter)?;
     write_person_keys(&mut out, inp, counter)?;
-    let ranks = name_ranks(order.len(), |d| facts.people.get(order.row(d)).name);
+    let dir = &out.dir().to_path_buf();
+    let ranks = name_ranks(dir, order.len(), |d| facts.people.get(order.row(d)).name)?;
     write_sorted_column(&mut out, "name_rank", &ranks)?;
     out.finish()
 }
@@ -722,28 +725,27 @@ fn write_person_facets(out: &mut BundleWriter, inp: &Inputs, counter: &Counter) 
 /// Investor activity and employer columns (and the employer's facets).
 fn write_person_columns(out: &mut BundleWriter, inp: &Inputs, counter: &Counter) -> io::Result<()> {
     let dir = &out.dir().to_path_buf();
-    let (orders, n) = (inp.orders, inp.orders.people.len());
-    let mut stats = StatColumns::new(n);
-    let (mut employer, mut employer_firm) = (vec![NULL_I32; n], vec![NULL_I32; n]);
-    let mut employer_fields = EmployerFields::new(dir, n);
+    let orders = inp.orders;
+    let mut stats = StatColumns::new(dir)?;
+    let [mut employer, mut employer_firm] = columns_in::<i32, 2>(dir)?;
+    let mut employer_fields = EmployerFields::new(dir)?;
     each_person(inp, counter, |doc, p, agg| {
-        let d = doc as usize;
-        stats.set(d, &agg.stats);
-        match p.employer {
-            Some(Employer::Company(c)) => {
-                employer[d] = orders.companies.doc(c) as i32;
-                employer_fields.add(inp, c, doc);
-            }
-            Some(Employer::Firm(fi)) => {
-                employer_fields.kind.add("firm", doc);
-                employer_firm[d] = orders.firms.doc(fi) as i32;
-            }
-            None => {}
+        stats.push(&agg.stats);
+        let (company, firm) = match p.employer {
+            Some(Employer::Company(c)) => (Some(c), None),
+            Some(Employer::Firm(fi)) => (None, Some(fi)),
+            None => (None, None),
+        };
+        employer.push(company.map_or(NULL_I32, |c| orders.companies.doc(c) as i32));
+        employer_firm.push(firm.map_or(NULL_I32, |fi| orders.firms.doc(fi) as i32));
+        if firm.is_some() {
+            employer_fields.kind.add("firm", doc);
         }
+        employer_fields.add(inp, company, doc);
     });
     stats.write(out)?;
-    write_column(out, "employer", &employer)?;
-    write_column(out, "employer_firm", &employer_firm)?;
+    employer.write(out, "employer")?;
+    employer_firm.write(out, "employer_firm")?;
     employer_fields.write(out)
 }
 
@@ -787,7 +789,7 @@ fn write_person_keys(out: &mut BundleWriter, inp: &Inputs, counter: &Counter) ->
         ("twitter", |p| p.twitter_key.as_deref()),
     ];
     for (name, key_of) in maps {
-        let mut keys = KeyPairs::new_in(&out.dir().to_path_buf());
+        let mut keys = KeyPairs::new_in(out.dir());
         each_person(inp, counter, |doc, p, _| {
             key_of(p).iter().for_each(|k| keys.push(k, doc));
         });
@@ -872,7 +874,11 @@ mod tests {
             .map(|d| format!("{}{}", words[d * 7 % words.len()], d % 13))
             .chain(["", "Émile", "a"].map(String::from))
             .collect();
-        let ranks = name_ranks(names.len(), |d| names[d as usize].clone().into());
+        let dir = tempfile::tempdir().unwrap();
+        let ranks = name_ranks(dir.path(), names.len(), |d| {
+            names[d as usize].clone().into()
+        })
+        .unwrap();
         assert_eq!(ranks, naive_ranks(&names));
     }
 }

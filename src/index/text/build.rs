@@ -80,7 +80,7 @@ pub fn build_name_index<'a>(
     let mut writer: IndexWriter = index.writer_with_num_threads(threads, WRITER_HEAP_BYTES)?;
     writer.set_merge_policy(Box::new(NoMergePolicy));
     let mut stats = NameIndexStats::default();
-    let mut names = NamesWriter::default();
+    let mut names = NamesWriter::new_in(dir);
     let mut analyzer = name_analyzer();
     for entry in entries {
         add_entry(
@@ -140,7 +140,7 @@ fn add_entry(
         doc.add_u64(fields.category, u64::from(category));
     }
     writer.add_document(doc)?;
-    names.push(entry.docid, folded.iter().map(String::as_str));
+    names.push(entry.docid, folded.iter().map(String::as_str))?;
     stats.docs += 1;
     stats.names += folded.len() as u64;
     Ok(())

@@ -19,11 +19,13 @@
 //! entity. The whole file is validated once at open (offsets monotone and on
 //! character boundaries, data UTF-8), so lookups cannot fail.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::index::mmap::Bytes;
+use crate::index::scratch::{self, ScratchArray, ScratchChunks};
 
 use super::error::TextError;
 
@@ -33,68 +35,105 @@ pub(crate) const FILE_NAME: &str = "names.bin";
 const MAGIC: &[u8; 8] = b"FSNAMES1";
 const HEADER_BYTES: usize = MAGIC.len() + 4;
 
-/// Collects folded names during a build, then writes the file.
-#[derive(Default)]
+/// Memory the sorter of a [`NamesWriter`] fills before it writes a chunk.
+const SORT_BYTES: usize = 32 << 20;
+
+/// Merge function of the names sorter: a doc id given twice is refused
+/// (grenad merges every key, a key inserted once too).
+struct Distinct;
+
+impl grenad::MergeFunction for Distinct {
+    type Error = u32;
+
+    fn merge<'a>(&self, docid: &[u8], names: &[Cow<'a, [u8]>]) -> Result<Cow<'a, [u8]>, u32> {
+        match names {
+            [one] => Ok(one.clone()),
+            _ => Err(docid.try_into().map_or(u32::MAX, u32::from_be_bytes)),
+        }
+    }
+}
+
+/// Collects folded names during a build (doc ids in any order), then
+/// writes the file, in bounded memory: the names are sorted by doc id on
+/// disk (an external sorter whose chunks are files in the index's
+/// folder), and the offsets and data go through two scratch arrays, since
+/// the file needs every offset before the data.
 pub(crate) struct NamesWriter {
-    data: String,
-    /// (doc id, start in `data`, end in `data`).
-    spans: Vec<(u32, usize, usize)>,
+    sorter: grenad::Sorter<Distinct, ScratchChunks>,
+    dir: PathBuf,
 }
 
 impl NamesWriter {
-    /// Records the names of `docid`; `names` are already folded.
-    pub(crate) fn push<'n>(&mut self, docid: u32, names: impl Iterator<Item = &'n str>) {
-        let start = self.data.len();
-        for name in names {
-            if self.data.len() > start {
-                self.data.push('\n');
-            }
-            self.data.push_str(name);
+    /// A writer keeping its scratch files in `dir`.
+    pub(crate) fn new_in(dir: &Path) -> NamesWriter {
+        let mut builder = grenad::SorterBuilder::new(Distinct);
+        builder.dump_threshold(SORT_BYTES);
+        NamesWriter {
+            sorter: builder.chunk_creator(ScratchChunks::new_in(dir)).build(),
+            dir: dir.to_path_buf(),
         }
-        self.spans.push((docid, start, self.data.len()));
+    }
+
+    /// Records the names of `docid`; `names` are already folded.
+    pub(crate) fn push<'n>(
+        &mut self,
+        docid: u32,
+        names: impl Iterator<Item = &'n str>,
+    ) -> Result<(), TextError> {
+        let joined = names.collect::<Vec<_>>().join("\n");
+        self.sorter
+            .insert(docid.to_be_bytes(), joined)
+            .map_err(|e| self.error(e))
     }
 
     /// Writes the file; returns its size in bytes.
-    pub(crate) fn write(mut self, path: &Path) -> Result<u64, TextError> {
-        self.spans.sort_unstable_by_key(|&(docid, _, _)| docid);
-        if let Some(pair) = self.spans.windows(2).find(|w| w[0].0 == w[1].0) {
-            return Err(TextError::DuplicateDocid(pair[0].0));
+    pub(crate) fn write(self, path: &Path) -> Result<u64, TextError> {
+        let (dir, io) = (self.dir.clone(), |e| TextError::io(path, e));
+        let mut offsets = ScratchArray::<u32>::new_in(&dir).map_err(io)?;
+        let mut data = ScratchArray::<u8>::new_in(&dir).map_err(io)?;
+        let mut merged =
+            (self.sorter.into_stream_merger_iter()).map_err(|e| names_error(&dir, e))?;
+        let mut slots = 0u64;
+        while let Some((key, names)) = merged.next().map_err(|e| names_error(&dir, e))? {
+            let docid = key.try_into().map_or(u32::MAX, u32::from_be_bytes);
+            if docid == u32::MAX {
+                return Err(TextError::Capacity("doc id u32::MAX"));
+            }
+            let at = u32::try_from(data.len())
+                .map_err(|_| TextError::Capacity("folded names exceed 4 GiB"))?;
+            for _ in slots..=u64::from(docid) {
+                offsets.push(at).map_err(io)?;
+            }
+            data.extend(names).map_err(io)?;
+            slots = u64::from(docid) + 1;
         }
-        u32::try_from(self.data.len())
+        let end = u32::try_from(data.len())
             .map_err(|_| TextError::Capacity("folded names exceed 4 GiB"))?;
-        let slots = self
-            .spans
-            .last()
-            .map_or(0, |&(docid, _, _)| docid as usize + 1);
-        let slots_u32 = u32::try_from(slots).map_err(|_| TextError::Capacity("doc id u32::MAX"))?;
-        let file = File::create(path).map_err(|e| TextError::io(path, e))?;
+        offsets.push(end).map_err(io)?;
+        let bytes = HEADER_BYTES as u64 + 4 * (slots + 1) + data.len();
+        let file = File::create(path).map_err(io)?;
         let mut out = BufWriter::new(file);
-        let io = |e| TextError::io(path, e);
         out.write_all(MAGIC).map_err(io)?;
-        out.write_all(&slots_u32.to_le_bytes()).map_err(io)?;
-        self.write_offsets(&mut out, slots).map_err(io)?;
-        for &(_, start, end) in &self.spans {
-            out.write_all(&self.data.as_bytes()[start..end])
-                .map_err(io)?;
-        }
+        out.write_all(&(slots as u32).to_le_bytes()).map_err(io)?;
+        offsets.copy_to(&mut out).map_err(io)?;
+        data.copy_to(&mut out).map_err(io)?;
         let out = out
             .into_inner()
             .map_err(|e| TextError::io(path, e.into_error()))?;
         out.sync_all().map_err(io)?;
-        Ok((HEADER_BYTES + 4 * (slots + 1) + self.data.len()) as u64)
+        Ok(bytes)
     }
 
-    /// Offsets of every slot in doc id order; absent doc ids get empty slots.
-    fn write_offsets(&self, out: &mut impl Write, slots: usize) -> std::io::Result<()> {
-        let mut spans = self.spans.iter().peekable();
-        let mut offset = 0u32;
-        for slot in 0..slots {
-            out.write_all(&offset.to_le_bytes())?;
-            if let Some(&(_, start, end)) = spans.next_if(|s| s.0 as usize == slot) {
-                offset += (end - start) as u32;
-            }
-        }
-        out.write_all(&offset.to_le_bytes())
+    fn error(&self, e: grenad::Error<u32>) -> TextError {
+        names_error(&self.dir, e)
+    }
+}
+
+/// A sorter error: a doc id given twice, or a scratch file failing.
+fn names_error(dir: &Path, e: grenad::Error<u32>) -> TextError {
+    match e {
+        grenad::Error::Merge(docid) => TextError::DuplicateDocid(docid),
+        other => TextError::io(dir, scratch::io_error(other)),
     }
 }
 
@@ -199,11 +238,11 @@ mod tests {
 
     fn write(entries: &[(u32, &[&str])]) -> (TempDir, Result<u64, TextError>) {
         let dir = TempDir::new("names");
-        let mut writer = NamesWriter::default();
-        for (docid, names) in entries {
-            writer.push(*docid, names.iter().copied());
-        }
-        let written = writer.write(&dir.path().join(FILE_NAME));
+        let mut writer = NamesWriter::new_in(dir.path());
+        let pushed: Result<(), TextError> = entries
+            .iter()
+            .try_for_each(|(docid, names)| writer.push(*docid, names.iter().copied()));
+        let written = pushed.and_then(|()| writer.write(&dir.path().join(FILE_NAME)));
         (dir, written)
     }
 
