@@ -3,16 +3,23 @@
 //! its input sizes, for the scheduler (`schedule`) to keep the heavy ones
 //! apart within `--memory`.
 //!
-//! The estimates are linear in the task's documents, fitted on the tasks
-//! run one at a time at S (100,000 companies, 249,093 deals, 299,513
-//! people; the kernel's peak resident reset before each task): the people
-//! bundle held 43 MB (93 MB before it was written in passes), the company
-//! bundle 30 MB, the deal bundle 26 MB, the people's name index 160–190 MB
-//! and the companies' 103–109 MB (the tantivy heap fills up to its 200 MB,
-//! then the folded names grow alone), the deal and company stores 275 MB
+//! The estimates were fitted on the tasks run one at a time at S (100,000
+//! companies, 249,093 deals, 299,513 people; the kernel's peak resident
+//! reset before each task): the people bundle held 43 MB (93 MB before it
+//! was written in passes), the company bundle 30 MB, the deal bundle 26 MB,
+//! the people's name index 160–190 MB and the companies' 103–109 MB (the
+//! tantivy heap fills up to its 200 MB), the deal and company stores 275 MB
 //! and the person stores 295 MB (a store holds its dictionary's training
 //! sample, up to 128 MB, and its buffers; 530–550 MB before the sample was
 //! held once).
+//!
+//! Since 2026-11-27 what a bundle writer or a name index collects stops
+//! growing with its documents: relations, columns and folded names go to
+//! scratch files as they come, key maps, UUID maps, name ranks and large
+//! facets are sorted on disk (`index::scratch`, `index::relation_builder`).
+//! So a bundle's estimate is its per-doc fill up to a cap (the sum of its
+//! sorters' and facet maps' limits), plus the 12 bytes a doc of the one
+//! column it sorts at a time.
 
 use std::fs;
 use std::path::Path;
@@ -58,18 +65,36 @@ fn task<'a>(
     }
 }
 
-/// Bytes a bundle writer holds per document of its kind. Firms were too
-/// few at S to measure; they are counted as companies.
+/// Bytes a bundle writer fills per document of its kind until its sorters
+/// and facet maps reach their limits. Firms were too few at S to measure;
+/// they are counted as companies.
 const COMPANY_BUNDLE_BYTES: u64 = 320;
 const DEAL_BUNDLE_BYTES: u64 = 110;
 const PERSON_BUNDLE_BYTES: u64 = 150;
 
+/// The most a bundle writer's sorters and facet maps hold together: the
+/// company bundle's seven facets (32 MB of map and 16 MB of sorter each)
+/// and six sorters of 32 MB (four key maps, the UUID map or the name
+/// ranks, the people by employer) are about 530 MB.
+const BUNDLE_CAP_BYTES: u64 = 544 << 20;
+
+/// Bytes a doc of the column being sorted (an `i64` and its place in the
+/// sort order).
+const SORTED_COLUMN_BYTES: u64 = 12;
+
+/// A bundle writer over `docs` documents filling `fill` bytes a doc.
+fn bundle_bytes(fill: u64, docs: usize) -> u64 {
+    let n = docs as u64;
+    (fill * n).min(BUNDLE_CAP_BYTES) + SORTED_COLUMN_BYTES * n
+}
+
 /// A name index of `names` entries: tantivy's buffers, its heap as it
-/// fills (about 480 bytes a name up to the heap's size), then the folded
-/// names kept for `names.bin` (about 48 bytes a name).
+/// fills (about 480 bytes a name up to the heap's size), and the sorter of
+/// the folded names kept for `names.bin` (about 48 bytes a name up to its
+/// 32 MB).
 fn name_index_bytes(names: usize) -> u64 {
     let n = names as u64;
-    (64 << 20) + (480 * n).min(WRITER_HEAP_BYTES as u64) + 48 * n
+    (64 << 20) + (480 * n).min(WRITER_HEAP_BYTES as u64) + (48 * n).min(32 << 20)
 }
 
 /// Record stores written one variant after another (`variants` at once):
@@ -197,31 +222,31 @@ fn structure_tasks<'a>(dir: &'a Path, inp: &'a Inputs<'a>) -> Vec<Task<'a>> {
         task(
             "people.idx",
             (o.people.len() * bundles::PERSON_PASSES, "rows"),
-            per(PERSON_BUNDLE_BYTES, o.people.len()),
+            bundle_bytes(PERSON_BUNDLE_BYTES, o.people.len()),
             move |c| io(bundles::write_people(&dir.join(PEOPLE_IDX), inp, c)),
         ),
         task(
             "companies.idx",
             (o.companies.len(), "docs"),
-            per(COMPANY_BUNDLE_BYTES, o.companies.len()),
+            bundle_bytes(COMPANY_BUNDLE_BYTES, o.companies.len()),
             move |c| io(bundles::write_companies(&dir.join(COMPANIES_IDX), inp, c)),
         ),
         task(
             "deals.idx",
             (o.deals.len(), "docs"),
-            per(DEAL_BUNDLE_BYTES, o.deals.len()),
+            bundle_bytes(DEAL_BUNDLE_BYTES, o.deals.len()),
             move |c| io(bundles::write_deals(&dir.join(DEALS_IDX), inp, c)),
         ),
         task(
             "investors.idx",
             (o.firms.len(), "docs"),
-            per(COMPANY_BUNDLE_BYTES, o.firms.len()),
+            bundle_bytes(COMPANY_BUNDLE_BYTES, o.firms.len()),
             move |c| io(bundles::write_firms(&dir.join(FIRMS_IDX), inp, c)),
         ),
         task(
             "catalog.idx",
             (places + industries, "rows"),
-            per(COMPANY_BUNDLE_BYTES, places + industries),
+            bundle_bytes(COMPANY_BUNDLE_BYTES, places + industries),
             move |c| io(bundles::write_catalog(&dir.join(CATALOG_IDX), inp.facts, c)),
         ),
         name_task(
@@ -245,10 +270,6 @@ fn structure_tasks<'a>(dir: &'a Path, inp: &'a Inputs<'a>) -> Vec<Task<'a>> {
             text::build_industries,
         ),
     ]
-}
-
-fn per(bytes: u64, docs: usize) -> u64 {
-    bytes * docs as u64
 }
 
 /// Renderers of the record stores (they stream the dump a second time).
