@@ -97,13 +97,7 @@ pub fn write_keymap(out: &mut BundleWriter, name: &str, pairs: KeyPairs) -> io::
         .map_err(scratch::io_error)?;
     let mut docs = Vec::new();
     while let Some((key, raw)) = merged.next().map_err(scratch::io_error)? {
-        docs.clear();
-        docs.extend(
-            raw.chunks_exact(4)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-        );
-        docs.sort_unstable();
-        docs.dedup();
+        scratch::sorted_docs(raw, &mut docs);
         let value = match docs[..] {
             [doc] => u64::from(doc),
             _ => {
