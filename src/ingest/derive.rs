@@ -156,7 +156,8 @@ pub struct Derived {
     pub firms: Table<FirmAgg>,
     /// Non-investors (most people) share the empty aggregate.
     pub people: Sparse<PersonAgg>,
-    /// Rank of each deal row in recency order (0 = most recent).
+    /// Rank of each deal row in recency order (0 = most recent): the
+    /// deals' doc ids, which the indexer's doc orders take over (left empty).
     pub deal_rank: Vec<u32>,
 }
 

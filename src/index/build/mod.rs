@@ -152,9 +152,9 @@ fn build_into(
     progress.note(&facts_note(&loaded.facts));
     let as_of = opts.as_of.unwrap_or_else(Date::today);
     steps.start();
-    let derived = derive_with_progress(&loaded.facts, as_of, &progress, Some(budget))
+    let mut derived = derive_with_progress(&loaded.facts, as_of, &progress, Some(budget))
         .map_err(|e| step_err("derive aggregates")(&e))?;
-    let orders = order::assign_doc_ids(&loaded.facts, &derived);
+    let orders = order::assign_doc_ids(&loaded.facts, &mut derived);
     steps.finish("derive aggregates");
     let inp = Inputs {
         facts: &loaded.facts,

@@ -43,6 +43,18 @@ impl ByDocId {
         }
     }
 
+    /// The permutation whose doc ids by row are `doc_of_row`.
+    pub fn from_doc_of_row(doc_of_row: Vec<u32>) -> ByDocId {
+        let mut row_of_doc = vec![0u32; doc_of_row.len()];
+        for (row, &doc) in doc_of_row.iter().enumerate() {
+            row_of_doc[doc as usize] = row as u32;
+        }
+        ByDocId {
+            row_of_doc,
+            doc_of_row,
+        }
+    }
+
     pub fn doc(&self, row: u32) -> u32 {
         self.doc_of_row[row as usize]
     }
@@ -69,11 +81,11 @@ pub struct Orders {
     pub people: Arc<ByDocId>,
 }
 
-pub fn assign_doc_ids(facts: &Facts, derived: &Derived) -> Orders {
-    let rank = &derived.deal_rank;
-    let deals = ByDocId::sorted_by(facts.deals.len(), |a, b| {
-        rank[a as usize].cmp(&rank[b as usize])
-    });
+/// The doc ids of every kind; the deals' are their recency ranks, which
+/// move out of `derived`.
+pub fn assign_doc_ids(facts: &Facts, derived: &mut Derived) -> Orders {
+    let deals = ByDocId::from_doc_of_row(std::mem::take(&mut derived.deal_rank));
+    let rank = &deals.doc_of_row;
     let latest = keyed(facts.companies.len(), |c| {
         let latest = derived.companies.get(c).latest_deal();
         latest.map(|d| rank[d as usize])

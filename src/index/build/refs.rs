@@ -37,6 +37,8 @@ const KIND_SHIFT: u32 = 30;
 const DOC_MASK: u32 = (1 << KIND_SHIFT) - 1;
 /// Entities per bucket, on average.
 const BUCKET_ENTITIES: usize = 8;
+/// Buckets sorted by one parallel task.
+const GROUP_BUCKETS: usize = 4096;
 
 impl EntityRefs {
     pub fn new(facts: &Facts, orders: &Orders) -> EntityRefs {
@@ -89,10 +91,33 @@ impl EntityRefs {
         }
         drop(next);
         let uuid = |e: &u32| self.uuid_of(*e);
-        sorted
-            .par_chunk_by_mut(|a, b| self.bucket(uuid(a)) == self.bucket(uuid(b)))
-            .for_each(|bucket| bucket.sort_unstable_by_key(uuid));
+        self.groups_of_buckets(&mut sorted)
+            .into_par_iter()
+            .for_each(|(starts, group)| {
+                let from = starts[0];
+                for w in starts.windows(2) {
+                    group[(w[0] - from) as usize..(w[1] - from) as usize]
+                        .sort_unstable_by_key(uuid);
+                }
+            });
         self.sorted = sorted;
+    }
+
+    /// `sorted` split at bucket starts into groups of [`GROUP_BUCKETS`]
+    /// buckets, each with its buckets' starts (the next group's first too).
+    fn groups_of_buckets<'a>(&'a self, sorted: &'a mut [u32]) -> Vec<(&'a [u32], &'a mut [u32])> {
+        let mut rest = sorted;
+        let last = self.starts.len() - 1;
+        (0..last)
+            .step_by(GROUP_BUCKETS)
+            .map(|b| {
+                let starts = &self.starts[b..=(b + GROUP_BUCKETS).min(last)];
+                let len = starts[starts.len() - 1] - starts[0];
+                let (group, tail) = std::mem::take(&mut rest).split_at_mut(len as usize);
+                rest = tail;
+                (starts, group)
+            })
+            .collect()
     }
 
     fn bucket(&self, uuid: u128) -> usize {
@@ -150,7 +175,7 @@ mod tests {
         };
         generate(&opts).unwrap();
         let facts = load_dump(&dir, true).unwrap().facts;
-        let orders = crate::index::build::order::assign_doc_ids(&facts, &derive(&facts, as_of));
+        let orders = crate::index::build::order::assign_doc_ids(&facts, &mut derive(&facts, as_of));
         let refs = EntityRefs::new(&facts, &orders);
         let kinds = [
             (facts.companies.ids(), &orders.companies),
