@@ -12,7 +12,7 @@ use std::ops::Deref;
 use std::path::Path;
 use std::sync::Arc;
 
-use memmap2::Mmap;
+use memmap2::{Mmap, UncheckedAdvice};
 
 enum Backing {
     Mapped(Mmap),
@@ -51,6 +51,22 @@ impl Bytes {
         Ok(Bytes {
             backing: Arc::new(Backing::Mapped(map)),
         })
+    }
+
+    /// Drops the pages of a map from this process's resident set; they stay
+    /// in the page cache and are read back in on the next access. A build
+    /// reading a large file at random (the deal store, for each company's
+    /// latest deal) calls it now and then, so those pages do not add up to
+    /// the whole file. Owned bytes are left as they are.
+    pub fn release_pages(&self) -> io::Result<()> {
+        match self.backing.as_ref() {
+            // SAFETY: the map is read-only and shared, of an immutable file
+            // (see `map_file`): nothing in it was ever written through the
+            // map, so dropping its pages loses nothing and a later read
+            // faults in the same bytes from the file.
+            Backing::Mapped(m) => unsafe { m.unchecked_advise(UncheckedAdvice::DontNeed) },
+            Backing::Owned(_) => Ok(()),
+        }
     }
 
     /// Owned bytes (tests, small files).

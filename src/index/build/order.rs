@@ -33,24 +33,19 @@ impl ByDocId {
     pub fn sorted_by(rows: usize, cmp: impl Fn(u32, u32) -> Ordering + Sync) -> ByDocId {
         let mut row_of_doc: Vec<u32> = (0..rows as u32).collect();
         row_of_doc.par_sort_by(|&a, &b| cmp(a, b));
-        let mut doc_of_row = vec![0u32; rows];
-        for (doc, &row) in row_of_doc.iter().enumerate() {
-            doc_of_row[row as usize] = doc as u32;
-        }
+        let doc_of_row = inverse(&row_of_doc);
         ByDocId {
             row_of_doc,
             doc_of_row,
         }
     }
 
-    /// The permutation whose doc ids by row are `doc_of_row`.
+    /// The permutation whose doc ids by row are `doc_of_row` (derivation's
+    /// deal ranks: it needs the ranks, not the order, so the order is
+    /// rebuilt here rather than both being held through derivation).
     pub fn from_doc_of_row(doc_of_row: Vec<u32>) -> ByDocId {
-        let mut row_of_doc = vec![0u32; doc_of_row.len()];
-        for (row, &doc) in doc_of_row.iter().enumerate() {
-            row_of_doc[doc as usize] = row as u32;
-        }
         ByDocId {
-            row_of_doc,
+            row_of_doc: inverse(&doc_of_row),
             doc_of_row,
         }
     }
@@ -70,6 +65,15 @@ impl ByDocId {
     pub fn is_empty(&self) -> bool {
         self.row_of_doc.is_empty()
     }
+}
+
+/// The inverse of the permutation `perm` of `0..perm.len()`.
+fn inverse(perm: &[u32]) -> Vec<u32> {
+    let mut inverse = vec![0u32; perm.len()];
+    for (i, &p) in perm.iter().enumerate() {
+        inverse[p as usize] = i as u32;
+    }
+    inverse
 }
 
 /// Doc id orders of every kind (shared with the build's references).
@@ -134,4 +138,22 @@ fn asc_nulls_last<T: Ord>(a: Option<T>, b: Option<T>) -> Ordering {
 
 fn id_cmp(a: Uuid, b: Uuid) -> Ordering {
     a.cmp(&b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_directions_of_a_permutation_agree() {
+        let keys = [5u32, 1, 4, 1, 9, 2, 6];
+        let sorted = ByDocId::sorted_by(keys.len(), |a, b| {
+            keys[a as usize].cmp(&keys[b as usize]).then(a.cmp(&b))
+        });
+        assert_eq!(sorted.row_of_doc, vec![1, 3, 5, 2, 0, 6, 4]);
+        for row in 0..keys.len() as u32 {
+            assert_eq!(sorted.row(sorted.doc(row)), row);
+        }
+        assert_eq!(ByDocId::from_doc_of_row(sorted.doc_of_row.clone()), sorted);
+    }
 }
