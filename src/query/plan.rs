@@ -105,6 +105,21 @@ impl Plan {
     pub fn is_empty(&self) -> bool {
         self.clauses.is_empty()
     }
+
+    /// The values every match has on `column`: the intersection of the
+    /// range clauses on it (`None` without any).
+    pub fn bounds_of(&self, column: &str) -> Option<(i64, i64)> {
+        let ranges = self.clauses.iter().filter_map(|clause| match clause {
+            Clause::Range {
+                column: c,
+                min,
+                max,
+                ..
+            } if *c == column => Some((*min, *max)),
+            _ => None,
+        });
+        ranges.reduce(|a, b| (a.0.max(b.0), a.1.min(b.1)))
+    }
 }
 
 #[cfg(test)]
@@ -139,6 +154,23 @@ mod tests {
         plan.days("date", &Range::default());
         plan.facet::<String>("round", None);
         assert!(plan.is_empty());
+    }
+
+    #[test]
+    fn bounds_intersect_the_ranges_on_a_column() {
+        let mut plan = Plan::default();
+        assert_eq!(plan.bounds_of("size"), None);
+        let range = |min, max| Range {
+            min: Some(min),
+            max: Some(max),
+        };
+        plan.money("size", &range(10.0, 50.0));
+        plan.money("total_raised", &range(0.0, 5.0));
+        assert_eq!(plan.bounds_of("size"), Some((10, 50)));
+        plan.money("size", &range(20.0, 80.0));
+        assert_eq!(plan.bounds_of("size"), Some((20, 50)));
+        assert_eq!(plan.bounds_of("total_raised"), Some((0, 5)));
+        assert_eq!(plan.bounds_of("date"), None);
     }
 
     #[test]

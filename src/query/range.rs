@@ -285,7 +285,12 @@ fn locate_in<T: ColumnValue>(
 }
 
 /// Positions in `order` (ascending by value) of the docs with a value in `[min, max]`.
-fn value_range<T: ColumnValue>(values: &[T], order: &[u32], min: i64, max: i64) -> Range<usize> {
+pub fn value_range<T: ColumnValue>(
+    values: &[T],
+    order: &[u32],
+    min: i64,
+    max: i64,
+) -> Range<usize> {
     let start = order.partition_point(|&d| values[d as usize].to_i64() < min);
     let end = order.partition_point(|&d| values[d as usize].to_i64() <= max);
     start..end.max(start)

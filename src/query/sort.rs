@@ -9,7 +9,10 @@
 //! - **walk** the column's sort order (ascending, or descending run by run,
 //!   each run of equal values read forwards so ties stay doc-id ascending),
 //!   keeping candidates, until enough are found; expected cost
-//!   `need × docs / candidates` membership tests;
+//!   `need × docs / candidates` membership tests. When the plan bounds the
+//!   column's values (a range clause on the sort column), only the part of
+//!   the order within those bounds is walked, and no nulls: every
+//!   candidate lies there, so `docs` becomes that part's length;
 //! - **gather** `(value, doc)` of every candidate and select the top
 //!   `need` (cost `candidates`), used when that is cheaper than walking and
 //!   for per-query computed keys.
@@ -18,6 +21,7 @@ use std::cmp::Ordering;
 
 use roaring::RoaringBitmap;
 
+use super::range::value_range;
 use super::request::PageRequest;
 use crate::index::column::{Column, ColumnValue, SortOrder};
 
@@ -44,13 +48,15 @@ pub fn page_in_doc_order(candidates: &RoaringBitmap, page: PageRequest) -> Vec<u
     candidates.range(first..).take(end - offset).collect()
 }
 
-/// A page ordered by a stored column.
+/// A page ordered by a stored column; `within`, when given, holds every
+/// candidate's value (`[min, max]`, from the plan's ranges on the column).
 pub fn page_by_column<T: ColumnValue>(
     candidates: &RoaringBitmap,
     column: &Column<T>,
     order: &SortOrder,
     direction: Direction,
     page: PageRequest,
+    within: Option<(i64, i64)>,
 ) -> Vec<u32> {
     let (offset, need) = page_bounds(page);
     let count = candidates.len() as usize;
@@ -58,10 +64,18 @@ pub fn page_by_column<T: ColumnValue>(
         return Vec::new();
     }
     let need = need.min(count);
-    let docs = column.values().len().max(1);
-    let expected_walk = need.saturating_mul(docs) / count.max(1);
+    let (sorted, nulls) = match within {
+        Some((min, max)) => {
+            let window = value_range(column.values(), order.non_null(), min, max);
+            (&order.non_null()[window], &[][..])
+        }
+        None => (order.non_null(), order.nulls()),
+    };
+    let span = (sorted.len() + nulls.len()).max(1);
+    let expected_walk = need.saturating_mul(span) / count.max(1);
     let walked = if expected_walk < count {
-        walk(candidates, column.values(), order, direction, need, count)
+        let along = (sorted, nulls);
+        walk(candidates, column.values(), along, direction, need, count)
     } else {
         None
     };
@@ -114,13 +128,15 @@ fn gather(mut keyed: Vec<(Option<i64>, u32)>, direction: Direction, need: usize)
     keyed.into_iter().map(|(_, d)| d).collect()
 }
 
-/// The first `need` candidates along the sort order, or `None` once more
-/// than `budget` positions were read without finding them (the matches
-/// cluster far along the order: gathering is then cheaper).
+/// The first `need` candidates along a sort order (`sorted`: docs with a
+/// value, ascending by value; then `nulls`), or `None` once more than
+/// `budget` positions were read without finding them (the matches cluster
+/// far along the order: gathering is then cheaper). `sorted` starts and
+/// ends at changes of value.
 fn walk<T: ColumnValue>(
     candidates: &RoaringBitmap,
     values: &[T],
-    order: &SortOrder,
+    (sorted, nulls): (&[u32], &[u32]),
     direction: Direction,
     need: usize,
     budget: usize,
@@ -142,7 +158,6 @@ fn walk<T: ColumnValue>(
         }
         true
     };
-    let sorted = order.non_null();
     match direction {
         Direction::Ascending => {
             if !take(sorted, &mut out) {
@@ -163,7 +178,7 @@ fn walk<T: ColumnValue>(
             }
         }
     }
-    if !take(order.nulls(), &mut out) {
+    if !take(nulls, &mut out) {
         return None;
     }
     Some(out)
@@ -207,13 +222,16 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
         /// Walking the stored sort order (both directions, long runs of
-        /// ties, nulls) gives exactly the naive order; so does gathering.
+        /// ties, nulls) gives exactly the naive order; so does gathering,
+        /// and so does walking only the part of the order within bounds
+        /// that hold every candidate.
         #[test]
         fn walk_and_gather_match_a_full_sort(
             values in prop::collection::vec(prop::option::of(0i64..6), 1..200),
             picks in prop::collection::vec(any::<bool>(), 200),
             need in 1usize..40,
             descending in any::<bool>(),
+            bounds in (0i64..6, 0i64..6),
         ) {
             let direction = if descending { Direction::Descending } else { Direction::Ascending };
             let candidates: RoaringBitmap = (0..values.len() as u32).filter(|&d| picks[d as usize]).collect();
@@ -226,16 +244,24 @@ mod tests {
             let column = Column::<i64>::open(&bundle, "c", raw.len()).unwrap();
             let order = SortOrder::open(&bundle, "c", raw.len()).unwrap();
             let expected = naive(&values, &candidates, direction, need);
-            let unbounded = walk(&candidates, column.values(), &order, direction, need, usize::MAX);
+            let along = (order.non_null(), order.nulls());
+            let unbounded = walk(&candidates, column.values(), along, direction, need, usize::MAX);
             prop_assert_eq!(unbounded.as_ref(), Some(&expected));
             let budget = candidates.len() as usize;
-            let bounded = walk(&candidates, column.values(), &order, direction, need, budget);
+            let bounded = walk(&candidates, column.values(), along, direction, need, budget);
             prop_assert!(bounded.is_none() || bounded.as_ref() == Some(&expected));
             let keyed = candidates.iter().map(|d| (values[d as usize], d)).collect();
             prop_assert_eq!(&gather(keyed, direction, need.min(candidates.len() as usize)), &expected);
             let page = PageRequest { page: 1, page_size: need };
             let second: Vec<u32> = naive(&values, &candidates, direction, 2 * need).into_iter().skip(need).collect();
-            prop_assert_eq!(page_by_column(&candidates, &column, &order, direction, page), second);
+            prop_assert_eq!(page_by_column(&candidates, &column, &order, direction, page, None), second);
+            // Candidates within bounds, paged along that part of the order only.
+            let (lo, hi) = (bounds.0.min(bounds.1), bounds.0.max(bounds.1));
+            let inside = |d: &u32| values[*d as usize].is_some_and(|v| (lo..=hi).contains(&v));
+            let kept: RoaringBitmap = candidates.iter().filter(inside).collect();
+            let first = PageRequest { page: 0, page_size: need };
+            let paged = page_by_column(&kept, &column, &order, direction, first, Some((lo, hi)));
+            prop_assert_eq!(paged, naive(&values, &kept, direction, need));
             std::fs::remove_file(path).unwrap();
         }
     }

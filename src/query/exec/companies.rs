@@ -24,7 +24,8 @@ pub fn companies_plan(index: &Index, q: &CompaniesQuery) -> Result<Plan, QueryEr
 }
 
 pub fn search_companies(index: &Index, q: &CompaniesQuery) -> Result<ResultPage, QueryError> {
-    let matches = evaluate(&index.companies, &companies_plan(index, q)?)?;
+    let plan = companies_plan(index, q)?;
+    let matches = evaluate(&index.companies, &plan)?;
     if let Some(s) = &q.semantic {
         let hits = semantic_hits(index, s, "company", &matches)?;
         return Ok(page_of_hits(&hits, q.page));
@@ -41,5 +42,5 @@ pub fn search_companies(index: &Index, q: &CompaniesQuery) -> Result<ResultPage,
         CompanySort::MostFundingRounds => Order::I32("num_funding_rounds", Descending),
         CompanySort::MostInvestors => Order::I32("num_investors", Descending),
     };
-    page_of(&index.companies, &matches, order, q.page)
+    page_of(&index.companies, (&matches, &plan), order, q.page)
 }

@@ -23,12 +23,13 @@ pub fn deals_plan(index: &Index, q: &DealsQuery) -> Result<Plan, QueryError> {
 }
 
 pub fn search_deals(index: &Index, q: &DealsQuery) -> Result<ResultPage, QueryError> {
-    let matches = evaluate(&index.deals, &deals_plan(index, q)?)?;
+    let plan = deals_plan(index, q)?;
+    let matches = evaluate(&index.deals, &plan)?;
     let order = match q.sort {
         DealSort::MostRecentDeal => Order::ByDocId,
         DealSort::OldestDeal => Order::I32("date", Direction::Ascending),
         DealSort::LargestRaise => Order::I64("size", Direction::Descending),
         DealSort::SmallestRaise => Order::I64("size", Direction::Ascending),
     };
-    page_of(&index.deals, &matches, order, q.page)
+    page_of(&index.deals, (&matches, &plan), order, q.page)
 }

@@ -355,7 +355,7 @@ pub fn search_investors(index: &Index, q: &InvestorsQuery) -> Result<ResultPage,
             Descending,
         ),
     };
-    let mut page = page_of(&index.firms, &matches, order, q.page)?;
+    let mut page = page_of(&index.firms, (&matches, &plan), order, q.page)?;
     if let Some(c) = &counts {
         page.filtered = page.docs.iter().map(|&f| c.filtered(f)).collect();
     }

@@ -27,6 +27,7 @@ pub use people::search_people;
 
 use crate::index::open::Kind;
 use crate::index::IndexError;
+use crate::query::plan::Plan;
 use crate::query::request::{PageRequest, ResultPage};
 use crate::query::semantic::{Hit, SemanticError};
 use crate::query::sort::{page_by_column, page_by_keys, page_in_doc_order, Direction};
@@ -87,10 +88,11 @@ enum Order {
     Keys(Vec<(Option<i64>, u32)>, Direction),
 }
 
-/// One page of `matches` in `order`.
+/// One page of `matches` in `order`; `matches` are some of the docs
+/// matching `plan`, so they lie within its ranges on the sort column.
 fn page_of(
     kind: &Kind,
-    matches: &RoaringBitmap,
+    (matches, plan): (&RoaringBitmap, &Plan),
     order: Order,
     page: PageRequest,
 ) -> Result<ResultPage, QueryError> {
@@ -102,6 +104,7 @@ fn page_of(
             &*kind.sort_order(name)?,
             dir,
             page,
+            plan.bounds_of(name),
         ),
         Order::I64(name, dir) => page_by_column(
             matches,
@@ -109,6 +112,7 @@ fn page_of(
             &*kind.sort_order(name)?,
             dir,
             page,
+            plan.bounds_of(name),
         ),
         Order::Keys(keyed, dir) => page_by_keys(keyed, dir, page),
     };

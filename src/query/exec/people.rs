@@ -471,12 +471,12 @@ fn day_of(dates: &[i32], d: u32) -> Option<i32> {
     Some(dates[d as usize]).filter(|&v| v != NULL_I32)
 }
 
-/// People matching every block but `investor.deals`, and the semantic set
-/// of `company.search_query`.
+/// People matching every block but `investor.deals`, the semantic set of
+/// `company.search_query`, and the plan they match.
 fn base_matches(
     index: &Index,
     q: &PeopleQuery,
-) -> Result<(RoaringBitmap, Option<SemanticSet>), QueryError> {
+) -> Result<(RoaringBitmap, Option<SemanticSet>, Plan), QueryError> {
     let mut plan = Plan::default();
     match q.person_type {
         PersonType::Any => {}
@@ -517,7 +517,7 @@ fn base_matches(
     {
         matches = with_firm_in(index, &matches, &firms)?;
     }
-    Ok((matches, semantic))
+    Ok((matches, semantic, plan))
 }
 
 /// Candidates whose current employer is one of `companies`: probing each
@@ -544,7 +544,7 @@ fn employed_by(
 }
 
 pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, QueryError> {
-    let (mut matches, employer_set) = base_matches(index, q)?;
+    let (mut matches, employer_set, plan) = base_matches(index, q)?;
     let deals_filter = q.investor.as_ref().and_then(|i| i.deals.as_ref());
     let mut portfolio = None;
     let mut counted = None;
@@ -599,7 +599,7 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
             Descending,
         ),
     };
-    let mut page = page_of(&index.people, &matches, order, q.page)?;
+    let mut page = page_of(&index.people, (&matches, &plan), order, q.page)?;
     if let (Some(t), Some((rules, deals))) = (&tally, &counted) {
         page.filtered = t.page_counts(index, rules, deals, &page.docs)?;
     }
