@@ -202,9 +202,16 @@ pub fn employer_on_people(
     index: &Index,
     f: &EmployerFilter,
 ) -> Result<(), IndexError> {
-    plan.facet("employer_kind", Some(&["company"]));
+    let before = plan.clauses.len();
     company_facets(plan, &f.company, &ON_EMPLOYEES);
     latest_deal_facets(plan, &f.latest_deal, &LATEST_ON_EMPLOYEES);
+    // The indexer fills the `employer_` facets and columns for company
+    // employers only (`EmployerFields`), so any clause on them implies
+    // `employer_kind = company`: a set of nine people in ten at M, whose
+    // intersection would cost as much as the rest of the plan.
+    if plan.clauses.len() == before {
+        plan.facet("employer_kind", Some(&["company"]));
+    }
     let mut companies = Plan::default();
     if let Some(ids) = &f.company.ids {
         companies.docs(docs_of_ids(&index.companies, ids));
@@ -223,4 +230,54 @@ pub fn employer_on_people(
         plan.docs(targets_of(&index.companies, "people", named.iter())?);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::build::build_fixture;
+
+    /// Every `employer_` facet value and every `employer_` column value
+    /// belongs to a person whose employer is a company: what lets
+    /// `employer_on_people` leave out the `employer_kind` clause.
+    #[test]
+    fn employer_fields_imply_a_company_employer() {
+        let index = Index::open(&build_fixture("employer-fields", "2026-11-01")).unwrap();
+        let people = &index.people;
+        let kind = people.facet("employer_kind").unwrap();
+        let company = kind.docids("company").unwrap().unwrap();
+        let (on, latest) = (&ON_EMPLOYEES, &LATEST_ON_EMPLOYEES);
+        let facets = [
+            on.location,
+            on.industry,
+            on.super_category,
+            on.employee_count,
+            on.ipo_status,
+            latest.round,
+            latest.investor_location,
+        ];
+        let mut valued = 0;
+        for name in facets {
+            let facet = people.facet(name).unwrap();
+            for i in 0..facet.len() {
+                let docs = facet.docids_at(i).unwrap();
+                assert!(docs.is_subset(&company), "{name} = {}", facet.value(i));
+                valued += docs.len();
+            }
+        }
+        let columns = [on.total_raised, latest.size, latest.date, latest.created];
+        for name in columns {
+            let order = people.sort_order(name).unwrap();
+            assert!(
+                order.non_null().iter().all(|&d| company.contains(d)),
+                "{name}"
+            );
+            valued += order.non_null().len() as u64;
+        }
+        assert!(valued > 0, "the fixture's people have employer fields");
+        assert!(
+            company.len() < people.docs as u64,
+            "the fixture has people without a company employer"
+        );
+    }
 }
