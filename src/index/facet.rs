@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
 use rayon::prelude::*;
-use roaring::RoaringBitmap;
+use roaring::{MultiOps, RoaringBitmap};
 
 use super::format::{ArrayRef, Bundle, BundleWriter};
 use super::scratch::{self, ScratchArray, ScratchChunks};
@@ -438,13 +438,25 @@ impl Facet {
         &self,
         values: impl IntoIterator<Item = &'v str>,
     ) -> Result<RoaringBitmap, IndexError> {
-        let mut all = RoaringBitmap::new();
+        self.shared_union_of(values).map(Arc::unwrap_or_clone)
+    }
+
+    /// [`Facet::union_of`], shared rather than copied when it is one
+    /// value's doc ids (a value's bitmap may be most of the docs: copying
+    /// it cost as much as intersecting it).
+    pub fn shared_union_of<'v>(
+        &self,
+        values: impl IntoIterator<Item = &'v str>,
+    ) -> Result<Arc<RoaringBitmap>, IndexError> {
+        let mut sets = Vec::new();
         for v in values {
-            if let Some(b) = self.docids(v)? {
-                all |= b.as_ref();
-            }
+            sets.extend(self.docids(v)?);
         }
-        Ok(all)
+        Ok(match sets.len() {
+            0 => Arc::default(),
+            1 => sets.swap_remove(0),
+            _ => Arc::new(sets.iter().map(Arc::as_ref).union()),
+        })
     }
 
     /// Decodes every bitmap (used by `verify`).

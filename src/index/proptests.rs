@@ -91,6 +91,13 @@ proptest! {
         prop_assert!(absent.is_none());
         let all: RoaringBitmap = values.values().flatten().copied().collect();
         prop_assert_eq!(facet.union_of(values.keys().map(String::as_str)).unwrap(), all);
+        // No value, one value (and an unknown one), the first two: shared or not, the same sets.
+        let first: Vec<&str> = values.keys().take(2).map(String::as_str).collect();
+        for picked in [&first[..0], &first[..first.len().min(1)], &first[..]] {
+            let expected: RoaringBitmap = picked.iter().flat_map(|v| values[*v].iter().copied()).collect();
+            let shared = facet.shared_union_of(picked.iter().copied().chain(["~absent~"])).unwrap();
+            prop_assert_eq!(shared.as_ref(), &expected);
+        }
         std::fs::remove_file(path).unwrap();
     }
 

@@ -11,6 +11,8 @@
 //!    the candidates.
 //! 3. No clause at all means every doc.
 
+use std::sync::Arc;
+
 use roaring::RoaringBitmap;
 
 use super::plan::{Clause, Plan};
@@ -20,15 +22,15 @@ use crate::index::IndexError;
 
 /// Doc ids of `kind` matching every clause of `plan`.
 pub fn evaluate(kind: &Kind, plan: &Plan) -> Result<RoaringBitmap, IndexError> {
-    let mut sets = Vec::new();
+    let mut sets: Vec<Arc<RoaringBitmap>> = Vec::new();
     let mut ranges = Vec::new();
     for clause in &plan.clauses {
         match clause {
             Clause::Facet { field, values } => sets.push(
                 kind.facet(field)?
-                    .union_of(values.iter().map(String::as_str))?,
+                    .shared_union_of(values.iter().map(String::as_str))?,
             ),
-            Clause::Docs(docs) => sets.push(docs.clone()),
+            Clause::Docs(docs) => sets.push(Arc::new(docs.clone())),
             Clause::Range {
                 column,
                 width,
@@ -56,14 +58,16 @@ pub fn every_doc(docs: usize) -> RoaringBitmap {
     all
 }
 
-fn intersect_all(sets: Vec<RoaringBitmap>) -> Option<RoaringBitmap> {
+/// The intersection of `sets`, sorted smallest first: the smallest is
+/// copied, the others are read in place.
+fn intersect_all(sets: Vec<Arc<RoaringBitmap>>) -> Option<RoaringBitmap> {
     let mut it = sets.into_iter();
-    let mut acc = it.next()?;
+    let mut acc = Arc::unwrap_or_clone(it.next()?);
     for s in it {
         if acc.is_empty() {
             break;
         }
-        acc &= s;
+        acc &= s.as_ref();
     }
     Some(acc)
 }
@@ -76,7 +80,8 @@ mod tests {
     fn intersection_stops_at_empty() {
         let a: RoaringBitmap = (0..10).collect();
         let b: RoaringBitmap = (5..20).collect();
-        assert_eq!(intersect_all(vec![a, b]).unwrap(), (5..10).collect());
+        let sets = vec![Arc::new(a), Arc::new(b)];
+        assert_eq!(intersect_all(sets).unwrap(), (5..10).collect());
         assert_eq!(intersect_all(vec![]), None);
     }
 }
