@@ -3,6 +3,7 @@
 //! knows HTTP.
 
 pub mod alert;
+pub mod docs;
 pub mod exec;
 pub mod filter;
 pub mod lookup;

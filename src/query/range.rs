@@ -29,6 +29,7 @@ use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 
+use super::docs::docs;
 use super::plan::Width;
 use crate::index::column::{Column, ColumnValue, SortOrder};
 use crate::index::open::Kind;
@@ -307,7 +308,7 @@ fn probe_values<T: ColumnValue>(
     min: i64,
     max: i64,
 ) -> RoaringBitmap {
-    let inside = candidates.iter().filter(|&d| {
+    let inside = docs(candidates).filter(|&d| {
         let v = values[d as usize];
         v != T::NULL && (min..=max).contains(&v.to_i64())
     });

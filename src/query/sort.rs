@@ -21,6 +21,7 @@ use std::cmp::Ordering;
 
 use roaring::RoaringBitmap;
 
+use super::docs::docs;
 use super::range::value_range;
 use super::request::PageRequest;
 use crate::index::column::{Column, ColumnValue, SortOrder};
@@ -80,8 +81,7 @@ pub fn page_by_column<T: ColumnValue>(
         None
     };
     let top = walked.unwrap_or_else(|| {
-        let keyed = candidates
-            .iter()
+        let keyed = docs(candidates)
             .map(|d| (column.get(d).map(ColumnValue::to_i64), d))
             .collect();
         gather(keyed, direction, need)

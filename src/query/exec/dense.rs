@@ -11,21 +11,7 @@
 
 use roaring::RoaringBitmap;
 
-/// Calls `f` with each doc id of `set`, ascending, taken from the set in
-/// batches (a roaring iterator's `next` per doc costs more than the work
-/// done with most docs).
-#[inline]
-fn each_doc(set: &RoaringBitmap, mut f: impl FnMut(u32)) {
-    let mut iter = set.iter();
-    let mut buffer = [0u32; 1024];
-    loop {
-        let docs = iter.next_many(&mut buffer);
-        if docs.is_empty() {
-            return;
-        }
-        docs.iter().for_each(|&d| f(d));
-    }
-}
+use crate::query::docs::docs;
 
 /// A set of doc ids below `limit`, one bit each.
 pub struct DenseSet {
@@ -36,10 +22,8 @@ impl DenseSet {
     /// `set` as bits; doc ids at or past `limit` are dropped.
     pub fn of(set: &RoaringBitmap, limit: u32) -> DenseSet {
         let mut words = vec![0u64; (limit as usize).div_ceil(64)];
-        each_doc(set, |d| {
-            if d < limit {
-                words[(d / 64) as usize] |= 1 << (d % 64);
-            }
+        docs(set).take_while(|&d| d < limit).for_each(|d| {
+            words[(d / 64) as usize] |= 1 << (d % 64);
         });
         DenseSet { words }
     }

@@ -31,10 +31,11 @@ use crate::query::sort::Direction::Descending;
 
 use super::blocks::{company_on_deals, deal_on_deals};
 use super::dense::DenseSet;
-use super::joins::{bitmap_of, docs_of_org_identifiers};
+use super::joins::docs_of_org_identifiers;
 use super::semantic::{cosine_key, semantic_companies, SemanticSet};
 use super::tally::{other_deals, rounds_of, RoundBase, Sides, Tally, Totals};
 use super::{page_of, Order, QueryError};
+use crate::query::docs::{bitmap_of, docs};
 
 /// Per-firm counts over the qualifying deals.
 struct FirmCounts {
@@ -348,8 +349,7 @@ pub fn search_investors(index: &Index, q: &InvestorsQuery) -> Result<ResultPage,
         (InvestorSort::DealsLedLtm, _) => Order::I32("lead_deal_count_last_12_months", Descending),
         (InvestorSort::TotalDeals, _) => Order::I32("total_deal_count", Descending),
         (InvestorSort::MatchingDeals, Some(c)) => Order::Keys(
-            matches
-                .iter()
+            docs(&matches)
                 .map(|f| (Some(c.matching(f) as i64), f))
                 .collect(),
             Descending,
@@ -369,8 +369,7 @@ fn relevance_keys(
     counts: &FirmCounts,
     best: &HashMap<u32, f32>,
 ) -> Vec<(Option<i64>, u32)> {
-    matches
-        .iter()
+    docs(matches)
         .map(|f| {
             let cosine = best.get(&f).copied().unwrap_or(-1.0);
             let deals = counts.matching(f).min(u16::MAX as u32) as i64;

@@ -6,14 +6,8 @@ use uuid::Uuid;
 
 use crate::index::open::Kind;
 use crate::index::{Index, IndexError};
+use crate::query::docs::{bitmap_of, docs};
 use crate::query::request::OrgIdentifiers;
-
-/// A bitmap of doc ids in any order, duplicates allowed.
-pub fn bitmap_of(mut docs: Vec<u32>) -> RoaringBitmap {
-    docs.sort_unstable();
-    docs.dedup();
-    RoaringBitmap::from_sorted_iter(docs).unwrap_or_default()
-}
 
 /// Doc ids of the entities with these UUIDs (unknown ones dropped).
 pub fn docs_of_ids(kind: &Kind, ids: &[Uuid]) -> RoaringBitmap {
@@ -87,8 +81,7 @@ pub fn companies_of_deals(
 ) -> Result<RoaringBitmap, IndexError> {
     let company = index.deals.column_i32("company")?;
     Ok(bitmap_of(
-        deals
-            .iter()
+        docs(deals)
             .filter_map(|d| company.get(d))
             .map(|c| c as u32)
             .collect(),
@@ -102,8 +95,7 @@ pub fn companies_with_latest_deal_in(
 ) -> Result<RoaringBitmap, IndexError> {
     let company = index.deals.column_i32("company")?;
     let latest = index.companies.column_i32("latest_deal")?;
-    let hits = deals
-        .iter()
+    let hits = docs(deals)
         .filter_map(|d| company.get(d).map(|c| (d, c as u32)))
         .filter(|&(d, c)| latest.get(c) == Some(d as i32))
         .map(|(_, c)| c);

@@ -40,9 +40,10 @@ use super::blocks::{
     latest_deal_on_companies,
 };
 use super::dense::DenseSet;
+use crate::query::docs::{bitmap_of, docs};
+
 use super::joins::{
-    bitmap_of, companies_of_deals, deals_of_people, docs_of_keys, docs_of_org_identifiers,
-    targets_of,
+    companies_of_deals, deals_of_people, docs_of_keys, docs_of_org_identifiers, targets_of,
 };
 use super::semantic::{cosine_key, semantic_companies, semantic_hits, SemanticSet};
 use super::tally::{other_deals, rounds_of, Acc, RoundBase, Sides, Tally, Totals};
@@ -113,9 +114,7 @@ fn with_firm_in(
     firms: &RoaringBitmap,
 ) -> Result<RoaringBitmap, IndexError> {
     let rel = index.people.relation("firms")?;
-    let keep = candidates
-        .iter()
-        .filter(|&p| rel.targets(p).iter().any(|&f| firms.contains(f)));
+    let keep = docs(candidates).filter(|&p| rel.targets(p).iter().any(|&f| firms.contains(f)));
     Ok(RoaringBitmap::from_sorted_iter(keep).unwrap_or_default())
 }
 
@@ -242,7 +241,7 @@ fn portfolio_cosines(
     let company = index.deals.column_i32("company")?;
     let mut mine: Vec<(u32, bool)> = Vec::new();
     let mut out = Vec::with_capacity(people.len() as usize);
-    for person in people {
+    for person in docs(people) {
         mine.clear();
         rules.deals_of(&angel, &partner, person, &mut mine);
         let best = mine
@@ -354,10 +353,9 @@ impl PersonTally {
     fn touched(&self) -> Vec<u32> {
         match self {
             PersonTally::Direct(t) => t.touched(),
-            PersonTally::Complement { investors, .. } => investors
-                .iter()
-                .filter(|&p| self.get(p).deals > 0)
-                .collect(),
+            PersonTally::Complement { investors, .. } => {
+                docs(investors).filter(|&p| self.get(p).deals > 0).collect()
+            }
         }
     }
 
@@ -428,7 +426,7 @@ fn count_from_people(
     let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
     let set = DenseSet::of(deals, index.deals.docs as u32);
     let mut tally = Tally::new(dated_investors(index)?);
-    for p in candidates {
+    for p in docs(candidates) {
         tally.add_counts(p, rules.count(&set, &angel, &partner, p));
     }
     Ok(tally)
@@ -532,7 +530,7 @@ fn employed_by(
     let employees: usize = companies.iter().map(|c| staff.degree(c)).sum();
     if (candidates.len() as usize) < employees {
         let employer = index.people.column_i32("employer")?;
-        let keep = candidates.iter().filter(|&p| {
+        let keep = docs(&candidates).filter(|&p| {
             employer
                 .get(p)
                 .is_some_and(|c| companies.contains(c as u32))
@@ -620,7 +618,7 @@ fn relevance_keys(
         None => None,
     };
     let mut keys = Vec::with_capacity(matches.len() as usize);
-    for (i, p) in matches.iter().enumerate() {
+    for (i, p) in docs(matches).enumerate() {
         let mut score = 0f32;
         if let Some(set) = employer_set {
             score += employer

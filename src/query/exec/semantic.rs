@@ -16,8 +16,9 @@ use crate::query::request::{CompanyFilter, Semantic};
 use crate::query::semantic::{semantic_set, Hit, SemanticError};
 
 use super::blocks::company_on_companies;
-use super::joins::{bitmap_of, targets_of};
+use super::joins::targets_of;
 use super::QueryError;
+use crate::query::docs::bitmap_of;
 
 /// The semantic set of `s` among `candidates` (companies).
 pub fn semantic_hits(
