@@ -179,7 +179,6 @@ const RELEASE_EVERY: u64 = 8192;
 /// [`RELEASE_EVERY`] reads; otherwise they would all become resident (the
 /// deal store is 1.4 GB at 4e6 companies, about 3.5 GB at 1e7).
 struct LatestDeals {
-    bundle: Bundle,
     store: Store,
     reads: AtomicU64,
 }
@@ -191,17 +190,13 @@ impl LatestDeals {
         let store = Store::open(&bundle, "full", inp.orders.deals.len(), refs.clone())
             .map_err(io::Error::other)?;
         let reads = AtomicU64::new(0);
-        Ok(LatestDeals {
-            bundle,
-            store,
-            reads,
-        })
+        Ok(LatestDeals { store, reads })
     }
 
     /// The latest-deal record of deal `doc`.
     fn get(&self, doc: u32) -> io::Result<LatestDealRecord> {
         if self.reads.fetch_add(1, Ordering::Relaxed) % RELEASE_EVERY == RELEASE_EVERY - 1 {
-            self.bundle.release_pages()?;
+            self.store.release_pages()?;
         }
         let bytes = self.store.get(doc).map_err(io::Error::other)?;
         let record: DealRecord = serde_json::from_slice(&bytes).map_err(io::Error::other)?;

@@ -164,6 +164,12 @@ impl Store {
         (0..self.len() as u32).try_for_each(|d| self.decompress(d).map(drop))
     }
 
+    /// Drops the store's mapped pages from the resident set
+    /// ([`Bundle::release_pages`]); they are read back on the next access.
+    pub fn release_pages(&self) -> std::io::Result<()> {
+        self.bundle.release_pages()
+    }
+
     pub fn len(&self) -> usize {
         self.spans.len()
     }
