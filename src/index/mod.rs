@@ -6,6 +6,7 @@
 
 pub mod build;
 pub mod column;
+pub mod docs;
 pub mod entity_ids;
 pub mod error;
 pub mod facet;

@@ -3,7 +3,6 @@
 //! knows HTTP.
 
 pub mod alert;
-pub mod docs;
 pub mod exec;
 pub mod filter;
 pub mod lookup;

@@ -29,9 +29,9 @@ use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 
-use super::docs::docs;
 use super::plan::Width;
 use crate::index::column::{Column, ColumnValue, SortOrder};
+use crate::index::docs::docs;
 use crate::index::open::Kind;
 use crate::index::IndexError;
 

@@ -21,10 +21,10 @@ use std::cmp::Ordering;
 
 use roaring::RoaringBitmap;
 
-use super::docs::docs;
 use super::range::value_range;
 use super::request::PageRequest;
 use crate::index::column::{Column, ColumnValue, SortOrder};
+use crate::index::docs::docs;
 
 /// Direction of a sort key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

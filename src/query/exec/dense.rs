@@ -11,7 +11,7 @@
 
 use roaring::RoaringBitmap;
 
-use crate::query::docs::docs;
+use crate::index::docs::docs;
 
 /// A set of doc ids below `limit`, one bit each.
 pub struct DenseSet {

@@ -35,7 +35,7 @@ use super::joins::docs_of_org_identifiers;
 use super::semantic::{cosine_key, semantic_companies, SemanticSet};
 use super::tally::{other_deals, rounds_of, RoundBase, Sides, Tally, Totals};
 use super::{page_of, Order, QueryError};
-use crate::query::docs::{bitmap_of, docs};
+use crate::index::docs::{bitmap_of, docs};
 
 /// Per-firm counts over the qualifying deals.
 struct FirmCounts {

@@ -4,9 +4,9 @@
 use roaring::RoaringBitmap;
 use uuid::Uuid;
 
+use crate::index::docs::{bitmap_of, docs};
 use crate::index::open::Kind;
 use crate::index::{Index, IndexError};
-use crate::query::docs::{bitmap_of, docs};
 use crate::query::request::OrgIdentifiers;
 
 /// Doc ids of the entities with these UUIDs (unknown ones dropped).

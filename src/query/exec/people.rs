@@ -40,7 +40,7 @@ use super::blocks::{
     latest_deal_on_companies,
 };
 use super::dense::DenseSet;
-use crate::query::docs::{bitmap_of, docs};
+use crate::index::docs::{bitmap_of, docs};
 
 use super::joins::{
     companies_of_deals, deals_of_people, docs_of_keys, docs_of_org_identifiers, targets_of,

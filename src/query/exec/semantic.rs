@@ -18,7 +18,7 @@ use crate::query::semantic::{semantic_set, Hit, SemanticError};
 use super::blocks::company_on_companies;
 use super::joins::targets_of;
 use super::QueryError;
-use crate::query::docs::bitmap_of;
+use crate::index::docs::bitmap_of;
 
 /// The semantic set of `s` among `candidates` (companies).
 pub fn semantic_hits(

@@ -8,6 +8,13 @@
 //! about 2 ns for setting bits in a flat bit set and converting it. Most
 //! loops over candidates do less than that per doc, so they read through
 //! [`docs`] and build through [`bitmap_of`].
+//!
+//! roaring 0.12's `next_many` skips every container that is one full run
+//! (all 65,536 ids: the length of its interval overflows a `u16`), and
+//! such containers are common here: `insert_range` makes them (every doc,
+//! the deals outside a date block), and facets are stored run-compressed
+//! (the people with a deal are doc ids `0..n`). [`docs`] therefore reads a
+//! bitmap holding runs through a copy without them.
 
 use roaring::RoaringBitmap;
 
@@ -16,16 +23,45 @@ const BATCH: usize = 256;
 
 /// The doc ids of a bitmap, ascending, taken from it in batches.
 pub struct Docs<'a> {
-    inner: roaring::bitmap::Iter<'a>,
+    inner: Source<'a>,
     buffer: [u32; BATCH],
     next: usize,
     end: usize,
 }
 
+/// The bitmap itself, or a copy of it without run containers.
+enum Source<'a> {
+    Borrowed(roaring::bitmap::Iter<'a>),
+    Copied(roaring::bitmap::IntoIter),
+}
+
+impl Source<'_> {
+    fn next_many(&mut self, dst: &mut [u32]) -> usize {
+        match self {
+            Source::Borrowed(it) => it.next_many(dst).len(),
+            Source::Copied(it) => it.next_many(dst).len(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Source::Borrowed(it) => it.size_hint(),
+            Source::Copied(it) => it.size_hint(),
+        }
+    }
+}
+
 /// The doc ids of `set`, ascending.
 pub fn docs(set: &RoaringBitmap) -> Docs<'_> {
+    let inner = if set.statistics().n_run_containers == 0 {
+        Source::Borrowed(set.iter())
+    } else {
+        let mut copy = set.clone();
+        copy.remove_run_compression();
+        Source::Copied(copy.into_iter())
+    };
     Docs {
-        inner: set.iter(),
+        inner,
         buffer: [0; BATCH],
         next: 0,
         end: 0,
@@ -38,7 +74,7 @@ impl Iterator for Docs<'_> {
     #[inline]
     fn next(&mut self) -> Option<u32> {
         if self.next == self.end {
-            self.end = self.inner.next_many(&mut self.buffer).len();
+            self.end = self.inner.next_many(&mut self.buffer);
             self.next = 0;
             if self.end == 0 {
                 return None;
@@ -83,7 +119,18 @@ mod tests {
     fn batched_docs_are_the_bitmaps() {
         let sparse: RoaringBitmap = (0..5000u32).map(|d| d * 97).collect();
         let dense: RoaringBitmap = (0..300_000u32).filter(|d| d % 3 != 0).collect();
-        for set in [RoaringBitmap::new(), sparse, dense] {
+        // Full run containers (which roaring's `next_many` skips), a
+        // partial one, and the same run-compressed.
+        let mut runs = RoaringBitmap::new();
+        runs.insert_range(0..300_000);
+        runs.insert_range(400_000..400_010);
+        let mut compressed = (0..140_000u32)
+            .chain(200_000..200_003)
+            .collect::<RoaringBitmap>();
+        compressed.optimize();
+        assert!(runs.statistics().n_run_containers > 0);
+        assert!(compressed.statistics().n_run_containers > 0);
+        for set in [RoaringBitmap::new(), sparse, dense, runs, compressed] {
             let read: Vec<u32> = docs(&set).collect();
             assert_eq!(read, set.iter().collect::<Vec<u32>>());
             assert_eq!(docs(&set).size_hint().0, set.len() as usize);
