@@ -19,7 +19,7 @@
 use roaring::RoaringBitmap;
 
 /// Docs taken from the bitmap per batch.
-const BATCH: usize = 256;
+pub const BATCH: usize = 256;
 
 /// The doc ids of a bitmap, ascending, taken from it in batches.
 pub struct Docs<'a> {
@@ -68,14 +68,31 @@ pub fn docs(set: &RoaringBitmap) -> Docs<'_> {
     }
 }
 
+impl Docs<'_> {
+    /// The next doc ids, as many as are buffered (up to a batch); empty
+    /// once every doc has been read.
+    pub fn next_batch(&mut self) -> &[u32] {
+        if self.next == self.end {
+            self.refill();
+        }
+        let batch = &self.buffer[self.next..self.end];
+        self.next = self.end;
+        batch
+    }
+
+    fn refill(&mut self) {
+        self.end = self.inner.next_many(&mut self.buffer);
+        self.next = 0;
+    }
+}
+
 impl Iterator for Docs<'_> {
     type Item = u32;
 
     #[inline]
     fn next(&mut self) -> Option<u32> {
         if self.next == self.end {
-            self.end = self.inner.next_many(&mut self.buffer);
-            self.next = 0;
+            self.refill();
             if self.end == 0 {
                 return None;
             }
@@ -133,6 +150,17 @@ mod tests {
         for set in [RoaringBitmap::new(), sparse, dense, runs, compressed] {
             let read: Vec<u32> = docs(&set).collect();
             assert_eq!(read, set.iter().collect::<Vec<u32>>());
+            let mut batches = docs(&set);
+            let _ = batches.next();
+            let mut batched: Vec<u32> = read.iter().copied().take(1).collect();
+            loop {
+                let batch = batches.next_batch();
+                if batch.is_empty() {
+                    break;
+                }
+                batched.extend_from_slice(batch);
+            }
+            assert_eq!(batched, read);
             assert_eq!(docs(&set).size_hint().0, set.len() as usize);
         }
     }

@@ -13,7 +13,7 @@
 
 use roaring::RoaringBitmap;
 
-use super::docs::{docs, Docs};
+use super::docs::{docs, BATCH};
 use super::facet::offsets_valid;
 use super::format::{ArrayRef, Bundle};
 use super::IndexError;
@@ -62,12 +62,10 @@ impl<'a> Edges<'a> {
     /// offsets are read together, then its targets touched together, so
     /// those misses overlap instead of queueing.
     pub fn each_of(&self, sources: &RoaringBitmap, mut f: impl FnMut(u32, &'a [u32], &'a [u8])) {
-        const BATCH: usize = 128;
         let mut iter = docs(sources);
-        let mut taken = [0u32; BATCH];
         let mut bounds = [(0usize, 0usize); BATCH];
         loop {
-            let batch = fill(&mut iter, &mut taken);
+            let batch = iter.next_batch();
             if batch.is_empty() {
                 return;
             }
@@ -90,16 +88,6 @@ impl<'a> Edges<'a> {
             }
         }
     }
-}
-
-/// The next doc ids of `iter` into `buffer`, as many as fit.
-fn fill<'b>(iter: &mut Docs<'_>, buffer: &'b mut [u32]) -> &'b [u32] {
-    let mut n = 0;
-    for (slot, doc) in buffer.iter_mut().zip(iter) {
-        *slot = doc;
-        n += 1;
-    }
-    &buffer[..n]
 }
 
 /// A relation read from a bundle.
