@@ -22,15 +22,15 @@ use crate::index::IndexError;
 
 /// Doc ids of `kind` matching every clause of `plan`.
 pub fn evaluate(kind: &Kind, plan: &Plan) -> Result<RoaringBitmap, IndexError> {
-    let mut sets: Vec<Arc<RoaringBitmap>> = Vec::new();
+    let mut sets: Vec<Set<'_>> = Vec::new();
     let mut ranges = Vec::new();
     for clause in &plan.clauses {
         match clause {
-            Clause::Facet { field, values } => sets.push(
+            Clause::Facet { field, values } => sets.push(Set::Shared(
                 kind.facet(field)?
                     .shared_union_of(values.iter().map(String::as_str))?,
-            ),
-            Clause::Docs(docs) => sets.push(Arc::new(docs.clone())),
+            )),
+            Clause::Docs(docs) => sets.push(Set::Planned(docs)),
             Clause::Range {
                 column,
                 width,
@@ -39,7 +39,7 @@ pub fn evaluate(kind: &Kind, plan: &Plan) -> Result<RoaringBitmap, IndexError> {
             } => ranges.push(RangeProbe::locate(kind, column, *width, *min, *max)?),
         }
     }
-    sets.sort_by_key(|s| s.len());
+    sets.sort_by_key(|s| s.get().len());
     let mut candidates = intersect_all(sets);
     ranges.sort_by_key(|r| (!r.is_block(), r.len()));
     for range in ranges {
@@ -58,16 +58,39 @@ pub fn every_doc(docs: usize) -> RoaringBitmap {
     all
 }
 
+/// A clause's set: shared with the facet cache, or the plan's own.
+enum Set<'p> {
+    Shared(Arc<RoaringBitmap>),
+    Planned(&'p RoaringBitmap),
+}
+
+impl Set<'_> {
+    fn get(&self) -> &RoaringBitmap {
+        match self {
+            Set::Shared(set) => set,
+            Set::Planned(set) => set,
+        }
+    }
+
+    /// The set itself when nothing else holds it, else a copy.
+    fn into_owned(self) -> RoaringBitmap {
+        match self {
+            Set::Shared(set) => Arc::unwrap_or_clone(set),
+            Set::Planned(set) => set.clone(),
+        }
+    }
+}
+
 /// The intersection of `sets`, sorted smallest first: the smallest is
-/// copied, the others are read in place.
-fn intersect_all(sets: Vec<Arc<RoaringBitmap>>) -> Option<RoaringBitmap> {
+/// copied (unless it is already owned), the others are read in place.
+fn intersect_all(sets: Vec<Set<'_>>) -> Option<RoaringBitmap> {
     let mut it = sets.into_iter();
-    let mut acc = Arc::unwrap_or_clone(it.next()?);
+    let mut acc = it.next()?.into_owned();
     for s in it {
         if acc.is_empty() {
             break;
         }
-        acc &= s.as_ref();
+        acc &= s.get();
     }
     Some(acc)
 }
@@ -80,7 +103,7 @@ mod tests {
     fn intersection_stops_at_empty() {
         let a: RoaringBitmap = (0..10).collect();
         let b: RoaringBitmap = (5..20).collect();
-        let sets = vec![Arc::new(a), Arc::new(b)];
+        let sets = vec![Set::Shared(Arc::new(a)), Set::Planned(&b)];
         assert_eq!(intersect_all(sets).unwrap(), (5..10).collect());
         assert_eq!(intersect_all(vec![]), None);
     }
