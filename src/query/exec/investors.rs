@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 
+use crate::index::docs::{bitmap_of, docs};
 use crate::index::payload::FIRM_LED;
 use crate::index::relation::Relation;
 use crate::index::{Index, IndexError};
@@ -35,7 +36,6 @@ use super::joins::docs_of_org_identifiers;
 use super::semantic::{cosine_key, semantic_companies, SemanticSet};
 use super::tally::{other_deals, rounds_of, RoundBase, Sides, Tally, Totals};
 use super::{page_of, Order, QueryError};
-use crate::index::docs::{bitmap_of, docs};
 
 /// Per-firm counts over the qualifying deals.
 struct FirmCounts {

@@ -24,6 +24,7 @@
 use roaring::RoaringBitmap;
 
 use crate::index::column::NULL_I32;
+use crate::index::docs::{bitmap_of, docs};
 use crate::index::payload::{PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
 use crate::index::relation::Edges;
 use crate::index::{Index, IndexError};
@@ -40,7 +41,6 @@ use super::blocks::{
     latest_deal_on_companies,
 };
 use super::dense::DenseSet;
-use crate::index::docs::{bitmap_of, docs};
 
 use super::joins::{
     companies_of_deals, deals_of_people, docs_of_keys, docs_of_org_identifiers, targets_of,

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use roaring::RoaringBitmap;
 
+use crate::index::docs::bitmap_of;
 use crate::index::Index;
 use crate::query::filter::evaluate;
 use crate::query::plan::Plan;
@@ -18,7 +19,6 @@ use crate::query::semantic::{semantic_set, Hit, SemanticError};
 use super::blocks::company_on_companies;
 use super::joins::targets_of;
 use super::QueryError;
-use crate::index::docs::bitmap_of;
 
 /// The semantic set of `s` among `candidates` (companies).
 pub fn semantic_hits(
