@@ -51,6 +51,20 @@ impl DenseSet {
         })
     }
 
+    /// How many of `docs` are in the set, and how many of those are in
+    /// `marked` with a non-zero byte in `flags` (aligned with `marked`);
+    /// both lists ascending.
+    pub fn count_marked(&self, docs: &[u32], marked: &[u32], flags: &[u8]) -> (u32, u32) {
+        let (mut j, mut n, mut f) = (0, 0, 0);
+        for &d in docs.iter().filter(|&&d| self.contains(d)) {
+            n += 1;
+            j += marked[j..].partition_point(|&m| m < d);
+            let flagged = marked.get(j) == Some(&d) && flags.get(j).is_some_and(|&b| b != 0);
+            f += flagged as u32;
+        }
+        (n, f)
+    }
+
     /// [`DenseSet::count_flagged`] over the union of two ascending lists,
     /// a doc in both counted once (flagged from the second list's flags).
     pub fn count_merged(&self, first: &[u32], second: &[u32], flags: &[u8]) -> (u32, u32) {
@@ -99,7 +113,8 @@ mod tests {
         }
 
         /// A merged count equals counting the distinct union, a doc flagged
-        /// when the second list flags it.
+        /// when the second list flags it; a marked count counts the first
+        /// list, a doc flagged when the second list flags it.
         #[test]
         fn merged_counts_count_the_union_once(
             docs in proptest::collection::btree_set(0u32..400, 0..200),
@@ -117,6 +132,12 @@ mod tests {
             prop_assert_eq!(
                 dense.count_merged(&first, &ids, &flags),
                 (union.len() as u32, flagged as u32)
+            );
+            let in_first: Vec<&u32> = first.iter().filter(|d| set.contains(**d)).collect();
+            let marked = in_first.iter().filter(|d| second.get(d) == Some(&true)).count();
+            prop_assert_eq!(
+                dense.count_marked(&first, &ids, &flags),
+                (in_first.len() as u32, marked as u32)
             );
         }
     }

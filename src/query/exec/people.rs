@@ -135,10 +135,13 @@ impl DealRules {
     }
 
     /// Appends `person`'s counted participations as (deal, led) to `out`
-    /// (a deal may appear twice: as angel and as partner).
+    /// (a deal may appear twice: as angel and as partner). A deal is led
+    /// by the person when they are partner of a firm that led it, whichever
+    /// participation counts.
     fn deals_of(&self, angel: &Edges, partner: &Edges, person: u32, out: &mut Vec<(u32, bool)>) {
         if self.angel {
-            out.extend(angel.targets(person).iter().map(|&d| (d, false)));
+            let led = |d| led_as_partner(partner, person, d);
+            out.extend(angel.targets(person).iter().map(|&d| (d, led(d))));
         }
         if self.institutional {
             let edges = partner.targets(person).iter().zip(partner.payload(person));
@@ -157,8 +160,14 @@ impl DealRules {
         person: u32,
         keep: impl Fn(u32) -> bool,
     ) -> Option<u32> {
-        let angel_first = (self.angel && !self.only_lead)
-            .then(|| angel.targets(person).iter().copied().find(|&d| keep(d)))
+        // With institutional deals counted too, a led angel deal is also a
+        // led partner deal, found below.
+        let angel_led = |d| !self.only_lead || led_as_partner(partner, person, d);
+        let angel_first = (self.angel && !(self.only_lead && self.institutional))
+            .then(|| {
+                let mut deals = angel.targets(person).iter().copied();
+                deals.find(|&d| keep(d) && angel_led(d))
+            })
             .flatten();
         let partner_edges = partner.targets(person).iter().zip(partner.payload(person));
         let partner_first = self
@@ -188,6 +197,8 @@ impl DealRules {
         };
         let (deals, leads) = if angel_deals.is_empty() {
             set.count_flagged(partner_deals, partner.payload(person))
+        } else if !self.institutional {
+            set.count_marked(angel_deals, partner.targets(person), partner.payload(person))
         } else if partner_deals.is_empty() {
             (set.count_in(angel_deals), 0)
         } else {
@@ -198,6 +209,14 @@ impl DealRules {
             leads,
         }
     }
+}
+
+/// Whether `person` is partner of a firm that led deal `d`.
+fn led_as_partner(partner: &Edges, person: u32, d: u32) -> bool {
+    let deals = partner.targets(person);
+    deals
+        .binary_search(&d)
+        .is_ok_and(|i| partner.payload(person).get(i).is_some_and(|&b| b != 0))
 }
 
 /// The qualifying deals of `investor.deals`, and its semantic set.
@@ -452,7 +471,7 @@ fn count_from_deals(
         });
     participants.each_of(deals, |_, people, flags| {
         for (&p, &flags) in people.iter().zip(flags) {
-            let lead = rules.institutional && flags & PARTICIPANT_LEAD != 0;
+            let lead = flags & PARTICIPANT_LEAD != 0;
             if flags & counted != 0
                 && (lead || !rules.only_lead)
                 && candidates.is_none_or(|c| c.contains(p))
