@@ -17,7 +17,7 @@ use fundsearch::query::request::*;
 use fundsearch::schema::Date;
 use uuid::Uuid;
 
-use super::datasets::{fixture, real, synthetic, Dataset};
+use super::datasets::{fixture, large, real, synthetic, Dataset};
 use super::generate::Gen;
 use super::*;
 
@@ -185,6 +185,26 @@ fn synthetic_investors() {
 #[test]
 fn synthetic_people() {
     compare(synthetic(), PEOPLE, 500, 14);
+}
+
+#[test]
+fn large_deals() {
+    compare(large(), DEALS, 100, 31);
+}
+
+#[test]
+fn large_companies() {
+    compare(large(), COMPANIES, 100, 32);
+}
+
+#[test]
+fn large_investors() {
+    compare(large(), INVESTORS, 100, 33);
+}
+
+#[test]
+fn large_people() {
+    compare(large(), PEOPLE, 150, 34);
 }
 
 #[test]

@@ -1,7 +1,10 @@
 //! The data sets the oracle is compared on, each built once per run: the
 //! hand-written fixture dump (as of 2026-11-01), the real Crunchbase 2013 +
 //! YC 2014 import (as of 2014-09-05, shared with `real_data.rs`) and a
-//! synthetic dump of 2,000 companies from the generator (as of 2026-11-01).
+//! synthetic dump of 2,000 companies from the generator (as of 2026-11-01),
+//! and a larger one (no vectors) with more than 65,536 deals, so that deal
+//! sets span whole roaring containers (full runs among them: every deal,
+//! the deals outside a date block).
 
 use std::sync::OnceLock;
 
@@ -22,6 +25,9 @@ pub struct Dataset {
 
 const SYNTHETIC_COMPANIES: u64 = 2_000;
 const SYNTHETIC_SEED: u64 = 20_261_101;
+const LARGE_COMPANIES: u64 = 30_000;
+/// Ids per roaring container: the large data set has more deals than this.
+const CONTAINER_IDS: usize = 1 << 16;
 
 /// The fixture dump's facts and aggregates as of 2026-11-01.
 pub fn fixture_world() -> &'static World {
@@ -51,24 +57,10 @@ pub fn real() -> Dataset {
 pub fn synthetic() -> Dataset {
     static BUILT: OnceLock<(Index, World)> = OnceLock::new();
     let (index, world) = BUILT.get_or_init(|| {
-        let dir = scratch("oracle-synthetic");
-        let as_of = day("2026-11-01");
-        let opts = GenerateOptions {
-            companies: SYNTHETIC_COMPANIES,
-            seed: SYNTHETIC_SEED,
-            out: dir.join("dump"),
-            as_of,
-        };
-        generate(&opts).expect("the synthetic dump generates");
-        build_with(
-            &dir.join("dump"),
-            &dir.join("index"),
-            "2026-11-01",
+        generated(
+            "oracle-synthetic",
+            SYNTHETIC_COMPANIES,
             semantic(ModelKind::WordLlama),
-        );
-        (
-            Index::open(&dir.join("index")).expect("the synthetic index opens"),
-            World::load(&dir.join("dump"), as_of),
         )
     });
     Dataset {
@@ -76,6 +68,46 @@ pub fn synthetic() -> Dataset {
         index,
         world,
     }
+}
+
+pub fn large() -> Dataset {
+    static BUILT: OnceLock<(Index, World)> = OnceLock::new();
+    let (index, world) = BUILT.get_or_init(|| {
+        let built = generated("oracle-large", LARGE_COMPANIES, None);
+        assert!(
+            built.0.deals.docs > CONTAINER_IDS,
+            "the large data set has {} deals, not more than {CONTAINER_IDS}",
+            built.0.deals.docs
+        );
+        built
+    });
+    Dataset {
+        name: "large",
+        index,
+        world,
+    }
+}
+
+/// A generated dump of `companies` (as of 2026-11-01), its index and world.
+fn generated(
+    name: &str,
+    companies: u64,
+    semantic: Option<fundsearch::index::build::SemanticOptions>,
+) -> (Index, World) {
+    let dir = scratch(name);
+    let as_of = day("2026-11-01");
+    let opts = GenerateOptions {
+        companies,
+        seed: SYNTHETIC_SEED,
+        out: dir.join("dump"),
+        as_of,
+    };
+    generate(&opts).expect("the synthetic dump generates");
+    build_with(&dir.join("dump"), &dir.join("index"), "2026-11-01", semantic);
+    (
+        Index::open(&dir.join("index")).expect("the synthetic index opens"),
+        World::load(&dir.join("dump"), as_of),
+    )
 }
 
 fn day(text: &str) -> Date {
