@@ -768,8 +768,14 @@ fn write_person_relations(
         agg.angel_deals
             .iter()
             .for_each(|&r| angel_deals.add(doc, orders.deals.doc(r), 0));
-        agg.partner_deals
-            .iter()
+        // A partner of two firms of one deal led it when either firm did:
+        // led edges go first, as the first payload added for a deal wins.
+        let (led, not_led) = (|e: &&(u32, u32, bool)| e.2, |e: &&(u32, u32, bool)| !e.2);
+        let edges = agg.partner_deals.iter();
+        edges
+            .clone()
+            .filter(led)
+            .chain(edges.filter(not_led))
             .for_each(|&(r, _, lead)| partner_deals.add(doc, orders.deals.doc(r), lead as u8));
         agg.firms
             .iter()
@@ -855,6 +861,88 @@ mod tests {
             .enumerate()
             .for_each(|(r, (_, d))| rank[*d as usize] = r as i32);
         rank
+    }
+
+    /// The fixture dump with every partner of a deal's firms made partner
+    /// of each of its firms, so that people are partners of a leading and
+    /// a non-leading firm of one deal.
+    fn dump_with_shared_partners(dir: &Path) -> usize {
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/dump");
+        for entry in std::fs::read_dir(&fixture).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+        let mut shared = 0;
+        let deals: Vec<String> = std::fs::read_to_string(fixture.join("deals.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|line| {
+                let mut deal: serde_json::Value = serde_json::from_str(line).unwrap();
+                shared += share_partners(&mut deal) as usize;
+                deal.to_string()
+            })
+            .collect();
+        std::fs::write(dir.join("deals.jsonl"), deals.join("\n") + "\n").unwrap();
+        shared
+    }
+
+    /// Makes every partner of `deal`'s firms partner of each of them; true
+    /// when the deal has a leading and a non-leading firm and partners.
+    fn share_partners(deal: &mut serde_json::Value) -> bool {
+        let Some(firms) = deal["investors"].as_array_mut() else {
+            return false;
+        };
+        let mut partners: Vec<serde_json::Value> = firms
+            .iter()
+            .flat_map(|f| f["partner_ids"].as_array().cloned().unwrap_or_default())
+            .collect();
+        partners.dedup();
+        let leads: Vec<bool> = firms.iter().map(|f| f["lead"] == true).collect();
+        for f in firms.iter_mut() {
+            f["partner_ids"] = serde_json::Value::Array(partners.clone());
+        }
+        !partners.is_empty() && leads.contains(&true) && leads.contains(&false)
+    }
+
+    /// A person's partner edge to a deal is led exactly when the deal's
+    /// participants mark them lead (flags OR'ed over the deal's firms).
+    #[test]
+    fn partner_edges_are_led_when_any_firm_led() {
+        let dir = tempfile::tempdir().unwrap();
+        let dump = dir.path().join("dump");
+        std::fs::create_dir(&dump).unwrap();
+        assert!(dump_with_shared_partners(&dump) > 0, "no deal to test");
+        let out = dir.path().join("index");
+        crate::index::build::build_index(&crate::index::build::BuildOptions {
+            dump,
+            out: out.clone(),
+            as_of: Date::parse("2026-11-01"),
+            strict: false,
+            quiet: true,
+            memory: crate::index::build::DEFAULT_BUILD_MEMORY,
+            semantic: None,
+        })
+        .unwrap();
+        let index = crate::index::Index::open(&out).unwrap();
+        let (partner, participants) = (
+            index.people.relation("partner_deals").unwrap(),
+            index.deals.relation("participants").unwrap(),
+        );
+        let (partner, participants) = (partner.edges(), participants.edges());
+        let mut led = 0;
+        for p in 0..index.people.docs as u32 {
+            for (&d, &lead) in partner.targets(p).iter().zip(partner.payload(p)) {
+                let at = participants.targets(d).binary_search(&p).unwrap();
+                let flags = participants.payload(d)[at];
+                assert_eq!(
+                    lead != 0,
+                    flags & PARTICIPANT_LEAD != 0,
+                    "person {p}, deal {d}"
+                );
+                led += usize::from(lead != 0);
+            }
+        }
+        assert!(led > 0);
     }
 
     #[test]
