@@ -198,7 +198,11 @@ impl DealRules {
         let (deals, leads) = if angel_deals.is_empty() {
             set.count_flagged(partner_deals, partner.payload(person))
         } else if !self.institutional {
-            set.count_marked(angel_deals, partner.targets(person), partner.payload(person))
+            set.count_marked(
+                angel_deals,
+                partner.targets(person),
+                partner.payload(person),
+            )
         } else if partner_deals.is_empty() {
             (set.count_in(angel_deals), 0)
         } else {

@@ -103,7 +103,12 @@ fn generated(
         as_of,
     };
     generate(&opts).expect("the synthetic dump generates");
-    build_with(&dir.join("dump"), &dir.join("index"), "2026-11-01", semantic);
+    build_with(
+        &dir.join("dump"),
+        &dir.join("index"),
+        "2026-11-01",
+        semantic,
+    );
     (
         Index::open(&dir.join("index")).expect("the synthetic index opens"),
         World::load(&dir.join("dump"), as_of),
