@@ -51,7 +51,10 @@ impl Source<'_> {
     }
 }
 
-/// The doc ids of `set`, ascending.
+/// The doc ids of `set`, ascending. Finding run containers costs one pass
+/// over the container headers (`statistics`; roaring has no cheaper way to
+/// ask): 46 containers for every person at M, against the batch reads it
+/// guards.
 pub fn docs(set: &RoaringBitmap) -> Docs<'_> {
     let inner = if set.statistics().n_run_containers == 0 {
         Source::Borrowed(set.iter())
