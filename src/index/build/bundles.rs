@@ -770,12 +770,8 @@ fn write_person_relations(
             .for_each(|&r| angel_deals.add(doc, orders.deals.doc(r), 0));
         // A partner of two firms of one deal led it when either firm did:
         // led edges go first, as the first payload added for a deal wins.
-        let (led, not_led) = (|e: &&(u32, u32, bool)| e.2, |e: &&(u32, u32, bool)| !e.2);
-        let edges = agg.partner_deals.iter();
-        edges
-            .clone()
-            .filter(led)
-            .chain(edges.filter(not_led))
+        let led = agg.partner_deals.iter().filter(|e| e.2);
+        led.chain(agg.partner_deals.iter().filter(|e| !e.2))
             .for_each(|&(r, _, lead)| partner_deals.add(doc, orders.deals.doc(r), lead as u8));
         agg.firms
             .iter()
