@@ -154,8 +154,7 @@ mod tests {
             let read: Vec<u32> = docs(&set).collect();
             assert_eq!(read, set.iter().collect::<Vec<u32>>());
             let mut batches = docs(&set);
-            let _ = batches.next();
-            let mut batched: Vec<u32> = read.iter().copied().take(1).collect();
+            let mut batched: Vec<u32> = batches.next().into_iter().collect();
             loop {
                 let batch = batches.next_batch();
                 if batch.is_empty() {
