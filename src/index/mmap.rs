@@ -84,6 +84,12 @@ impl Deref for Bytes {
     }
 }
 
+// SAFETY: the bytes live in an `Arc`'d map or vector that is never moved,
+// resized or written while any clone exists, so the address `deref` gives
+// is the same for every clone and for as long as one lives (what tantivy's
+// `OwnedBytes` relies on to hand out slices of them).
+unsafe impl stable_deref_trait::StableDeref for Bytes {}
+
 /// Reads the first byte of each slice, all before any result is used:
 /// slices at random places of a large map each cost a cache miss (and,
 /// under virtualisation, a page walk), and issued together those misses

@@ -7,7 +7,9 @@
 //! (punctuation only, empty) cannot match anything and are skipped. The
 //! writer gets a 200 MB heap and one thread per core (≤ 4); after the single
 //! commit all segments are merged into one, so term expansion walks a
-//! single term dictionary at query time. The index is sorted by doc id
+//! single term dictionary at query time. The segments are read back (for
+//! the merge and the ranked postings) through a directory that does not
+//! keep their pages resident (`build_dir.rs`). The index is sorted by doc id
 //! (tantivy index sorting), so tantivy's document order is our doc id order
 //! whatever the input order and thread count: the collector relies on it to
 //! break ties without looking at tied documents (`collector.rs`).
@@ -21,6 +23,7 @@ use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Index, IndexSettings, IndexSortByField, IndexWriter, Order, TantivyDocument};
 
 use super::analyzer::{folded_name, name_analyzer, pair_list, register, word_lists};
+use super::build_dir::BuildDirectory;
 use super::error::TextError;
 use super::fields::{schema, tantivy_dir, Fields, DOCID};
 use super::names::{NamesStore, NamesWriter, FILE_NAME};
@@ -68,10 +71,8 @@ pub fn build_name_index<'a>(
         sort_by_field: Some(by_docid),
         ..IndexSettings::default()
     };
-    let index = Index::builder()
-        .schema(schema())
-        .settings(settings)
-        .create_in_dir(tantivy_dir(dir))?;
+    let directory = BuildDirectory::open(&tantivy_dir(dir))?;
+    let index = Index::create(directory, schema(), settings)?;
     register(&index);
     let fields = Fields::of(&index.schema())?;
     let threads = std::thread::available_parallelism()

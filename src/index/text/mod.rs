@@ -47,6 +47,7 @@
 
 mod analyzer;
 mod build;
+mod build_dir;
 mod collector;
 mod error;
 mod expand;
