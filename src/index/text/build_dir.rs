@@ -21,9 +21,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use tantivy::directory::error::{DeleteError, OpenReadError, OpenWriteError};
+use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
 use tantivy::directory::{
-    Directory, FileHandle, MmapDirectory, OwnedBytes, WatchCallback, WatchHandle, WritePtr,
+    Directory, DirectoryLock, FileHandle, Lock, MmapDirectory, OwnedBytes, WatchCallback,
+    WatchHandle, WritePtr,
 };
 use tantivy::HasLen;
 
@@ -128,6 +129,14 @@ impl Directory for BuildDirectory {
     fn watch(&self, callback: WatchCallback) -> tantivy::Result<WatchHandle> {
         self.inner.watch(callback)
     }
+
+    /// tantivy's own locks (a `flock` on a file left in place): the trait's
+    /// default creates the lock file and deletes it when released, which
+    /// a reader's background reload could do while the build lists the
+    /// finished index's files.
+    fn acquire_lock(&self, lock: &Lock) -> Result<DirectoryLock, LockError> {
+        self.inner.acquire_lock(lock)
+    }
 }
 
 #[cfg(test)]
@@ -159,6 +168,18 @@ mod tests {
             dir.get_file_handle(Path::new("missing")),
             Err(OpenReadError::FileDoesNotExist(_))
         ));
+        std::fs::remove_dir_all(root).unwrap();
+    }
+
+    #[test]
+    fn a_released_lock_leaves_its_file_in_place() {
+        let root = std::env::temp_dir().join(format!("build-dir-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&root).unwrap();
+        let dir = BuildDirectory::open(&root).unwrap();
+        let lock = dir.acquire_lock(&tantivy::directory::META_LOCK).unwrap();
+        drop(lock);
+        let path = &tantivy::directory::META_LOCK.filepath;
+        assert!(root.join(path).exists(), "listed files must not vanish");
         std::fs::remove_dir_all(root).unwrap();
     }
 }
