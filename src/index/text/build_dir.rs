@@ -1,7 +1,8 @@
 //! The tantivy directory a name index is built in: tantivy's
 //! `MmapDirectory` for everything but reads, which map each file through
-//! [`Bytes`] and drop its pages from the resident set each time
-//! [`RELEASE_BYTES`] more of it have been read.
+//! [`Bytes`]; each time [`RELEASE_BYTES`] more have been read from the
+//! directory, the pages of every file still open are dropped from the
+//! resident set.
 //!
 //! A build reads every segment file once: the final merge reads the
 //! segments in term order, the ranked postings (`ranked.rs`) the merged
@@ -19,7 +20,7 @@ use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
 use tantivy::directory::{
@@ -30,14 +31,17 @@ use tantivy::HasLen;
 
 use crate::index::mmap::Bytes;
 
-/// Bytes read from a file between two releases of its pages.
-const RELEASE_BYTES: u64 = 64 << 20;
+/// Bytes read from the directory's files between two releases of their
+/// pages: a merge reads many segments of a few tens of MB each, so the
+/// count is the directory's, not a file's.
+const RELEASE_BYTES: u64 = 32 << 20;
 
 /// See the module docs.
 #[derive(Clone, Debug)]
 pub struct BuildDirectory {
     root: PathBuf,
     inner: MmapDirectory,
+    maps: Arc<OpenMaps>,
 }
 
 impl BuildDirectory {
@@ -45,25 +49,68 @@ impl BuildDirectory {
         Ok(BuildDirectory {
             root: root.to_path_buf(),
             inner: MmapDirectory::open(root)?,
+            maps: Arc::default(),
         })
     }
 }
 
-/// One file, mapped, with the bytes read since its pages were last released.
+/// The files tantivy holds open, and the bytes read from them since their
+/// pages were last released.
+#[derive(Default)]
+struct OpenMaps {
+    read: AtomicU64,
+    files: Mutex<Vec<Weak<ReleasedFile>>>,
+}
+
+impl OpenMaps {
+    fn add(&self, file: &Arc<ReleasedFile>) {
+        lock(&self.files).push(Arc::downgrade(file));
+    }
+
+    /// Counts `bytes` read; releases every open file's pages each time
+    /// [`RELEASE_BYTES`] more have been read.
+    fn count(&self, bytes: usize) -> std::io::Result<()> {
+        let read = self.read.fetch_add(bytes as u64, Ordering::Relaxed);
+        if read < RELEASE_BYTES {
+            return Ok(());
+        }
+        self.read.store(0, Ordering::Relaxed);
+        let mut files = lock(&self.files);
+        files.retain(|f| f.strong_count() > 0);
+        files
+            .iter()
+            .filter_map(Weak::upgrade)
+            .try_for_each(|f| f.map.release_pages())
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl fmt::Debug for OpenMaps {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "OpenMaps({} files)", lock(&self.files).len())
+    }
+}
+
+/// One file, mapped.
 struct ReleasedFile {
     map: Bytes,
     bytes: OwnedBytes,
-    read: AtomicU64,
+    maps: Arc<OpenMaps>,
 }
 
 impl ReleasedFile {
-    fn open(path: &Path) -> std::io::Result<ReleasedFile> {
+    fn open(path: &Path, maps: &Arc<OpenMaps>) -> std::io::Result<Arc<ReleasedFile>> {
         let map = Bytes::map_file(path)?;
-        Ok(ReleasedFile {
+        let file = Arc::new(ReleasedFile {
             bytes: OwnedBytes::new(map.clone()),
             map,
-            read: AtomicU64::new(0),
-        })
+            maps: maps.clone(),
+        });
+        maps.add(&file);
+        Ok(file)
     }
 }
 
@@ -81,11 +128,7 @@ impl HasLen for ReleasedFile {
 
 impl FileHandle for ReleasedFile {
     fn read_bytes(&self, range: Range<usize>) -> std::io::Result<OwnedBytes> {
-        let read = self.read.fetch_add(range.len() as u64, Ordering::Relaxed);
-        if read >= RELEASE_BYTES {
-            self.read.store(0, Ordering::Relaxed);
-            self.map.release_pages()?;
-        }
+        self.maps.count(range.len())?;
         Ok(self.bytes.slice(range))
     }
 }
@@ -93,8 +136,8 @@ impl FileHandle for ReleasedFile {
 impl Directory for BuildDirectory {
     fn get_file_handle(&self, path: &Path) -> Result<Arc<dyn FileHandle>, OpenReadError> {
         let full = self.root.join(path);
-        match ReleasedFile::open(&full) {
-            Ok(file) => Ok(Arc::new(file)),
+        match ReleasedFile::open(&full, &self.maps) {
+            Ok(file) => Ok(file),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 Err(OpenReadError::FileDoesNotExist(path.to_path_buf()))
             }
