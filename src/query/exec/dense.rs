@@ -9,42 +9,34 @@
 //! load and a mask, so the entity side's edges cost a few nanoseconds each,
 //! whatever D is.
 
+use std::ops::Range;
+
 use roaring::RoaringBitmap;
 
 use crate::index::docs::docs;
 
-/// A set of doc ids below `limit`, one bit each.
-pub struct DenseSet {
-    words: Vec<u64>,
-}
+use super::span::span_of;
 
-impl DenseSet {
-    /// `set` as bits; doc ids at or past `limit` are dropped.
-    pub fn of(set: &RoaringBitmap, limit: u32) -> DenseSet {
-        let mut words = vec![0u64; (limit as usize).div_ceil(64)];
-        docs(set).take_while(|&d| d < limit).for_each(|d| {
-            words[(d / 64) as usize] |= 1 << (d % 64);
-        });
-        DenseSet { words }
-    }
+/// A set of deals that the entity side tests its edges against, and the
+/// counts every way of testing shares. `span` bounds the set: an entity's
+/// deals (ascending) outside it are skipped without a test (see
+/// `span::run_of`).
+pub trait DealSet {
+    fn contains(&self, d: u32) -> bool;
 
-    #[inline]
-    pub fn contains(&self, d: u32) -> bool {
-        self.words
-            .get((d / 64) as usize)
-            .is_some_and(|w| w & (1 << (d % 64)) != 0)
-    }
+    /// The doc ids `lo..hi` outside which no deal of the set lies.
+    fn span(&self) -> Range<u32>;
 
     /// How many of `docs` are in the set.
     #[inline]
-    pub fn count_in(&self, docs: &[u32]) -> u32 {
+    fn count_in(&self, docs: &[u32]) -> u32 {
         docs.iter().map(|&d| self.contains(d) as u32).sum()
     }
 
     /// How many of `docs` are in the set, and how many of those have a
     /// non-zero byte in `flags` (the edge payload aligned with `docs`).
     #[inline]
-    pub fn count_flagged(&self, docs: &[u32], flags: &[u8]) -> (u32, u32) {
+    fn count_flagged(&self, docs: &[u32], flags: &[u8]) -> (u32, u32) {
         docs.iter().zip(flags).fold((0, 0), |(n, f), (&d, &b)| {
             let hit = self.contains(d) as u32;
             (n + hit, f + hit * (b != 0) as u32)
@@ -54,7 +46,7 @@ impl DenseSet {
     /// How many of `docs` are in the set, and how many of those are in
     /// `marked` with a non-zero byte in `flags` (aligned with `marked`);
     /// both lists ascending.
-    pub fn count_marked(&self, docs: &[u32], marked: &[u32], flags: &[u8]) -> (u32, u32) {
+    fn count_marked(&self, docs: &[u32], marked: &[u32], flags: &[u8]) -> (u32, u32) {
         let (mut j, mut n, mut f) = (0, 0, 0);
         for &d in docs.iter().filter(|&&d| self.contains(d)) {
             n += 1;
@@ -65,9 +57,9 @@ impl DenseSet {
         (n, f)
     }
 
-    /// [`DenseSet::count_flagged`] over the union of two ascending lists,
+    /// [`DealSet::count_flagged`] over the union of two ascending lists,
     /// a doc in both counted once (flagged from the second list's flags).
-    pub fn count_merged(&self, first: &[u32], second: &[u32], flags: &[u8]) -> (u32, u32) {
+    fn count_merged(&self, first: &[u32], second: &[u32], flags: &[u8]) -> (u32, u32) {
         let (mut i, mut j, mut n, mut f) = (0, 0, 0, 0);
         while i < first.len() && j < second.len() {
             if first[i] < second[j] {
@@ -83,6 +75,37 @@ impl DenseSet {
         }
         let rest = self.count_flagged(&second[j..], flags.get(j..).unwrap_or(&[]));
         (n + self.count_in(&first[i..]) + rest.0, f + rest.1)
+    }
+}
+
+/// A set of doc ids below `limit`, one bit each.
+pub struct DenseSet {
+    words: Vec<u64>,
+    span: Range<u32>,
+}
+
+impl DenseSet {
+    /// `set` as bits; doc ids at or past `limit` are dropped.
+    pub fn of(set: &RoaringBitmap, limit: u32) -> DenseSet {
+        let mut words = vec![0u64; (limit as usize).div_ceil(64)];
+        docs(set).take_while(|&d| d < limit).for_each(|d| {
+            words[(d / 64) as usize] |= 1 << (d % 64);
+        });
+        let span = span_of(set).map_or(0..0, |s| s.start.min(limit)..s.end.min(limit));
+        DenseSet { words, span }
+    }
+}
+
+impl DealSet for DenseSet {
+    #[inline]
+    fn contains(&self, d: u32) -> bool {
+        self.words
+            .get((d / 64) as usize)
+            .is_some_and(|w| w & (1 << (d % 64)) != 0)
+    }
+
+    fn span(&self) -> Range<u32> {
+        self.span.clone()
     }
 }
 

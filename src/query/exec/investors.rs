@@ -31,9 +31,10 @@ use crate::query::request::{
 use crate::query::sort::Direction::Descending;
 
 use super::blocks::{company_on_deals, deal_on_deals};
-use super::dense::DenseSet;
+use super::dense::{DealSet, DenseSet};
 use super::joins::docs_of_org_identifiers;
 use super::semantic::{cosine_key, semantic_companies, SemanticSet};
+use super::span::{block_of, run_of, within, Block};
 use super::tally::{other_deals, rounds_of, RoundBase, Sides, Tally, Totals};
 use super::{page_of, Order, QueryError};
 
@@ -190,22 +191,30 @@ impl FirmTally {
 }
 
 /// Each firm's deals and leads among `d`, from the firms' side: every
-/// firm's deals (`investors.deals`, lead in the payload) tested against `d`
-/// as a bitset, read in order.
+/// firm's deals (`investors.deals`, lead in the payload) within the span of
+/// `d`, tested against `d` as a bitset, read in order.
+/// When `d` is one block, nothing is tested.
 fn counted_by_firm(index: &Index, d: &RoaringBitmap) -> Result<Vec<(u32, u32)>, IndexError> {
     let rel = index.firms.relation("deals")?;
-    let edges = rel.edges();
-    let set = DenseSet::of(d, index.deals.docs as u32);
-    let counts =
-        (0..index.firms.docs as u32).map(|f| set.count_flagged(edges.targets(f), edges.payload(f)));
-    Ok(counts.collect())
+    Ok(match block_of(d) {
+        Some(block) => counted_in(&rel, index.firms.docs, &Block(block)),
+        None => counted_in(
+            &rel,
+            index.firms.docs,
+            &DenseSet::of(d, index.deals.docs as u32),
+        ),
+    })
 }
 
-/// `d` as one block of doc ids `lo..hi`, when it is one (a lone date
-/// range: deal doc ids follow the date; or every deal).
-fn block_of(d: &RoaringBitmap) -> Option<std::ops::Range<u32>> {
-    let (lo, hi) = (d.min()?, d.max()?);
-    (u64::from(hi - lo) + 1 == d.len()).then_some(lo..hi + 1)
+/// Each of the `firms`' deals and leads in `set` (see [`counted_by_firm`]).
+fn counted_in(relation: &Relation, firms: usize, set: &impl DealSet) -> Vec<(u32, u32)> {
+    let edges = relation.edges();
+    let span = set.span();
+    let counts = (0..firms as u32).map(|f| {
+        let (deals, leads) = within(edges.targets(f), edges.payload(f), &span);
+        set.count_flagged(deals, leads)
+    });
+    counts.collect()
 }
 
 /// Each firm's deals and leads among the deals of `block`: its deals
@@ -228,21 +237,6 @@ fn run_lengths(relation: &Relation, firms: usize, block: &std::ops::Range<u32>) 
     let edges = relation.edges();
     let runs = (0..firms as u32).map(|f| run_of(edges.targets(f), block).len());
     runs.map(|n| n as u32).collect()
-}
-
-/// The positions of `deals` (ascending) within `block`: a binary search
-/// for each end, skipped when every deal is on that side of it (a
-/// half-open date range is a block from the first or to the last deal).
-fn run_of(deals: &[u32], block: &std::ops::Range<u32>) -> std::ops::Range<usize> {
-    let start = match deals.first() {
-        Some(&first) if first < block.start => deals.partition_point(|&d| d < block.start),
-        _ => 0,
-    };
-    let end = match deals.last() {
-        Some(&last) if last >= block.end => deals.partition_point(|&d| d < block.end),
-        _ => deals.len(),
-    };
-    start..end.max(start)
 }
 
 /// Each firm's deals and leads among `deals` (its edges, led: payload bit 7).
@@ -396,7 +390,9 @@ mod tests {
         let thirds: RoaringBitmap = (0..n).filter(|d| d % 3 != 0).collect();
         let (early, late): (RoaringBitmap, RoaringBitmap) =
             ((0..n / 2).collect(), (n / 2..n).collect());
-        for d in [&all, &block, &early, &late, &thirds, &RoaringBitmap::new()] {
+        let spanned: RoaringBitmap = (n / 3..n * 2 / 3).filter(|d| d % 3 != 0).collect();
+        let sets = [&all, &block, &early, &late, &thirds, &spanned];
+        for d in sets.into_iter().chain([&RoaringBitmap::new()]) {
             let walked = tally_firms(&index, d).unwrap();
             let expect: Vec<(u32, u32)> = (0..index.firms.docs as u32)
                 .map(|f| (walked.get(f).deals, walked.get(f).leads))

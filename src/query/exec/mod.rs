@@ -14,6 +14,7 @@ mod investors;
 mod joins;
 mod people;
 pub mod semantic;
+mod span;
 mod tally;
 
 use std::fmt;

@@ -40,12 +40,12 @@ use super::blocks::{
     company_on_companies, company_on_deals, deal_on_deals, employer_on_people,
     latest_deal_on_companies,
 };
-use super::dense::DenseSet;
-
+use super::dense::{DealSet, DenseSet};
 use super::joins::{
     companies_of_deals, deals_of_people, docs_of_keys, docs_of_org_identifiers, targets_of,
 };
 use super::semantic::{cosine_key, semantic_companies, semantic_hits, SemanticSet};
+use super::span::{block_of, cut, within, Block};
 use super::tally::{other_deals, rounds_of, Acc, RoundBase, Sides, Tally, Totals};
 use super::{page_of, Order, QueryError};
 
@@ -184,29 +184,24 @@ impl DealRules {
 
     /// `person`'s distinct counted deals in `set`, and how many of them
     /// were led (a deal taken part in as angel and as partner counts once).
-    fn count(&self, set: &DenseSet, angel: &Edges, partner: &Edges, person: u32) -> Acc {
+    /// Only their deals within the set's span are read.
+    fn count(&self, set: &impl DealSet, angel: &Edges, partner: &Edges, person: u32) -> Acc {
+        let span = set.span();
+        let (partner_in, flags) = within(partner.targets(person), partner.payload(person), &span);
         let angel_deals = if self.angel {
-            angel.targets(person)
+            cut(angel.targets(person), &span)
         } else {
             &[]
         };
-        let partner_deals = if self.institutional {
-            partner.targets(person)
-        } else {
-            &[]
-        };
+        let partner_deals = if self.institutional { partner_in } else { &[] };
         let (deals, leads) = if angel_deals.is_empty() {
-            set.count_flagged(partner_deals, partner.payload(person))
+            set.count_flagged(partner_deals, flags)
         } else if !self.institutional {
-            set.count_marked(
-                angel_deals,
-                partner.targets(person),
-                partner.payload(person),
-            )
+            set.count_marked(angel_deals, partner_in, flags)
         } else if partner_deals.is_empty() {
             (set.count_in(angel_deals), 0)
         } else {
-            set.count_merged(angel_deals, partner_deals, partner.payload(person))
+            set.count_merged(angel_deals, partner_deals, flags)
         };
         Acc {
             deals: if self.only_lead { leads } else { deals },
@@ -434,12 +429,29 @@ fn dated_investors(index: &Index) -> Result<usize, IndexError> {
         .len())
 }
 
-/// Counts from the people side: each candidate's own deals, read in
-/// order and tested against the deals as a bitset.
+/// Counts from the people side: each candidate's own deals within the
+/// span of the deals, read in order and tested against the deals as a
+/// bitset, or not tested at all when the deals are one block.
 fn count_from_people(
     index: &Index,
     rules: &DealRules,
     deals: &RoaringBitmap,
+    candidates: &RoaringBitmap,
+) -> Result<Tally, IndexError> {
+    match block_of(deals) {
+        Some(block) => count_people_in(index, rules, &Block(block), candidates),
+        None => {
+            let set = DenseSet::of(deals, index.deals.docs as u32);
+            count_people_in(index, rules, &set, candidates)
+        }
+    }
+}
+
+/// Each candidate's counts over `set` (see [`count_from_people`]).
+fn count_people_in(
+    index: &Index,
+    rules: &DealRules,
+    set: &impl DealSet,
     candidates: &RoaringBitmap,
 ) -> Result<Tally, IndexError> {
     let (angel_rel, partner_rel) = (
@@ -447,10 +459,9 @@ fn count_from_people(
         index.people.relation("partner_deals")?,
     );
     let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
-    let set = DenseSet::of(deals, index.deals.docs as u32);
     let mut tally = Tally::new(dated_investors(index)?);
     for p in docs(candidates) {
-        tally.add_counts(p, rules.count(&set, &angel, &partner, p));
+        tally.add_counts(p, rules.count(set, &angel, &partner, p));
     }
     Ok(tally)
 }
@@ -685,6 +696,9 @@ mod tests {
         let few: RoaringBitmap = investors.iter().step_by(2).collect();
         let all_deals = every_doc(index.deals.docs);
         let some_deals: RoaringBitmap = all_deals.iter().filter(|d| d % 3 != 0).collect();
+        let n = index.deals.docs as u32;
+        let block: RoaringBitmap = (n / 4..n * 3 / 4).collect();
+        let spanned: RoaringBitmap = (n / 3..n * 2 / 3).filter(|d| d % 3 != 0).collect();
         for investment_type in [
             InvestmentType::All,
             InvestmentType::Angel,
@@ -696,7 +710,7 @@ mod tests {
                     only_lead_deals,
                     ..Default::default()
                 });
-                for deals in [&all_deals, &some_deals] {
+                for deals in [&all_deals, &some_deals, &block, &spanned] {
                     for candidates in [&investors, &few] {
                         let people = count_from_people(&index, &rules, deals, candidates).unwrap();
                         let every = candidates.len() == investors.len();

@@ -1,0 +1,107 @@
+//! Where a deal set lies in doc-id order. Deal doc ids follow the date, so
+//! a deal set with a date range lies within one stretch of doc ids (its
+//! span), and a lone date range is that whole stretch (a block). An
+//! entity's deals are stored ascending, so those within a span are one
+//! run, found by at most two binary searches: the entity side reads only
+//! that run, and tests nothing at all against a block (every deal of the
+//! run is in it).
+
+use std::ops::Range;
+
+use roaring::RoaringBitmap;
+
+use super::dense::DealSet;
+
+/// The doc ids `min..max + 1` of `d`; `None` when it is empty.
+pub fn span_of(d: &RoaringBitmap) -> Option<Range<u32>> {
+    Some(d.min()?..d.max()? + 1)
+}
+
+/// `d` as one block of doc ids `lo..hi`, when it is one (a lone date
+/// range: deal doc ids follow the date; or every deal).
+pub fn block_of(d: &RoaringBitmap) -> Option<Range<u32>> {
+    span_of(d).filter(|s| s.len() as u64 == d.len())
+}
+
+/// The positions of `deals` (ascending) within `block`: a binary search
+/// for each end, skipped when every deal is on that side of it (a
+/// half-open date range is a block from the first or to the last deal).
+pub fn run_of(deals: &[u32], block: &Range<u32>) -> Range<usize> {
+    let start = match deals.first() {
+        Some(&first) if first < block.start => deals.partition_point(|&d| d < block.start),
+        _ => 0,
+    };
+    let end = match deals.last() {
+        Some(&last) if last >= block.end => deals.partition_point(|&d| d < block.end),
+        _ => deals.len(),
+    };
+    start..end.max(start)
+}
+
+/// Lists shorter than this are read whole, not searched for a span: a
+/// binary search is a chain of dependent loads, and testing each of a few
+/// deals against the set (which holds none outside its span) costs less.
+const SEARCHED_FROM: usize = 32;
+
+/// An entity's deals (ascending) within `span`, or all of them when they
+/// are few (see [`SEARCHED_FROM`]).
+pub fn cut<'a>(deals: &'a [u32], span: &Range<u32>) -> &'a [u32] {
+    within(deals, &[], span).0
+}
+
+/// An entity's deals (ascending) and their payload, cut to `span` (see [`cut`]).
+pub fn within<'a>(deals: &'a [u32], payload: &'a [u8], span: &Range<u32>) -> (&'a [u32], &'a [u8]) {
+    if deals.len() < SEARCHED_FROM {
+        return (deals, payload);
+    }
+    let run = run_of(deals, span);
+    (&deals[run.clone()], payload.get(run).unwrap_or(&[]))
+}
+
+/// One block of deal doc ids as a [`DealSet`]: membership is a comparison.
+pub struct Block(pub Range<u32>);
+
+impl DealSet for Block {
+    #[inline]
+    fn contains(&self, d: u32) -> bool {
+        self.0.contains(&d)
+    }
+
+    fn span(&self) -> Range<u32> {
+        self.0.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A run holds exactly the deals within the block, and a block is
+        /// found exactly when the set is one.
+        #[test]
+        fn runs_hold_the_deals_within(
+            deals in proptest::collection::btree_set(0u32..500, 0..60),
+            lo in 0u32..520,
+            len in 0u32..300,
+        ) {
+            let deals: Vec<u32> = deals.into_iter().collect();
+            let block = lo..lo + len;
+            let run = run_of(&deals, &block);
+            let inside: Vec<u32> = deals.iter().copied().filter(|d| block.contains(d)).collect();
+            prop_assert_eq!(&deals[run.clone()], &inside[..]);
+            let payload: Vec<u8> = deals.iter().map(|&d| (d % 2) as u8).collect();
+            let (kept, flags) = within(&deals, &payload, &block);
+            let whole = deals.len() < SEARCHED_FROM;
+            prop_assert_eq!(kept, if whole { &deals[..] } else { &inside[..] });
+            prop_assert_eq!(flags, if whole { &payload[..] } else { &payload[run] });
+            prop_assert_eq!(cut(&deals, &block), kept);
+            let set: RoaringBitmap = deals.iter().copied().collect();
+            let contiguous = deals.windows(2).all(|w| w[1] == w[0] + 1);
+            prop_assert_eq!(block_of(&set).is_some(), !deals.is_empty() && contiguous);
+            let b = Block(block.clone());
+            prop_assert_eq!(b.count_in(&deals), inside.len() as u32);
+        }
+    }
+}
