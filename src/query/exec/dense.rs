@@ -1,4 +1,5 @@
-//! A deal set as a flat bitset, for counting from the entities' side.
+//! Deal sets for counting from the entities' side: a flat bitset, or one
+//! block of doc ids (a lone date range, see `span`), tested by comparison.
 //!
 //! Counting each firm's or person's deals in a broad set D walks either D
 //! (each deal's participants, one random counter update per edge: a cache
@@ -109,6 +110,20 @@ impl DealSet for DenseSet {
     }
 }
 
+/// One block of deal doc ids as a [`DealSet`]: membership is a comparison.
+pub struct Block(pub Range<u32>);
+
+impl DealSet for Block {
+    #[inline]
+    fn contains(&self, d: u32) -> bool {
+        self.0.contains(&d)
+    }
+
+    fn span(&self) -> Range<u32> {
+        self.0.clone()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,6 +147,9 @@ mod tests {
             let hits = probe.iter().filter(|d| expect(d)).count() as u32;
             let flagged = probe.iter().filter(|d| expect(d) && *d % 3 == 0).count() as u32;
             prop_assert_eq!(dense.count_in(&probe), hits);
+            let block = Block(limit / 2..limit);
+            let in_block = probe.iter().filter(|d| (limit / 2..limit).contains(*d)).count();
+            prop_assert_eq!(block.count_in(&probe), in_block as u32);
             prop_assert_eq!(dense.count_flagged(&probe, &flags), (hits, flagged));
         }
 

@@ -31,10 +31,10 @@ use crate::query::request::{
 use crate::query::sort::Direction::Descending;
 
 use super::blocks::{company_on_deals, deal_on_deals};
-use super::dense::{DealSet, DenseSet};
+use super::dense::{Block, DealSet, DenseSet};
 use super::joins::docs_of_org_identifiers;
 use super::semantic::{cosine_key, semantic_companies, SemanticSet};
-use super::span::{block_of, run_of, within, Block};
+use super::span::{block_of, run_of, within};
 use super::tally::{other_deals, rounds_of, RoundBase, Sides, Tally, Totals};
 use super::{page_of, Order, QueryError};
 

@@ -40,12 +40,12 @@ use super::blocks::{
     company_on_companies, company_on_deals, deal_on_deals, employer_on_people,
     latest_deal_on_companies,
 };
-use super::dense::{DealSet, DenseSet};
+use super::dense::{Block, DealSet, DenseSet};
 use super::joins::{
     companies_of_deals, deals_of_people, docs_of_keys, docs_of_org_identifiers, targets_of,
 };
 use super::semantic::{cosine_key, semantic_companies, semantic_hits, SemanticSet};
-use super::span::{block_of, cut, within, Block};
+use super::span::{block_of, cut, within};
 use super::tally::{other_deals, rounds_of, Acc, RoundBase, Sides, Tally, Totals};
 use super::{page_of, Order, QueryError};
 

@@ -4,13 +4,11 @@
 //! entity's deals are stored ascending, so those within a span are one
 //! run, found by at most two binary searches: the entity side reads only
 //! that run, and tests nothing at all against a block (every deal of the
-//! run is in it).
+//! run is in it; `dense::Block`).
 
 use std::ops::Range;
 
 use roaring::RoaringBitmap;
-
-use super::dense::DealSet;
 
 /// The doc ids `min..max + 1` of `d`; `None` when it is empty.
 pub fn span_of(d: &RoaringBitmap) -> Option<Range<u32>> {
@@ -58,20 +56,6 @@ pub fn within<'a>(deals: &'a [u32], payload: &'a [u8], span: &Range<u32>) -> (&'
     (&deals[run.clone()], payload.get(run).unwrap_or(&[]))
 }
 
-/// One block of deal doc ids as a [`DealSet`]: membership is a comparison.
-pub struct Block(pub Range<u32>);
-
-impl DealSet for Block {
-    #[inline]
-    fn contains(&self, d: u32) -> bool {
-        self.0.contains(&d)
-    }
-
-    fn span(&self) -> Range<u32> {
-        self.0.clone()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,8 +84,6 @@ mod tests {
             let set: RoaringBitmap = deals.iter().copied().collect();
             let contiguous = deals.windows(2).all(|w| w[1] == w[0] + 1);
             prop_assert_eq!(block_of(&set).is_some(), !deals.is_empty() && contiguous);
-            let b = Block(block.clone());
-            prop_assert_eq!(b.count_in(&deals), inside.len() as u32);
         }
     }
 }
