@@ -38,7 +38,7 @@ pub const END_MAGIC: &[u8; 8] = b"FUNDEND\0";
 /// record, UUID maps no second sorted copy of the UUIDs, key maps are FSTs;
 /// 7: records hold entity UUIDs as doc id references, `store.V.refs`;
 /// 8: per-round counts of firms and people on deals, `counts.round_*`).
-pub const FORMAT_VERSION: u32 = 8;
+pub const FORMAT_VERSION: u32 = 9;
 
 const HEADER_LEN: u64 = 16;
 const FOOTER_LEN: usize = 32;

@@ -1,9 +1,12 @@
 //! Value counts: for each value of a deal facet, the entities (firms or
-//! people) with deals of that value and how many, led or not. Each deal
-//! has exactly one value of the facets counted this way (`round`), so an
-//! entity's deals among the deals of several values are the sum of its
-//! counts for each: counting a broad union of rounds reads a few entries
-//! per entity instead of every deal of the union (`query::exec::tally`).
+//! people) with deals of that value and how many, led or not. An entity's
+//! deals among the deals of a value are then read, not counted: counting
+//! a broad set of deals reads a few entries per entity instead of every
+//! deal (`query::exec::supersets`). Two facets are counted this way:
+//! `round`, which each deal has exactly one value of (an entity's deals
+//! among several rounds are the sum of its counts for each), and
+//! `company_super_category`, which a deal may have several values of
+//! (only one value's counts are used at a time).
 //!
 //! Arrays of counts `C` in a bundle (entries of value `i` are
 //! `offsets[i]..offsets[i+1]`, entities ascending within a value):
@@ -31,11 +34,12 @@ use super::facet::offsets_valid;
 use super::format::{ArrayRef, Bundle, BundleWriter};
 use super::IndexError;
 
-/// Collects (value, entity, led) per deal-entity edge while building.
+/// Counts deals per (value, entity) while building: memory grows with
+/// the entries written (about 16 bytes each), not with the edges added.
 #[derive(Debug, Default)]
 pub struct ValueCountsBuilder {
-    /// Per value: `entity << 1 | led`, one per edge.
-    edges: HashMap<String, Vec<u64>>,
+    /// Per value: entity → (deals, leads).
+    entries: HashMap<String, HashMap<u32, (u32, u32)>>,
 }
 
 /// One value's entries: parallel slices.
@@ -49,28 +53,31 @@ pub struct Counted<'a> {
 impl ValueCountsBuilder {
     /// One deal of `value` for `entity`, led or not.
     pub fn add(&mut self, value: &str, entity: u32, led: bool) {
-        let edge = (u64::from(entity) << 1) | u64::from(led);
-        match self.edges.get_mut(value) {
-            Some(edges) => edges.push(edge),
-            None => drop(self.edges.insert(value.to_string(), vec![edge])),
-        }
+        let entities = match self.entries.get_mut(value) {
+            Some(entities) => entities,
+            None => self.entries.entry(value.to_string()).or_default(),
+        };
+        let slot = entities.entry(entity).or_default();
+        slot.0 += 1;
+        slot.1 += u32::from(led);
     }
 
     /// Writes counts `name` into `out`.
     pub fn write(self, out: &mut BundleWriter, name: &str) -> io::Result<()> {
-        let mut values: Vec<(String, Vec<u64>)> = self.edges.into_iter().collect();
+        let mut values: Vec<_> = self.entries.into_iter().collect();
         values.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let (mut keys, mut key_offsets) = (Vec::new(), vec![0u64]);
         let (mut offsets, mut docs) = (vec![0u32], Vec::new());
         let (mut deals, mut leads) = (Vec::new(), Vec::new());
-        for (value, mut edges) in values {
+        for (value, entities) in values {
             keys.extend_from_slice(value.as_bytes());
             key_offsets.push(keys.len() as u64);
-            edges.par_sort_unstable();
-            for run in edges.chunk_by(|a, b| a >> 1 == b >> 1) {
-                docs.push((run[0] >> 1) as u32);
-                deals.push(run.len() as u32);
-                leads.push(run.iter().filter(|&&e| e & 1 == 1).count() as u32);
+            let mut entities: Vec<(u32, (u32, u32))> = entities.into_iter().collect();
+            entities.par_sort_unstable_by_key(|e| e.0);
+            for (doc, (d, l)) in entities {
+                docs.push(doc);
+                deals.push(d);
+                leads.push(l);
             }
             offsets.push(u32::try_from(docs.len()).map_err(io::Error::other)?);
         }

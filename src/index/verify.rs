@@ -101,9 +101,9 @@ impl Docs {
     fn target_of(&self, name: &str) -> Option<usize> {
         match name {
             "deals" | "angel_deals" | "partner_deals" | "latest_deal" => Some(self.deals),
-            "firms" | "employer_firm" | "round_firms" => Some(self.firms),
+            "firms" | "employer_firm" | "round_firms" | "super_firms" => Some(self.firms),
             "people" | "investor_people" | "angels" | "partners" | "participants"
-            | "round_people" => Some(self.people),
+            | "round_people" | "super_people" => Some(self.people),
             "company" | "employer" => Some(self.companies),
             _ => None,
         }

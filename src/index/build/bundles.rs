@@ -270,14 +270,14 @@ pub fn write_deals(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
     let mut angels = RelationBuilder::new_in(dir, n, true)?;
     let mut partners = RelationBuilder::new_in(dir, n, true)?;
     let mut participants = RelationBuilder::new_in(dir, n, true)?;
-    let mut round_counts = RoundCounts::default();
+    let mut value_counts = DealValueCounts::default();
     let mut tally = counter.tally();
     for doc in 0..n as u32 {
         tally.inc();
         let deal = &facts.deals.get(order.row(doc));
         let c = &facts.companies.get(deal.company);
         round.add(&deal.round.facet_value(), doc);
-        round_counts.add(inp, deal);
+        value_counts.add(inp, deal, c);
         company_facets.add(facts, c, doc);
         size.push(money(deal.size));
         created.push(instant(deal.created_at));
@@ -321,41 +321,62 @@ pub fn write_deals(path: &Path, inp: &Inputs, counter: &Counter) -> io::Result<W
     angels.write(&mut out, "angels")?;
     partners.write(&mut out, "partners")?;
     participants.write(&mut out, "participants")?;
-    round_counts.write(&mut out)?;
+    value_counts.write(&mut out)?;
     out.finish()
 }
 
 /// Each firm's and each person's deals per round (`counts.round_firms`,
-/// `counts.round_people`): one count per edge of `deals.firms` (a firm
-/// named twice in a deal counts once, its first lead flag kept, as the
-/// relation keeps it) and of `deals.participants` (flags merged per person).
+/// `counts.round_people`) and per super category of the deal's company
+/// (`counts.super_firms`, `counts.super_people`): one count per edge of
+/// `deals.firms` (a firm named twice in a deal counts once, its first lead
+/// flag kept, as the relation keeps it) and of `deals.participants` (flags
+/// merged per person), under each value the deal has.
 #[derive(Default)]
-struct RoundCounts {
-    firms: ValueCountsBuilder,
-    people: ValueCountsBuilder,
+struct DealValueCounts {
+    round_firms: ValueCountsBuilder,
+    round_people: ValueCountsBuilder,
+    super_firms: ValueCountsBuilder,
+    super_people: ValueCountsBuilder,
 }
 
-impl RoundCounts {
-    fn add(&mut self, inp: &Inputs, deal: &crate::ingest::facts::DealFacts) {
+impl DealValueCounts {
+    fn add(
+        &mut self,
+        inp: &Inputs,
+        deal: &crate::ingest::facts::DealFacts,
+        company: &crate::ingest::facts::CompanyFacts,
+    ) {
         let round = deal.round.facet_value();
+        let (_, supers) = industry_closure(&company.industries, inp.facts);
+        let supers: Vec<&str> = supers
+            .iter()
+            .map(|&s| inp.facts.catalog.industries[s as usize].permalink.as_str())
+            .collect();
         let mut seen: Vec<u32> = Vec::with_capacity(deal.firms.len());
         for f in &deal.firms {
             let firm = inp.orders.firms.doc(f.firm);
             if !seen.contains(&firm) {
                 seen.push(firm);
-                self.firms.add(&round, firm, f.lead);
+                self.round_firms.add(&round, firm, f.lead);
+                for s in &supers {
+                    self.super_firms.add(s, firm, f.lead);
+                }
             }
         }
         for (person, flags) in participant_flags(deal) {
-            let person = inp.orders.people.doc(person);
-            self.people
-                .add(&round, person, flags & PARTICIPANT_LEAD != 0);
+            let (person, led) = (inp.orders.people.doc(person), flags & PARTICIPANT_LEAD != 0);
+            self.round_people.add(&round, person, led);
+            for s in &supers {
+                self.super_people.add(s, person, led);
+            }
         }
     }
 
     fn write(self, out: &mut BundleWriter) -> io::Result<()> {
-        self.firms.write(out, "round_firms")?;
-        self.people.write(out, "round_people")
+        self.round_firms.write(out, "round_firms")?;
+        self.round_people.write(out, "round_people")?;
+        self.super_firms.write(out, "super_firms")?;
+        self.super_people.write(out, "super_people")
     }
 }
 
