@@ -35,7 +35,8 @@ use super::dense::{Block, DealSet, DenseSet};
 use super::joins::docs_of_org_identifiers;
 use super::semantic::{cosine_key, semantic_companies, SemanticSet};
 use super::span::{block_of, run_of, within};
-use super::tally::{other_deals, rounds_of, RoundBase, Sides, Tally, Totals};
+use super::supersets::{Entities, Superset, ValueBase};
+use super::tally::{other_deals, Sides, Tally, Totals};
 use super::{page_of, Order, QueryError};
 
 /// Per-firm counts over the qualifying deals.
@@ -69,9 +70,10 @@ impl FirmCounts {
 /// cheapest of four ways: one block of doc ids is a run of each firm's
 /// sorted deals; a broad D is counted from the firms' side (each firm's
 /// deals tested against D as a flat bitset); otherwise D's own edges are
-/// walked, or, when D is most of the deals, the firms' totals
-/// (`total_deal_count`, `lead_deal_count`: every deal of the index) less
-/// their counts over the deals *not* in D.
+/// walked, or, when D is most of a superset B with stored counts, the
+/// firms' counts over B (over every deal of the index: `total_deal_count`,
+/// `lead_deal_count`; over the rounds kept or a lone super category: value
+/// counts, see `supersets`) less their counts over the deals of B *not* in D.
 enum FirmTally {
     Direct(Tally),
     Complement(Totals),
@@ -99,13 +101,12 @@ const FIRM_SIDES: Sides = Sides {
 };
 
 impl FirmTally {
-    /// Counts over `d`, which lies within the deals of `rounds` when the
-    /// request keeps only those rounds; every firm's leads are counted
-    /// with `only_lead`.
+    /// Counts over `d`, which lies within each of `supersets`; every
+    /// firm's leads are counted with `only_lead`.
     fn of(
         index: &Index,
         d: &RoaringBitmap,
-        rounds: Option<&[String]>,
+        supersets: &[Superset],
         only_lead: bool,
     ) -> Result<FirmTally, IndexError> {
         if let Some(block) = block_of(d).filter(|_| d.len() > index.firms.docs as u64) {
@@ -126,13 +127,8 @@ impl FirmTally {
         let other_ns = FIRM_SIDES
             .walk_ns(walked, all)
             .min(FIRM_SIDES.entity_ns(d.len(), edges));
-        let base = match rounds {
-            Some(rounds) => {
-                RoundBase::of(index, "round_firms", rounds, d, (&FIRM_SIDES, other_ns))?
-            }
-            None => None,
-        };
-        if let Some(base) = base {
+        let budget = (&FIRM_SIDES, other_ns);
+        if let Some(base) = ValueBase::cheapest(index, Entities::Firms, supersets, d, budget)? {
             let rest = tally_firms(index, &base.outside)?;
             return Ok(FirmTally::Complement(base.totals(rest, index.firms.docs)));
         }
@@ -266,8 +262,8 @@ fn firm_counts(index: &Index, p: &PortfolioFilter) -> Result<FirmCounts, QueryEr
         None => None,
     };
     let deals = evaluate(&index.deals, &plan)?;
-    let rounds = rounds_of(&p.deal);
-    let tally = FirmTally::of(index, &deals, rounds.as_deref(), p.only_lead_deals)?;
+    let supersets = Superset::of_request(&p.deal, &p.company);
+    let tally = FirmTally::of(index, &deals, &supersets, p.only_lead_deals)?;
     let best = match &semantic {
         Some(set) => Some(best_cosines(index, &deals, set, p.only_lead_deals)?),
         None => None,
@@ -427,58 +423,37 @@ mod tests {
         assert!(tally_firms(&index, &all).unwrap().touched().len() > 3);
     }
 
-    /// The sum of the rounds' value counts less the deals of those rounds
-    /// outside D agrees with walking D, for one round, two, and D every
-    /// deal of them, two thirds of them or none; a D reaching outside the
-    /// rounds is refused.
+    /// The value counts of a superset B of D less the deals of B outside
+    /// D agree with walking D, for B some rounds or a lone super category,
+    /// and D every deal of B, two thirds of them or none; a D reaching
+    /// outside B is refused.
     #[test]
-    fn round_counts_agree_with_walking() {
+    fn value_counts_agree_with_walking() {
         let index = Index::open(&build_fixture("firm-rounds", "2026-11-01")).unwrap();
-        let facet = index.deals.facet("round").unwrap();
-        let values: Vec<String> = (0..facet.len())
-            .map(|i| facet.value(i).to_string())
-            .collect();
         let n = index.deals.docs as u32;
         let thirds: RoaringBitmap = (0..n).filter(|d| d % 3 != 0).collect();
-        let twice = [values[0].clone(), values[1].clone(), values[0].clone()];
-        for rounds in [&values[..1], &values[1..3], &values[..], &twice[..]] {
-            let b = facet.union_of(rounds.iter().map(String::as_str)).unwrap();
+        let budget = (&FIRM_SIDES, u64::MAX);
+        for superset in Superset::samples(&index) {
+            let b = superset.deals(&index).unwrap();
+            let supersets = [superset.clone()];
             for d in [b.clone(), &b & &thirds, RoaringBitmap::new()] {
                 let walked = tally_firms(&index, &d).unwrap();
-                let base =
-                    RoundBase::of(&index, "round_firms", rounds, &d, (&FIRM_SIDES, u64::MAX))
-                        .unwrap()
-                        .unwrap();
+                let base = ValueBase::cheapest(&index, Entities::Firms, &supersets, &d, budget);
+                let base = base.unwrap().unwrap();
                 let totals = base.totals(tally_firms(&index, &base.outside).unwrap(), 3);
                 for f in 0..index.firms.docs as u32 {
                     let w = walked.get(f);
-                    assert_eq!(
-                        totals.get(f),
-                        (w.deals, w.leads),
-                        "firm {f}, rounds {rounds:?}"
-                    );
+                    assert_eq!(totals.get(f), (w.deals, w.leads), "firm {f}, {superset:?}");
                 }
                 let tally = FirmTally::Complement(totals);
                 assert_eq!(tally.touched(index.firms.docs), walked.touched());
             }
-            if rounds.len() < values.len() && rounds != &twice[..] {
+            if b.len() < n as u64 {
                 let everything = every_doc(n as usize);
-                let beyond = RoundBase::of(
-                    &index,
-                    "round_firms",
-                    rounds,
-                    &everything,
-                    (&FIRM_SIDES, u64::MAX),
-                );
-                assert!(beyond.unwrap().is_none(), "D is not within the rounds");
+                let beyond =
+                    ValueBase::cheapest(&index, Entities::Firms, &supersets, &everything, budget);
+                assert!(beyond.unwrap().is_none(), "D is not within {superset:?}");
             }
         }
-        assert!(
-            values.len() > 3
-                && !facet
-                    .union_of(values.iter().map(String::as_str))
-                    .unwrap()
-                    .is_empty()
-        );
     }
 }

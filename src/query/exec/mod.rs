@@ -15,6 +15,7 @@ mod joins;
 mod people;
 pub mod semantic;
 mod span;
+mod supersets;
 mod tally;
 
 use std::fmt;

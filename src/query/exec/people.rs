@@ -46,7 +46,8 @@ use super::joins::{
 };
 use super::semantic::{cosine_key, semantic_companies, semantic_hits, SemanticSet};
 use super::span::{block_of, cut, within};
-use super::tally::{other_deals, rounds_of, Acc, RoundBase, Sides, Tally, Totals};
+use super::supersets::{Entities, Superset, ValueBase};
+use super::tally::{other_deals, Acc, Sides, Tally, Totals};
 use super::{page_of, Order, QueryError};
 
 const TRUE: &[&str] = &["true"];
@@ -272,14 +273,14 @@ fn portfolio_cosines(
     Ok(out)
 }
 
-/// Counts each candidate's distinct deals in `deals`, which lie within the
-/// deals of `rounds` when the request keeps only those rounds.
+/// Counts each candidate's distinct deals in `deals`, which lie within
+/// each of `supersets`.
 fn count_deals(
     index: &Index,
     rules: &DealRules,
     deals: &RoaringBitmap,
     candidates: &RoaringBitmap,
-    rounds: Option<&[String]>,
+    supersets: &[Superset],
 ) -> Result<PersonTally, IndexError> {
     let people = &index.people;
     let investors = people
@@ -304,13 +305,9 @@ fn count_deals(
     let other_ns = PEOPLE_SIDES
         .walk_ns(deal_side, all)
         .min(PEOPLE_SIDES.entity_ns(deals.len(), people_side));
-    let base = match rounds.filter(|_| every_rule) {
-        Some(rounds) => {
-            let budget = (&PEOPLE_SIDES, other_ns);
-            RoundBase::of(index, "round_people", rounds, deals, budget)?
-        }
-        None => None,
-    };
+    let budget = (&PEOPLE_SIDES, other_ns);
+    let supersets = if every_rule { supersets } else { &[] };
+    let base = ValueBase::cheapest(index, Entities::People, supersets, deals, budget)?;
     if let Some(base) = base {
         let rest = count_from_deals(index, rules, &base.outside, only)?;
         let totals = base.totals(rest, dated_investors(index)?);
@@ -586,8 +583,8 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
         Some(f) => {
             let (deals, set) = qualifying_deals(index, f)?;
             let rules = DealRules::of(f);
-            let rounds = rounds_of(&f.deal);
-            let tally = count_deals(index, &rules, &deals, &matches, rounds.as_deref())?;
+            let supersets = Superset::of_request(&f.deal, &f.portfolio);
+            let tally = count_deals(index, &rules, &deals, &matches, &supersets)?;
             portfolio = set;
             counted = Some((rules, deals));
             let min = f.min_matching_deals.unwrap_or(1).max(1);
@@ -785,16 +782,12 @@ mod tests {
         assert!(dated > 10, "the fixture has dated deals to compare");
     }
 
-    /// The rounds' value counts less the deals of those rounds outside D
-    /// agree with walking D, for every investor or a few, with and
-    /// without `only_lead_deals`.
+    /// The value counts of a superset B of D (some rounds, a lone super
+    /// category) less the deals of B outside D agree with walking D, for
+    /// every investor or a few, with and without `only_lead_deals`.
     #[test]
-    fn round_counts_agree_with_walking() {
+    fn value_counts_agree_with_walking() {
         let index = Index::open(&build_fixture("people-rounds", "2026-11-01")).unwrap();
-        let facet = index.deals.facet("round").unwrap();
-        let values: Vec<String> = (0..facet.len())
-            .map(|i| facet.value(i).to_string())
-            .collect();
         let investors = index
             .people
             .facet("is_investor")
@@ -803,9 +796,11 @@ mod tests {
             .unwrap()
             .unwrap();
         let few: RoaringBitmap = investors.iter().step_by(2).collect();
-        for rounds in [&values[..1], &values[1..3], &values[..]] {
-            let b = facet.union_of(rounds.iter().map(String::as_str)).unwrap();
+        let budget = (&PEOPLE_SIDES, u64::MAX);
+        for superset in Superset::samples(&index) {
+            let b = superset.deals(&index).unwrap();
             let d: RoaringBitmap = b.iter().filter(|d| d % 3 != 0).collect();
+            let supersets = [superset.clone()];
             for only_lead_deals in [false, true] {
                 let rules = DealRules::of(&PersonDealsFilter {
                     only_lead_deals,
@@ -813,10 +808,9 @@ mod tests {
                 });
                 for candidates in [investors.as_ref(), &few] {
                     let walked = count_from_deals(&index, &rules, &d, Some(candidates)).unwrap();
-                    let budget = (&PEOPLE_SIDES, u64::MAX);
-                    let base = RoundBase::of(&index, "round_people", rounds, &d, budget)
-                        .unwrap()
-                        .unwrap();
+                    let base =
+                        ValueBase::cheapest(&index, Entities::People, &supersets, &d, budget);
+                    let base = base.unwrap().unwrap();
                     let rest = count_from_deals(&index, &rules, &base.outside, Some(candidates));
                     let totals = base.totals(rest.unwrap(), 2);
                     let based = bitmap_of(totals.based().unwrap());
@@ -826,7 +820,7 @@ mod tests {
                         investors: based & candidates,
                     };
                     for p in candidates {
-                        assert_eq!(tally.get(p), walked.get(p), "person {p}, rounds {rounds:?}");
+                        assert_eq!(tally.get(p), walked.get(p), "person {p}, {superset:?}");
                     }
                     assert_eq!(tally.touched(), walked.touched());
                 }

@@ -17,7 +17,6 @@ use crate::index::column::Column;
 use crate::index::open::Kind;
 use crate::index::value_counts::ValueCounts;
 use crate::index::{Index, IndexError};
-use crate::query::request::DealFilter;
 
 thread_local! {
     /// Slot buffers kept between the queries of one thread, all `Acc::EMPTY`.
@@ -133,9 +132,8 @@ impl Drop for Tally {
 /// Counts over a deal set D taken from a superset B of it: each entity's
 /// counts over B minus a tally over the deals of B *not* in D. B is every
 /// deal (the stored totals, `total_deal_count` and `lead_deal_count`) or
-/// the deals of a few rounds (their value counts, `counts.round_*`, summed
-/// per entity); when D holds most of B, the tally walks fewer deals than
-/// D would.
+/// a superset with value counts (`supersets`); when D holds most of B,
+/// the tally walks fewer deals than D would.
 pub struct Totals {
     base: Base,
     rest: Tally,
@@ -208,7 +206,7 @@ impl Totals {
 /// counters; a deal costs more when D is sparse, since consecutive deals
 /// then share no cache line), reading every entity's own deals and testing
 /// each against D as a bitset (see `dense`), or adding up value counts
-/// (an entry a counter update, see [`RoundBase`]).
+/// (an entry a counter update, see `supersets`).
 pub struct Sides {
     pub deal_sparse_ns: u64,
     pub deal_dense_ns: u64,
@@ -237,70 +235,6 @@ impl Sides {
     pub fn entity_side(&self, d: u64, walked: u64, all: u64, edges: u64) -> bool {
         self.entity_ns(d, edges) < self.walk_ns(walked, all)
     }
-}
-
-/// The deals of a few rounds as the superset B of D (see [`Totals`]), when
-/// the request keeps only those rounds: each entity's counts over B are
-/// its value counts summed, and only the deals of B not in D are walked.
-pub struct RoundBase {
-    counts: Arc<ValueCounts>,
-    rounds: Vec<String>,
-    /// B less D.
-    pub outside: RoaringBitmap,
-}
-
-impl RoundBase {
-    /// B for `d` from the value counts `name` (`round_firms`,
-    /// `round_people`), when counting that way is estimated cheaper than
-    /// `budget_ns`; `None` otherwise, or unless `d` lies within the deals
-    /// of `rounds`. The estimate needs no set operation: the rounds' deals
-    /// are disjoint, so B's size is the sum of theirs. A round named twice
-    /// is counted once.
-    pub fn of(
-        index: &Index,
-        name: &str,
-        rounds: &[String],
-        d: &RoaringBitmap,
-        (sides, budget_ns): (&Sides, u64),
-    ) -> Result<Option<RoundBase>, IndexError> {
-        let mut rounds = rounds.to_vec();
-        rounds.sort_unstable();
-        rounds.dedup();
-        let counts = index.deals.value_counts(name)?;
-        let facet = index.deals.facet("round")?;
-        let mut b_len = 0;
-        for round in &rounds {
-            b_len += facet.docids(round)?.map_or(0, |b| b.len());
-        }
-        let all = index.deals.docs as u64;
-        let entries = counts.entries(&rounds) as u64;
-        let cost_ns = entries * sides.entry_ns + sides.walk_ns(b_len.saturating_sub(d.len()), all);
-        if cost_ns >= budget_ns {
-            return Ok(None);
-        }
-        let b = facet.union_of(rounds.iter().map(String::as_str))?;
-        let outside = &b - d;
-        if outside.len() + d.len() != b.len() {
-            return Ok(None);
-        }
-        Ok(Some(RoundBase {
-            counts,
-            rounds,
-            outside,
-        }))
-    }
-
-    /// The counts over D, given `rest`, the tally over [`RoundBase::outside`].
-    pub fn totals(&self, rest: Tally, dense: usize) -> Totals {
-        Totals::of_values(&self.counts, &self.rounds, rest, dense)
-    }
-}
-
-/// The `round` facet values a deal filter keeps; `None` when it keeps
-/// every round.
-pub fn rounds_of(f: &DealFilter) -> Option<Vec<String>> {
-    let kept = f.financing_types.as_ref()?;
-    Some(kept.iter().map(|k| k.facet_value()).collect())
 }
 
 /// The deals not in `d`.
