@@ -229,8 +229,9 @@ proptest! {
     }
 }
 
-/// `Edges::each_of` visits every source of its set, full run containers
-/// included (roaring 0.12's `next_many` skips those: see `index::docs`).
+/// `Edges::each_of` visits every source of its set, dense or sparse, full
+/// run containers included (roaring 0.12's `next_many` skips those: see
+/// `index::docs`).
 #[test]
 fn each_of_visits_every_source_of_a_run() {
     let sources = 70_000usize;
@@ -244,15 +245,22 @@ fn each_of_visits_every_source_of_a_run() {
     w.finish().unwrap();
     let bundle = reopen(&path);
     let rel = Relation::open(&bundle, "r", sources).unwrap();
-    let mut set = RoaringBitmap::new();
-    set.insert_range(0..sources as u32);
-    set.remove(3);
-    assert!(set.statistics().n_run_containers > 0);
-    let mut seen = Vec::new();
-    rel.edges().each_of(&set, |s, targets, payload| {
-        assert_eq!((targets, payload), (&[s % 7][..], &[(s % 3) as u8][..]));
-        seen.push(s);
-    });
-    assert_eq!(seen, set.iter().collect::<Vec<u32>>());
+    // Most sources (walked in order) and a few (taken in batches), each
+    // with a run container.
+    let mut most = RoaringBitmap::new();
+    most.insert_range(0..sources as u32);
+    most.remove(3);
+    let mut few: RoaringBitmap = (0..sources as u32).step_by(97).collect();
+    few.insert_range(1_000..6_000);
+    few.optimize();
+    for set in [most, few] {
+        assert!(set.statistics().n_run_containers > 0);
+        let mut seen = Vec::new();
+        rel.edges().each_of(&set, |s, targets, payload| {
+            assert_eq!((targets, payload), (&[s % 7][..], &[(s % 3) as u8][..]));
+            seen.push(s);
+        });
+        assert_eq!(seen, set.iter().collect::<Vec<u32>>());
+    }
     std::fs::remove_file(path).unwrap();
 }
