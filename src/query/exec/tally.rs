@@ -19,15 +19,14 @@ use crate::index::value_counts::ValueCounts;
 use crate::index::{Index, IndexError};
 
 thread_local! {
-    /// Slot buffers kept between the queries of one thread, all `Acc::EMPTY`.
-    static SCRATCH: RefCell<Vec<Vec<Acc>>> = const { RefCell::new(Vec::new()) };
+    /// Slot buffers kept between the queries of one thread, all `Slot::EMPTY`.
+    static SCRATCH: RefCell<Vec<Vec<Slot>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// How many buffers a thread keeps.
 const SCRATCH_BUFFERS: usize = 2;
 
-/// Counts of one entity over the qualifying deals (8 bytes: a slot per
-/// doc of the dense part stays in cache for as many docs as possible).
+/// Counts of one entity over the qualifying deals.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Acc {
     pub deals: u32,
@@ -38,10 +37,29 @@ impl Acc {
     const EMPTY: Acc = Acc { deals: 0, leads: 0 };
 }
 
+/// An array slot: 4 bytes, so that a slot per doc of the dense part stays
+/// in cache for as many docs as possible (243,000 dated investors at M:
+/// 1 MB, within a core's L2; C4 at M 4 % faster in sum than with 8-byte
+/// slots, 2026-11-28). An entity whose deals reach [`SPILLED`] moves to
+/// the map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Slot {
+    deals: u16,
+    leads: u16,
+}
+
+/// `Slot::deals` of an entity counted in the map instead.
+const SPILLED: u16 = u16::MAX;
+
+impl Slot {
+    const EMPTY: Slot = Slot { deals: 0, leads: 0 };
+}
+
 pub struct Tally {
     /// Slots for doc ids below `limit` (the buffer may be longer).
-    dense: Vec<Acc>,
+    dense: Vec<Slot>,
     limit: usize,
+    /// Doc ids from `limit` on, and spilled ones.
     sparse: HashMap<u32, Acc>,
     touched: Vec<u32>,
 }
@@ -50,7 +68,7 @@ impl Tally {
     /// A tally with array slots for doc ids below `dense`.
     pub fn new(dense: usize) -> Tally {
         let mut slots = SCRATCH.with(|s| s.borrow_mut().pop().unwrap_or_default());
-        slots.resize(slots.len().max(dense), Acc::EMPTY);
+        slots.resize(slots.len().max(dense), Slot::EMPTY);
         Tally {
             dense: slots,
             limit: dense,
@@ -66,29 +84,58 @@ impl Tally {
         self.add_counts(doc, Acc { deals: 1, leads });
     }
 
-    /// Counts `acc` (several deals at once) for `doc`.
+    /// Counts `acc` (several deals at once, `leads <= deals`) for `doc`.
     #[inline]
     pub fn add_counts(&mut self, doc: u32, acc: Acc) {
         if acc.deals == 0 {
             return;
         }
-        let slot = match (doc as usize) < self.limit {
-            true => &mut self.dense[doc as usize],
-            false => self.sparse.entry(doc).or_insert(Acc::EMPTY),
-        };
+        if (doc as usize) < self.limit {
+            let slot = &mut self.dense[doc as usize];
+            let deals = u32::from(slot.deals) + acc.deals;
+            if deals < u32::from(SPILLED) {
+                if slot.deals == 0 {
+                    self.touched.push(doc);
+                }
+                // leads ≤ deals < SPILLED.
+                *slot = Slot {
+                    deals: deals as u16,
+                    leads: (u32::from(slot.leads) + acc.leads) as u16,
+                };
+                return;
+            }
+            if slot.deals != SPILLED {
+                self.spill(doc);
+            }
+        } else if !self.sparse.contains_key(&doc) {
+            self.touched.push(doc);
+        }
+        let counted = self.sparse.entry(doc).or_insert(Acc::EMPTY);
+        counted.deals += acc.deals;
+        counted.leads += acc.leads;
+    }
+
+    /// Moves `doc`'s counts (below `limit`) from its slot to the map.
+    #[cold]
+    fn spill(&mut self, doc: u32) {
+        let slot = &mut self.dense[doc as usize];
         if slot.deals == 0 {
             self.touched.push(doc);
         }
-        slot.deals += acc.deals;
-        slot.leads += acc.leads;
+        let (deals, leads) = (u32::from(slot.deals), u32::from(slot.leads));
+        slot.deals = SPILLED;
+        self.sparse.insert(doc, Acc { deals, leads });
     }
 
     #[inline]
     pub fn get(&self, doc: u32) -> Acc {
-        match (doc as usize) < self.limit {
-            true => self.dense[doc as usize],
-            false => self.sparse.get(&doc).copied().unwrap_or(Acc::EMPTY),
+        if let Some(slot) = self.dense[..self.limit].get(doc as usize) {
+            if slot.deals != SPILLED {
+                let (deals, leads) = (u32::from(slot.deals), u32::from(slot.leads));
+                return Acc { deals, leads };
+            }
         }
+        self.sparse.get(&doc).copied().unwrap_or(Acc::EMPTY)
     }
 
     /// Doc ids with at least one counted deal, ascending: the touched list
@@ -105,7 +152,8 @@ impl Tally {
             .filter(|(_, a)| a.deals > 0)
             .map(|(d, _)| d as u32)
             .collect();
-        let mut sparse: Vec<u32> = self.sparse.keys().copied().collect();
+        let beyond = self.sparse.keys().filter(|&&d| d as usize >= self.limit);
+        let mut sparse: Vec<u32> = beyond.copied().collect();
         sparse.sort_unstable();
         docs.extend(sparse);
         docs
@@ -117,7 +165,7 @@ impl Drop for Tally {
         let mut slots = std::mem::take(&mut self.dense);
         for &doc in &self.touched {
             if (doc as usize) < self.limit {
-                slots[doc as usize] = Acc::EMPTY;
+                slots[doc as usize] = Slot::EMPTY;
             }
         }
         SCRATCH.with(|s| {
@@ -271,6 +319,57 @@ mod tests {
             assert_eq!(t.get(3).deals, 6 + u32::from(dense > 3));
             assert_eq!(t.touched(), all, "nothing counted for 20");
         }
+    }
+
+    /// Counts past a slot's 16 bits move to the map, exactly, and the doc
+    /// is still touched once; its slot comes back clean.
+    #[test]
+    fn large_counts_spill_exactly() {
+        for dense in [0, 10] {
+            let mut t = Tally::new(dense);
+            t.add_counts(
+                3,
+                Acc {
+                    deals: 65_000,
+                    leads: 10,
+                },
+            );
+            (0..600).for_each(|i| t.add(3, i % 2 == 0));
+            t.add_counts(
+                4,
+                Acc {
+                    deals: 70_000,
+                    leads: 70_000,
+                },
+            );
+            t.add(5, true);
+            assert_eq!(
+                t.get(3),
+                Acc {
+                    deals: 65_600,
+                    leads: 310
+                }
+            );
+            assert_eq!(
+                t.get(4),
+                Acc {
+                    deals: 70_000,
+                    leads: 70_000
+                }
+            );
+            assert_eq!(t.get(5), Acc { deals: 1, leads: 1 });
+            assert_eq!(t.touched(), vec![3, 4, 5]);
+            (0..dense as u32).for_each(|d| t.add(d, false));
+            let all: Vec<u32> = (0..dense as u32)
+                .chain([3, 4, 5])
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            assert_eq!(t.touched(), all, "scanned: spilled docs once");
+            assert_eq!(t.get(3).deals, 65_600 + u32::from(dense > 3));
+        }
+        let t = Tally::new(10);
+        assert!((0..10).all(|d| t.get(d) == Acc::EMPTY));
     }
 
     #[test]
