@@ -229,8 +229,8 @@ proptest! {
     }
 }
 
-/// `Edges::each_of` visits every source of its set, dense or sparse, full
-/// run containers included (roaring 0.12's `next_many` skips those: see
+/// `Edges::each_of` visits every source of its set, almost every source
+/// or a few, full run containers included (roaring 0.12's `next_many` skips those: see
 /// `index::docs`).
 #[test]
 fn each_of_visits_every_source_of_a_run() {
@@ -245,8 +245,7 @@ fn each_of_visits_every_source_of_a_run() {
     w.finish().unwrap();
     let bundle = reopen(&path);
     let rel = Relation::open(&bundle, "r", sources).unwrap();
-    // Most sources (walked in order) and a few (taken in batches), each
-    // with a run container.
+    // Most sources and a few, each set with a run container.
     let mut most = RoaringBitmap::new();
     most.insert_range(0..sources as u32);
     most.remove(3);
