@@ -34,6 +34,34 @@ use super::facet::offsets_valid;
 use super::format::{ArrayRef, Bundle, BundleWriter};
 use super::IndexError;
 
+/// A deal facet whose values are counted, and the names of its counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CountedFacet {
+    /// The facet on deals.
+    pub facet: &'static str,
+    /// Counts of firms (`deals.firms` edges) and of people
+    /// (`deals.participants` edges).
+    pub firms: &'static str,
+    pub people: &'static str,
+}
+
+/// Each deal has exactly one value: any number of values add up.
+pub const ROUND: CountedFacet = CountedFacet {
+    facet: "round",
+    firms: "round_firms",
+    people: "round_people",
+};
+
+/// A deal has its company's super categories: one value at a time.
+pub const SUPER_CATEGORY: CountedFacet = CountedFacet {
+    facet: "company_super_category",
+    firms: "super_firms",
+    people: "super_people",
+};
+
+/// Every facet counted, and so every counts name an index holds.
+pub const COUNTED: [CountedFacet; 2] = [ROUND, SUPER_CATEGORY];
+
 /// Counts deals per (value, entity) while building: memory grows with
 /// the entries written (about 16 bytes each), not with the edges added.
 #[derive(Debug, Default)]

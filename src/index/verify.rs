@@ -12,6 +12,7 @@ use super::manifest::{checksum_file, list_files, Manifest};
 use super::names::*;
 use super::open::Index;
 use super::store::refs::{NoUuids, Uuids};
+use super::value_counts::COUNTED;
 use super::IndexError;
 
 /// What was checked.
@@ -101,10 +102,13 @@ impl Docs {
     fn target_of(&self, name: &str) -> Option<usize> {
         match name {
             "deals" | "angel_deals" | "partner_deals" | "latest_deal" => Some(self.deals),
-            "firms" | "employer_firm" | "round_firms" | "super_firms" => Some(self.firms),
-            "people" | "investor_people" | "angels" | "partners" | "participants"
-            | "round_people" | "super_people" => Some(self.people),
+            "firms" | "employer_firm" => Some(self.firms),
+            "people" | "investor_people" | "angels" | "partners" | "participants" => {
+                Some(self.people)
+            }
             "company" | "employer" => Some(self.companies),
+            counts if COUNTED.iter().any(|c| c.firms == counts) => Some(self.firms),
+            counts if COUNTED.iter().any(|c| c.people == counts) => Some(self.people),
             _ => None,
         }
     }

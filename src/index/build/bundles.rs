@@ -18,7 +18,7 @@ use crate::index::names::*;
 use crate::index::payload::{FIRM_LED, PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
 use crate::index::relation_builder::{RelationBuilder, UnorderedEdges};
 use crate::index::scratch;
-use crate::index::value_counts::ValueCountsBuilder;
+use crate::index::value_counts::{ValueCountsBuilder, ROUND, SUPER_CATEGORY};
 use crate::ingest::derive::{Derived, PersonAgg};
 use crate::ingest::facts::{Employer, Facts, PersonFacts, Places};
 use crate::progress::Counter;
@@ -373,10 +373,10 @@ impl DealValueCounts {
     }
 
     fn write(self, out: &mut BundleWriter) -> io::Result<()> {
-        self.round_firms.write(out, "round_firms")?;
-        self.round_people.write(out, "round_people")?;
-        self.super_firms.write(out, "super_firms")?;
-        self.super_people.write(out, "super_people")
+        self.round_firms.write(out, ROUND.firms)?;
+        self.round_people.write(out, ROUND.people)?;
+        self.super_firms.write(out, SUPER_CATEGORY.firms)?;
+        self.super_people.write(out, SUPER_CATEGORY.people)
     }
 }
 

@@ -14,13 +14,13 @@ use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 
-use crate::index::value_counts::ValueCounts;
+use crate::index::value_counts::{CountedFacet, ValueCounts, ROUND, SUPER_CATEGORY};
 use crate::index::{Index, IndexError};
 use crate::query::request::{CompanyFilter, DealFilter};
 
 use super::tally::{Sides, Tally, Totals};
 
-/// Whose counts: the value counts are `<facet>_firms` or `<facet>_people`.
+/// Whose counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Entities {
     Firms,
@@ -28,33 +28,14 @@ pub enum Entities {
 }
 
 impl Entities {
-    fn suffix(self) -> &'static str {
+    /// The name of `facet`'s counts of these entities.
+    fn counts_of(self, facet: &CountedFacet) -> &'static str {
         match self {
-            Entities::Firms => "firms",
-            Entities::People => "people",
+            Entities::Firms => facet.firms,
+            Entities::People => facet.people,
         }
     }
 }
-
-/// A deal facet with value counts: the facet on deals and the counts'
-/// prefix.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CountedFacet {
-    facet: &'static str,
-    counts: &'static str,
-}
-
-/// Each deal has exactly one value: any number of values add up.
-pub const ROUND: CountedFacet = CountedFacet {
-    facet: "round",
-    counts: "round",
-};
-
-/// A deal has its company's super categories: one value at a time.
-pub const SUPER_CATEGORY: CountedFacet = CountedFacet {
-    facet: "company_super_category",
-    counts: "super",
-};
 
 /// The deals of `values` of `facet`: a superset of D with stored counts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -171,8 +152,9 @@ fn estimate(
     d: &RoaringBitmap,
     sides: &Sides,
 ) -> Result<(u64, Arc<ValueCounts>), IndexError> {
-    let name = format!("{}_{}", superset.facet.counts, entities.suffix());
-    let counts = index.deals.value_counts(&name)?;
+    let counts = index
+        .deals
+        .value_counts(entities.counts_of(&superset.facet))?;
     let facet = index.deals.facet(superset.facet.facet)?;
     let mut b_len = 0;
     for value in &superset.values {
