@@ -103,6 +103,21 @@ impl<'a> Edges<'a> {
     }
 }
 
+impl Edges<'_> {
+    /// Sets, in the bit set `words` (bit `t % 64` of word `t / 64` for
+    /// doc id `t`), the bit of every target of every source in `sources`.
+    /// Targets past the end of `words` are left out.
+    pub fn mark_targets(&self, sources: &RoaringBitmap, words: &mut [u64]) {
+        self.each_of(sources, |_, targets, _| {
+            for &t in targets {
+                if let Some(word) = words.get_mut((t >> 6) as usize) {
+                    *word |= 1 << (t & 63);
+                }
+            }
+        });
+    }
+}
+
 /// A relation read from a bundle.
 #[derive(Clone)]
 pub struct Relation {

@@ -59,6 +59,16 @@ const BIT_SET: f64 = 0.03;
 /// Sorting doc ids, per id and per halving (k log k).
 const SORT_STEP: f64 = 1.5;
 
+/// The estimated cost (ns) of scanning a whole column of `docs` values of
+/// `width`: what a range clause on a large column costs at most.
+pub fn scan_cost(docs: usize, width: Width) -> f64 {
+    let bytes = match width {
+        Width::I32 => 4.0,
+        Width::I64 => 8.0,
+    };
+    docs as f64 * bytes * SCAN_PER_BYTE
+}
+
 /// How a range's docs among the candidates are found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {

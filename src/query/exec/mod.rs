@@ -10,6 +10,7 @@ mod blocks;
 mod companies;
 mod deals;
 mod dense;
+mod employment;
 mod investors;
 mod joins;
 mod people;

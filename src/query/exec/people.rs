@@ -5,7 +5,9 @@
 //!   columns (the employer company's own, copied onto its people by the
 //!   indexer), plus `employer_kind = company`; only the keys naming
 //!   companies or investors select companies, whose staff then joins
-//!   (`companies.people`).
+//!   (`companies.people`). When the block's ranges would cost more to scan
+//!   on people than joining its companies' staff, the whole block is
+//!   evaluated on companies and joined instead (`employment`).
 //! - Firm filters select firms (a firms plan), then keep investors with a
 //!   firm in that set (`people.firms`).
 //! - `investor.deals` selects the qualifying deals D (a deals plan), then
@@ -31,19 +33,15 @@ use crate::index::{Index, IndexError};
 use crate::query::filter::evaluate;
 use crate::query::plan::Plan;
 use crate::query::request::{
-    EmployerFilter, FilteredCounts, InvestmentType, InvestorPersonFilter, PeopleQuery,
-    PersonDealsFilter, PersonFilter, PersonIdentifiers, PersonSort, PersonType, ResultPage,
+    FilteredCounts, InvestmentType, InvestorPersonFilter, PeopleQuery, PersonDealsFilter,
+    PersonFilter, PersonIdentifiers, PersonSort, PersonType, ResultPage,
 };
 use crate::query::sort::Direction::{Ascending, Descending};
 
-use super::blocks::{
-    company_on_companies, company_on_deals, deal_on_deals, employer_on_people,
-    latest_deal_on_companies,
-};
+use super::blocks::{company_on_deals, deal_on_deals};
 use super::dense::{Block, DealSet, DenseSet};
-use super::joins::{
-    companies_of_deals, deals_of_people, docs_of_keys, docs_of_org_identifiers, targets_of,
-};
+use super::employment::{employed_by, employers, Employment};
+use super::joins::{docs_of_keys, docs_of_org_identifiers};
 use super::semantic::{cosine_key, semantic_companies, semantic_hits, SemanticSet};
 use super::span::{block_of, cut, within};
 use super::supersets::{Entities, Superset, ValueBase};
@@ -75,17 +73,6 @@ fn docs_of_person_identifiers(
         ("twitter", &keys.twitter),
     ];
     docs_of_keys(&index.people, &keys.ids, &maps)
-}
-
-/// Employer companies matching the `company` block.
-fn employers(index: &Index, c: &EmployerFilter) -> Result<RoaringBitmap, IndexError> {
-    let mut plan = Plan::default();
-    company_on_companies(&mut plan, index, &c.company);
-    latest_deal_on_companies(&mut plan, index, &c.latest_deal)?;
-    if let Some(ids) = &c.investor_people_ids {
-        plan.docs(companies_of_deals(index, &deals_of_people(index, ids)?)?);
-    }
-    evaluate(&index.companies, &plan)
 }
 
 /// Firms matching the firm keys of the `investor` block; `None` when it has none.
@@ -519,6 +506,7 @@ fn base_matches(
     if q.investor.is_some() {
         plan.facet("is_investor", Some(TRUE));
     }
+    let mut deferred = Vec::new();
     let (employer_set, semantic) = match &q.company {
         Some(c) => match &c.semantic {
             Some(s) => {
@@ -527,8 +515,14 @@ fn base_matches(
                 (Some(set.companies.clone()), Some(set))
             }
             None => {
-                employer_on_people(&mut plan, index, c)?;
-                (None, None)
+                let employment = Employment::of(index, c)?;
+                if employment.join.is_none() {
+                    plan.clauses.extend(employment.on_people.clauses);
+                    (None, None)
+                } else {
+                    deferred = employment.on_people.clauses;
+                    (employment.join, None)
+                }
             }
         },
         None => (None, None),
@@ -537,6 +531,9 @@ fn base_matches(
     if let Some(companies) = employer_set {
         matches = employed_by(index, matches, &companies)?;
     }
+    // The matches lie within the joined block's clauses too: paging by a
+    // column they bound reads only that stretch of its sort order.
+    plan.clauses.extend(deferred);
     if let Some(firms) = q
         .investor
         .as_ref()
@@ -547,29 +544,6 @@ fn base_matches(
         matches = with_firm_in(index, &matches, &firms)?;
     }
     Ok((matches, semantic, plan))
-}
-
-/// Candidates whose current employer is one of `companies`: probing each
-/// candidate's `employer` when the candidates are fewer than the employees
-/// of those companies, else the union of `companies.people`.
-fn employed_by(
-    index: &Index,
-    candidates: RoaringBitmap,
-    companies: &RoaringBitmap,
-) -> Result<RoaringBitmap, IndexError> {
-    let staff = index.companies.relation("people")?;
-    let employees: usize = companies.iter().map(|c| staff.degree(c)).sum();
-    if (candidates.len() as usize) < employees {
-        let employer = index.people.column_i32("employer")?;
-        let keep = docs(&candidates).filter(|&p| {
-            employer
-                .get(p)
-                .is_some_and(|c| companies.contains(c as u32))
-        });
-        Ok(RoaringBitmap::from_sorted_iter(keep).unwrap_or_default())
-    } else {
-        Ok(candidates & targets_of(&index.companies, "people", companies.iter())?)
-    }
 }
 
 pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, QueryError> {
