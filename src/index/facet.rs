@@ -459,6 +459,23 @@ impl Facet {
         })
     }
 
+    /// The doc ids of `values` among `within`: each value's doc ids
+    /// intersected with it, then united (the cost of the containers
+    /// `within` has, not of every doc of each value).
+    pub fn union_within<'v>(
+        &self,
+        values: impl IntoIterator<Item = &'v str>,
+        within: &RoaringBitmap,
+    ) -> Result<RoaringBitmap, IndexError> {
+        let mut parts = Vec::new();
+        for v in values {
+            if let Some(docs) = self.docids(v)? {
+                parts.push(docs.as_ref() & within);
+            }
+        }
+        Ok(parts.into_iter().union())
+    }
+
     /// Decodes every bitmap (used by `verify`).
     pub fn validate_all(&self) -> Result<u64, IndexError> {
         let mut total = 0;

@@ -22,21 +22,32 @@ use crate::index::IndexError;
 
 /// Doc ids of `kind` matching every clause of `plan`.
 pub fn evaluate(kind: &Kind, plan: &Plan) -> Result<RoaringBitmap, IndexError> {
-    let mut sets: Vec<Set<'_>> = Vec::new();
     let mut ranges = Vec::new();
     for clause in &plan.clauses {
+        if let Clause::Range {
+            column,
+            width,
+            min,
+            max,
+        } = clause
+        {
+            ranges.push(RangeProbe::locate(kind, column, *width, *min, *max)?);
+        }
+    }
+    let block = block_of_all(&ranges);
+    let mut sets: Vec<Set<'_>> = Vec::new();
+    for clause in &plan.clauses {
         match clause {
-            Clause::Facet { field, values } => sets.push(Set::Shared(
-                kind.facet(field)?
-                    .shared_union_of(values.iter().map(String::as_str))?,
-            )),
+            Clause::Facet { field, values } => {
+                let facet = kind.facet(field)?;
+                let values = values.iter().map(String::as_str);
+                sets.push(Set::Shared(match &block {
+                    Some(block) if values.len() > 1 => Arc::new(facet.union_within(values, block)?),
+                    _ => facet.shared_union_of(values)?,
+                }));
+            }
             Clause::Docs(docs) => sets.push(Set::Planned(docs)),
-            Clause::Range {
-                column,
-                width,
-                min,
-                max,
-            } => ranges.push(RangeProbe::locate(kind, column, *width, *min, *max)?),
+            Clause::Range { .. } => {}
         }
     }
     sets.sort_by_key(|s| s.get().len());
@@ -49,6 +60,20 @@ pub fn evaluate(kind: &Kind, plan: &Plan) -> Result<RoaringBitmap, IndexError> {
         candidates = Some(range.among(candidates.as_ref(), CACHED_COLUMN_BYTES));
     }
     Ok(candidates.unwrap_or_else(|| every_doc(kind.docs)))
+}
+
+/// The block of doc ids every match lies in, when a range is one block
+/// (the intersection of those blocks), as a bitmap: a union of several
+/// facet values is then taken within it, at the cost of the containers
+/// it covers rather than of every doc of each value.
+fn block_of_all(ranges: &[RangeProbe]) -> Option<RoaringBitmap> {
+    let block = ranges
+        .iter()
+        .filter_map(RangeProbe::block)
+        .reduce(|a, b| a.start.max(b.start)..a.end.min(b.end))?;
+    let mut docs = RoaringBitmap::new();
+    docs.insert_range(block);
+    Some(docs)
 }
 
 /// All doc ids `0..docs`.
@@ -98,6 +123,75 @@ fn intersect_all(sets: Vec<Set<'_>>) -> Option<RoaringBitmap> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A union of several facet values taken within a block range keeps
+    /// the same deals as the whole union intersected with the range, for
+    /// blocks across the doc ids, empty ones too.
+    #[test]
+    fn unions_within_a_block_keep_the_same_docs() {
+        use crate::index::build::build_fixture;
+        use crate::index::column::NULL_I32;
+        use crate::index::Index;
+        use crate::query::plan::Width;
+        use crate::query::request::Range;
+        use crate::schema::Date;
+        let index = Index::open(&build_fixture("union-within", "2026-11-01")).unwrap();
+        let deals = &index.deals;
+        let facet = deals.facet("round").unwrap();
+        let values: Vec<String> = (0..facet.len().min(4))
+            .map(|i| facet.value(i).to_string())
+            .collect();
+        assert!(values.len() > 2, "{values:?}");
+        let dates = deals.column_i32("date").unwrap();
+        let mut known: Vec<i32> = dates
+            .values()
+            .iter()
+            .copied()
+            .filter(|&d| d != NULL_I32)
+            .collect();
+        known.sort_unstable();
+        let cuts = [
+            known[0],
+            known[known.len() / 3],
+            known[known.len() / 2],
+            known[known.len() - 1],
+        ];
+        let date = |min, max| RangeProbe::locate(deals, "date", Width::I32, min, max).unwrap();
+        assert!(
+            date(cuts[1] as i64, cuts[2] as i64).is_block(),
+            "deal dates are blocks"
+        );
+        let mut checked = 0;
+        for (i, &min) in cuts.iter().enumerate() {
+            for &max in &cuts[i..] {
+                for pick in [&values[..2], &values[1..], &values[..]] {
+                    let mut plan = Plan::default();
+                    plan.facet("round", Some(pick));
+                    plan.days(
+                        "date",
+                        &Range {
+                            min: Some(Date(min)),
+                            max: Some(Date(max)),
+                        },
+                    );
+                    let in_range = (0..deals.docs as u32).filter(|&d| {
+                        dates
+                            .get(d)
+                            .is_some_and(|v| v != NULL_I32 && (min..=max).contains(&v))
+                    });
+                    let union = facet.union_of(pick.iter().map(String::as_str)).unwrap();
+                    let expected = &union & &in_range.collect::<RoaringBitmap>();
+                    assert_eq!(
+                        evaluate(deals, &plan).unwrap(),
+                        expected,
+                        "{pick:?} {min}..={max}"
+                    );
+                    checked += usize::from(!expected.is_empty());
+                }
+            }
+        }
+        assert!(checked > 5, "{checked} non-empty");
+    }
 
     #[test]
     fn intersection_stops_at_empty() {

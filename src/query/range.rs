@@ -143,6 +143,11 @@ impl RangeProbe {
         self.block.is_some()
     }
 
+    /// The docs in range as one block of doc ids, when they are one.
+    pub fn block(&self) -> Option<Range<u32>> {
+        self.block.clone()
+    }
+
     /// The docs in range among `candidates`, or among all docs when `None`.
     pub fn among(&self, candidates: Option<&RoaringBitmap>, cached_bytes: usize) -> RoaringBitmap {
         let strategy = self.strategy(candidates, cached_bytes);
