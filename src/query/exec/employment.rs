@@ -8,7 +8,7 @@
 //!   employer's;
 //! - **as a join**: the block is evaluated on companies
 //!   ([`employers`]), where a latest-deal date range is one block of doc
-//!   ids, and the people kept are those those companies employ
+//!   ids, and the people kept are those the companies employ
 //!   ([`employed_by`]): about 2 ns an employee, marked in a bit set.
 //!
 //! The join is taken when its employees (estimated from the relation's
