@@ -34,7 +34,11 @@ pub fn evaluate(kind: &Kind, plan: &Plan) -> Result<RoaringBitmap, IndexError> {
             ranges.push(RangeProbe::locate(kind, column, *width, *min, *max)?);
         }
     }
-    let block = block_of_all(&ranges);
+    let unions = plan
+        .clauses
+        .iter()
+        .any(|clause| matches!(clause, Clause::Facet { values, .. } if values.len() > 1));
+    let block = if unions { block_of_all(&ranges) } else { None };
     let mut sets: Vec<Set<'_>> = Vec::new();
     for clause in &plan.clauses {
         match clause {
@@ -65,7 +69,8 @@ pub fn evaluate(kind: &Kind, plan: &Plan) -> Result<RoaringBitmap, IndexError> {
 /// The block of doc ids every match lies in, when a range is one block
 /// (the intersection of those blocks), as a bitmap: a union of several
 /// facet values is then taken within it, at the cost of the containers
-/// it covers rather than of every doc of each value.
+/// it covers rather than of every doc of each value. Built only for a
+/// plan with such a union.
 fn block_of_all(ranges: &[RangeProbe]) -> Option<RoaringBitmap> {
     let block = ranges
         .iter()
