@@ -1,22 +1,23 @@
-//! Companies: planned first (name, sector, place, founding, number of
-//! rounds — everything later passes need), then written as rows once
-//! permalinks are unique.
+//! Companies: a company's plan (name, sector, place, founding, number of
+//! rounds — everything later passes need) is drawn from its index alone, so
+//! any pass can draw it again ([`facts`]) instead of holding every company.
+//! Only permalinks look across companies: their rank suffixes are found once,
+//! in bounded memory, before the first row is written ([`permalinks`]).
 //!
 //! Founding dates are skewed recent and leave room for the company's rounds
 //! (about 200 days per round before `as_of`); headcount grows with the number
 //! of rounds; listing status is mostly private and public only for companies
 //! that raised several rounds.
 
-use rayon::prelude::*;
-
 use super::calibration::{self, HEADCOUNT_WEIGHTS, IPO_WEIGHTS, MAX_ROUNDS, ROUNDS_RATIO};
 use super::names;
+use super::permalinks::{self, Permalinks};
 use super::rng::{Rng, Stream};
 use super::text::{self, Pitch};
 use super::world::{recent_date, CompanyFacts, World, YEAR};
 use crate::schema::{CompanyRow, Date, IpoStatus, PlaceRefs};
 
-/// The company pass's output before permalinks are assigned.
+/// Company `n`'s plan, its permalink and domain included.
 pub struct CompanyPlan {
     pub facts: CompanyFacts,
     pub industries: Vec<u16>,
@@ -24,16 +25,29 @@ pub struct CompanyPlan {
     pub drop_city: bool,
 }
 
-/// Plans companies `0..count` in parallel; identical for any thread count.
-pub fn plan_all(world: &World, count: usize) -> Vec<CompanyPlan> {
-    (0..count).into_par_iter().map(|n| plan(world, n)).collect()
+/// The permalink ranks of companies `0..count` (see `permalinks`).
+pub fn permalinks(world: &World, count: usize) -> Permalinks {
+    Permalinks::rank(count, |n| permalinks::key(&named(world, n).2))
 }
 
-fn plan(world: &World, n: usize) -> CompanyPlan {
+/// What the rest of the run reads of company `n` (`None` past the last).
+pub fn facts(world: &World, n: usize) -> Option<CompanyFacts> {
+    (n < world.companies).then(|| plan(world, n).facts)
+}
+
+/// Company `n`'s random stream after its sector and name, with them.
+fn named(world: &World, n: usize) -> (Rng, usize, String) {
     let mut rng = Rng::for_entity(world.seed, Stream::CompanyPlan, n as u64);
     let sector = world.taxonomy.sample_sector(&mut rng);
     let s = &world.taxonomy.sectors[sector];
     let name = world.names.company_name(&s.suffixes, &mut rng);
+    (rng, sector, name)
+}
+
+/// Company `n`'s plan (`world.permalinks` must be ranked).
+pub fn plan(world: &World, n: usize) -> CompanyPlan {
+    let (mut rng, sector, name) = named(world, n);
+    let permalink = world.permalinks.permalink(n, permalinks::key(&name));
     let industries = world.taxonomy.sample_industries(sector, &mut rng);
     let industries = if rng.chance(0.04) {
         vec![]
@@ -55,7 +69,7 @@ fn plan(world: &World, n: usize) -> CompanyPlan {
     let facts = CompanyFacts {
         id: world.id("company", &n.to_string()),
         name,
-        permalink: String::new(),
+        permalink,
         domain: None,
         city,
         sector: sector as u16,
@@ -65,12 +79,14 @@ fn plan(world: &World, n: usize) -> CompanyPlan {
         ipo: ipo_status(rounds, &mut rng),
         pitch,
     };
-    CompanyPlan {
+    let mut plan = CompanyPlan {
         facts,
         industries,
         founded_shown: rng.chance(0.92),
         drop_city: rng.chance(0.05),
-    }
+    };
+    assign_domain(world, n, &mut plan);
+    plan
 }
 
 fn rounds_count(rng: &mut Rng) -> u32 {
@@ -120,8 +136,8 @@ fn ipo_status(rounds: u32, rng: &mut Rng) -> Option<IpoStatus> {
     })
 }
 
-/// Picks the company's web domain (after permalinks are final).
-pub fn assign_domain(world: &World, n: usize, plan: &mut CompanyPlan) {
+/// Picks the company's web domain (from its permalink).
+fn assign_domain(world: &World, n: usize, plan: &mut CompanyPlan) {
     let mut rng = Rng::for_entity(world.seed, Stream::CompanyText, n as u64 | (1 << 62));
     let iso = world.country_iso(plan.facts.city).unwrap_or("US");
     if rng.chance(0.9) {
@@ -305,18 +321,36 @@ mod tests {
     #[test]
     fn founding_leaves_room_for_every_round() {
         let world = small_world(3_000, 10);
-        for c in &world.companies {
+        let companies: Vec<CompanyFacts> = (0..3_000).filter_map(|n| facts(&world, n)).collect();
+        for c in &companies {
             assert!(c.born.0 + c.rounds as i32 * 200 <= world.as_of.0, "{c:?}");
             assert!(c.rounds as u32 <= MAX_ROUNDS);
         }
-        let mean = world.companies.iter().map(|c| c.rounds as f64).sum::<f64>() / 3_000.0;
+        let mean = companies.iter().map(|c| c.rounds as f64).sum::<f64>() / 3_000.0;
         assert!((2.3..2.7).contains(&mean), "{mean}");
+    }
+
+    #[test]
+    fn permalinks_follow_the_sequential_rule() {
+        let world = small_world(20_000, 10);
+        let names: Vec<String> = (0..20_000).map(|n| named(&world, n).2).collect();
+        let want = names::unique_permalinks(names.iter().map(String::as_str));
+        let got: Vec<String> = (0..20_000)
+            .map(|n| plan(&world, n).facts.permalink)
+            .collect();
+        assert_eq!(got, want);
+        assert!(
+            world.permalinks.suffixed() > 100,
+            "{}",
+            world.permalinks.suffixed()
+        );
     }
 
     #[test]
     fn rows_carry_the_planned_facts() {
         let world = small_world(200, 10);
-        for (n, facts) in world.companies.iter().enumerate() {
+        for n in 0..200 {
+            let facts = &facts(&world, n).unwrap();
             let plan = CompanyPlan {
                 facts: facts.clone(),
                 industries: vec![0, 1],

@@ -13,6 +13,7 @@
 use uuid::Uuid;
 
 use super::calibration::{self as cal, SERIES};
+use super::companies;
 use super::firms::FirmPicker;
 use super::rng::{Rng, Stream};
 use super::text::{self, DealStory, Pitch};
@@ -71,7 +72,7 @@ struct Kind {
 
 /// The deals of company `n`.
 pub fn company_deals(ctx: &DealContext, n: usize) -> Vec<DealRow> {
-    let Some(company) = ctx.world.companies.get(n) else {
+    let Some(company) = companies::facts(ctx.world, n) else {
         return Vec::new();
     };
     let mut rng = Rng::for_entity(ctx.world.seed, Stream::Deals, n as u64);
@@ -81,7 +82,7 @@ pub fn company_deals(ctx: &DealContext, n: usize) -> Vec<DealRow> {
         .iter()
         .zip(dates)
         .enumerate()
-        .map(|(i, (kind, date))| deal(ctx, company, n, i, *kind, date, &mut rng))
+        .map(|(i, (kind, date))| deal(ctx, &company, n, i, *kind, date, &mut rng))
         .collect()
 }
 

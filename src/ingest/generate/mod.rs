@@ -25,9 +25,17 @@
 //!
 //! Files are written in read order, each pass leaving in memory only the
 //! facts later passes need ([`world::World`]): places and industries →
-//! companies (planned in parallel, permalinks made unique sequentially, rows
-//! written in batches) → firms → people (company people, firm people, pure
-//! angels) → deals.
+//! companies (permalink ranks found in bounded memory, then rows written in
+//! batches) → firms → people (company people, firm people, pure angels) →
+//! deals.
+//!
+//! # Memory
+//!
+//! No pass holds every company: a company's facts are drawn again from its
+//! index wherever a later pass needs them (its people, their former
+//! employers, its deals). What grows with the run is small: the permalink
+//! ranks of companies whose name repeats, the firms (one per twenty
+//! companies) and the angel pool.
 //!
 //! # Progress
 //!
@@ -42,6 +50,7 @@ mod deals;
 mod firms;
 mod names;
 mod people;
+mod permalinks;
 mod places;
 pub mod rng;
 mod taxonomy;
@@ -119,10 +128,10 @@ struct Sizes {
 
 impl Sizes {
     fn for_companies(companies: u64) -> io::Result<Sizes> {
-        let companies = usize::try_from(companies).map_err(|_| {
+        let companies = u32::try_from(companies).map(|n| n as usize).map_err(|_| {
             io::Error::new(
                 io::ErrorKind::InvalidInput,
-                "too many companies for this platform",
+                "at most 4294967295 companies can be generated",
             )
         })?;
         let scaled = |divisor: usize| {
@@ -196,24 +205,16 @@ fn write_companies(
     out: &mut DumpWriter,
     progress: &Progress,
 ) -> io::Result<()> {
+    world.permalinks = companies::permalinks(world, count);
+    world.companies = count;
     let counter = stage(progress, "companies", count, "companies");
-    let mut plans = companies::plan_all(world, count);
-    let permalinks = names::unique_permalinks(plans.iter().map(|p| p.facts.name.as_str()));
-    for (plan, permalink) in plans.iter_mut().zip(permalinks) {
-        plan.facts.permalink = permalink;
-    }
-    plans
-        .par_iter_mut()
-        .enumerate()
-        .for_each(|(n, plan)| companies::assign_domain(world, n, plan));
     in_batches(
         count,
         &counter,
-        |n| companies::row(world, n, &plans[n]),
+        |n| companies::row(world, n, &companies::plan(world, n)),
         |row| out.company(&row),
     )?;
     counter.finish();
-    world.companies = plans.into_iter().map(|p| p.facts).collect();
     Ok(())
 }
 
@@ -241,7 +242,7 @@ fn write_people(
 ) -> io::Result<()> {
     let mut write =
         |rows: Vec<crate::schema::PersonRow>| rows.iter().try_for_each(|row| out.person(row));
-    let (companies, firms) = (world.companies.len(), world.firms.len());
+    let (companies, firms) = (world.companies, world.firms.len());
     let counter = stage(progress, "people of companies", companies, "companies");
     in_batches(
         companies,

@@ -5,7 +5,8 @@
 //! ("Labs", "AI", "Technologies"), a second head ("Blue Fern") or a brandable
 //! ending ("Crowdly", "Pixify"), so fuzzy lookups meet realistic near-duplicates.
 //! Names may repeat; permalinks may not: [`unique_permalinks`] appends `-2`,
-//! `-3`… to later holders of a taken slug, in company order.
+//! `-3`… to later holders of a taken slug, in order (firms; companies get the
+//! same permalinks from `permalinks`, without holding every name).
 
 use std::collections::HashMap;
 

@@ -15,6 +15,7 @@
 
 use uuid::Uuid;
 
+use super::companies;
 use super::firms::phone;
 use super::rng::{Rng, Stream};
 use super::vocab;
@@ -113,11 +114,11 @@ impl Employer<'_> {
 
 /// Everyone working at company `n`.
 pub fn company_people(world: &World, n: usize) -> Vec<PersonRow> {
-    let Some(company) = world.companies.get(n) else {
+    let Some(company) = companies::facts(world, n) else {
         return Vec::new();
     };
     let mut rng = Rng::for_entity(world.seed, Stream::CompanyPeople, n as u64);
-    let jobs = company_jobs(world, company, &mut rng);
+    let jobs = company_jobs(world, &company, &mut rng);
     jobs.into_iter()
         .enumerate()
         .map(|(k, job)| person(world, world.company_person_id(n, k), job, &mut rng))
@@ -279,7 +280,7 @@ pub fn pure_angel(world: &World, a: usize) -> PersonRow {
 /// founders and some partners, interleaved by a seeded shuffle.
 pub fn angel_pool(world: &World, pure_angels: usize) -> Vec<Uuid> {
     let mut pool: Vec<Uuid> = (0..pure_angels).map(|a| world.angel_id(a)).collect();
-    for n in 0..world.companies.len() {
+    for n in 0..world.companies {
         if Rng::for_entity(world.seed, Stream::AngelPool, n as u64).chance(FOUNDER_ANGELS) {
             pool.push(world.company_person_id(n, 0));
         }
@@ -513,7 +514,10 @@ fn known_employer(
 }
 
 fn other_company(world: &World, rng: &mut Rng, founder_before: bool) -> EmploymentRow {
-    let Some(c) = rng.pick(&world.companies) else {
+    if world.companies == 0 {
+        return known_employer(None, rng, false);
+    }
+    let Some(c) = companies::facts(world, rng.index(world.companies)) else {
         return known_employer(None, rng, false);
     };
     let title = if founder_before {
@@ -525,7 +529,7 @@ fn other_company(world: &World, rng: &mut Rng, founder_before: bool) -> Employme
             .copied()
             .unwrap_or("Engineer")
     };
-    Employer::Company(c).entry(title, None)
+    Employer::Company(&c).entry(title, None)
 }
 
 fn other_firm(world: &World, rng: &mut Rng) -> EmploymentRow {
@@ -616,7 +620,7 @@ mod tests {
     #[test]
     fn company_people_start_with_a_founder_and_roles_match_titles() {
         let world = small_world(300, 20);
-        for n in 0..world.companies.len() {
+        for n in 0..world.companies {
             let people = company_people(&world, n);
             assert!(people[0].roles.contains(&PersonRole::Founder));
             assert_eq!(people[0].id, world.company_person_id(n, 0));
@@ -630,7 +634,10 @@ mod tests {
                     p.roles.contains(&PersonRole::Ceo),
                     p.title.as_deref() == Some("CEO")
                 );
-                assert_eq!(p.employment[0].company_id, Some(world.companies[n].id));
+                assert_eq!(
+                    p.employment[0].company_id,
+                    companies::facts(&world, n).map(|c| c.id)
+                );
                 assert!((1..=6).contains(&p.employment.len()) && p.education.len() <= 4);
             }
         }

@@ -1,16 +1,19 @@
 //! Everything generation passes share: the embedded vocabularies, the run's
-//! options, and the facts each pass leaves for the next (companies for people
-//! and deals, firms for people and deals).
+//! options, and the facts each pass leaves for the next: the number of
+//! companies and their permalink ranks (a company's facts are drawn again from
+//! its index whenever a pass needs them, so no pass holds every company), and
+//! the firms (about one per twenty companies) for people and deals.
 
 use uuid::Uuid;
 
 use super::names::NameParts;
+use super::permalinks::Permalinks;
 use super::places::Places;
 use super::taxonomy::Taxonomy;
 use crate::schema::ids::uuid5;
 use crate::schema::{Date, Headcount, IpoStatus};
 
-/// What the company pass decides and later passes read.
+/// What the company pass decides and later passes read (`companies::facts`).
 #[derive(Debug, Clone)]
 pub struct CompanyFacts {
     pub id: Uuid,
@@ -79,7 +82,10 @@ pub struct World {
     pub places: Places,
     pub taxonomy: Taxonomy,
     pub names: NameParts,
-    pub companies: Vec<CompanyFacts>,
+    /// How many companies there are.
+    pub companies: usize,
+    /// Their permalinks' rank suffixes.
+    pub permalinks: Permalinks,
     pub firms: Vec<FirmFacts>,
 }
 
@@ -91,7 +97,8 @@ impl World {
             places: Places::load(),
             taxonomy: Taxonomy::load(),
             names: NameParts::new(),
-            companies: Vec::new(),
+            companies: 0,
+            permalinks: Permalinks::default(),
             firms: Vec::new(),
         }
     }
@@ -142,13 +149,8 @@ pub fn recent_date(rng: &mut super::rng::Rng, lo: Date, hi: Date, skew: f64) -> 
 pub fn small_world(companies: usize, firms: usize) -> World {
     let as_of = Date::from_ymd(2026, 11, 1).unwrap_or(Date(20_758));
     let mut world = World::new(3, as_of);
-    let mut plans = super::companies::plan_all(&world, companies);
-    let permalinks = super::names::unique_permalinks(plans.iter().map(|p| p.facts.name.as_str()));
-    for (n, (plan, permalink)) in plans.iter_mut().zip(permalinks).enumerate() {
-        plan.facts.permalink = permalink;
-        super::companies::assign_domain(&world, n, plan);
-    }
-    world.companies = plans.into_iter().map(|p| p.facts).collect();
+    world.permalinks = super::companies::permalinks(&world, companies);
+    world.companies = companies;
     world.firms = super::firms::plan_all(&world, firms);
     world
 }
