@@ -125,6 +125,7 @@ fn indexer_generate_reports_each_pass_with_its_known_total() {
     assert!(ok, "{err}");
     assert_plain(&err);
     for finished in [
+        "  company permalinks: done, 60 names in ",
         "  companies: done, 60 companies in ",
         "  investors: done, 5 firms in ",
         "  people of companies: done, 60 companies in ",

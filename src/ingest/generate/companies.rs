@@ -15,6 +15,7 @@ use super::permalinks::{self, Permalinks};
 use super::rng::{Rng, Stream};
 use super::text::{self, Pitch};
 use super::world::{recent_date, CompanyFacts, World, YEAR};
+use crate::progress::Counter;
 use crate::schema::{CompanyRow, Date, IpoStatus, PlaceRefs};
 
 /// Company `n`'s plan, its permalink and domain included.
@@ -25,9 +26,10 @@ pub struct CompanyPlan {
     pub drop_city: bool,
 }
 
-/// The permalink ranks of companies `0..count` (see `permalinks`).
-pub fn permalinks(world: &World, count: usize) -> Permalinks {
-    Permalinks::rank(count, |n| permalinks::key(&named(world, n).2))
+/// The permalink ranks of companies `0..count` (see `permalinks`), each
+/// name drawn counted on `drawn`.
+pub fn permalinks(world: &World, count: usize, drawn: &Counter) -> Permalinks {
+    Permalinks::rank(count, |n| permalinks::key(&named(world, n).2), drawn)
 }
 
 /// What the rest of the run reads of company `n` (`None` past the last).

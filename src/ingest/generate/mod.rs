@@ -40,7 +40,8 @@
 //! # Progress
 //!
 //! Every count is known up front, so each pass is a progress stage with its
-//! total: `companies`, `investors`, `people of companies` (companies done),
+//! total: `company permalinks` (names drawn, once per hash range),
+//! `companies`, `investors`, `people of companies` (companies done),
 //! `people of firms`, `angels`, `deals of companies` (companies done);
 //! counted per written batch.
 
@@ -205,7 +206,10 @@ fn write_companies(
     out: &mut DumpWriter,
     progress: &Progress,
 ) -> io::Result<()> {
-    world.permalinks = companies::permalinks(world, count);
+    let ranges = permalinks::Permalinks::ranges(count) as usize;
+    let drawn = stage(progress, "company permalinks", count * ranges, "names");
+    world.permalinks = companies::permalinks(world, count, &drawn);
+    drawn.finish();
     world.companies = count;
     let counter = stage(progress, "companies", count, "companies");
     in_batches(

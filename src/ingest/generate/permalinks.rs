@@ -23,8 +23,13 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use rayon::prelude::*;
 
+use crate::progress::Counter;
+
 /// `(hash, company)` pairs sorted at once: 64 MB.
 pub const SORT_PAIRS: usize = 1 << 22;
+
+/// Keys drawn between two progress updates.
+const DRAWN_AT_ONCE: usize = 1 << 20;
 
 /// The companies whose permalink carries a rank suffix.
 #[derive(Debug, Default)]
@@ -34,12 +39,23 @@ pub struct Permalinks {
 }
 
 impl Permalinks {
+    /// How many hash ranges ranking `count` companies takes: each draws
+    /// every key once.
+    pub fn ranges(count: usize) -> u64 {
+        count.div_ceil(SORT_PAIRS).max(1) as u64
+    }
+
     /// Ranks companies `0..count` (at most `u32::MAX + 1`), whose keys
-    /// `key_of` draws (any thread, several times each).
-    pub fn rank(count: usize, key_of: impl Fn(usize) -> String + Sync) -> Permalinks {
-        let ranges = count.div_ceil(SORT_PAIRS).max(1) as u64;
+    /// `key_of` draws (any thread, several times each); every key drawn is
+    /// counted on `drawn`.
+    pub fn rank(
+        count: usize,
+        key_of: impl Fn(usize) -> String + Sync,
+        drawn: &Counter,
+    ) -> Permalinks {
+        let ranges = Permalinks::ranges(count);
         let mut ranked: Vec<(u32, u32)> = (0..ranges)
-            .flat_map(|range| ranked_in(count, ranges, range, &key_of))
+            .flat_map(|range| ranked_in((count, ranges, range), &key_of, drawn))
             .collect();
         ranked.par_sort_unstable();
         ranked.shrink_to_fit();
@@ -74,18 +90,19 @@ impl Permalinks {
 /// The `(company, rank ≥ 2)` pairs of the companies whose key hashes into
 /// `range` of `ranges`.
 fn ranked_in(
-    count: usize,
-    ranges: u64,
-    range: u64,
+    (count, ranges, range): (usize, u64, u64),
     key_of: &(impl Fn(usize) -> String + Sync),
+    drawn: &Counter,
 ) -> Vec<(u32, u32)> {
-    let mut pairs: Vec<(u64, u32)> = (0..count)
-        .into_par_iter()
-        .filter_map(|n| {
+    let mut pairs: Vec<(u64, u32)> = Vec::new();
+    for start in (0..count).step_by(DRAWN_AT_ONCE) {
+        let end = (start + DRAWN_AT_ONCE).min(count);
+        pairs.par_extend((start..end).into_par_iter().filter_map(|n| {
             let hash = hash_of(&key_of(n));
             (range_of(hash, ranges) == range).then_some((hash, n as u32))
-        })
-        .collect();
+        }));
+        drawn.inc((end - start) as u64);
+    }
     pairs.par_sort_unstable();
     let mut ranked = Vec::new();
     let mut rank = 0u32;
@@ -140,7 +157,7 @@ mod tests {
     use std::collections::HashSet;
 
     fn permalinks_of(names: &[String]) -> Vec<String> {
-        let links = Permalinks::rank(names.len(), |n| key(&names[n]));
+        let links = Permalinks::rank(names.len(), |n| key(&names[n]), &Counter::hidden());
         (0..names.len())
             .map(|n| links.permalink(n, key(&names[n])))
             .collect()
@@ -176,11 +193,15 @@ mod tests {
     #[test]
     fn several_hash_ranges_give_the_same_ranks() {
         let names: Vec<String> = (0..20_000).map(|i| format!("n{}", i % 977)).collect();
-        let one = Permalinks::rank(names.len(), |n| key(&names[n]));
+        let drawn = Counter::hidden();
+        let one = Permalinks::rank(names.len(), |n| key(&names[n]), &drawn);
+        assert_eq!(drawn.count(), 20_000);
         let mut many = Vec::new();
         for range in 0..5 {
-            many.extend(ranked_in(names.len(), 5, range, &|n: usize| key(&names[n])));
+            let key_of = |n: usize| key(&names[n]);
+            many.extend(ranked_in((names.len(), 5, range), &key_of, &drawn));
         }
+        assert_eq!(drawn.count(), 20_000 * 6);
         many.sort_unstable();
         assert_eq!(one.ranked, many);
         assert_eq!(one.suffixed(), 20_000 - 977);

@@ -149,7 +149,8 @@ pub fn recent_date(rng: &mut super::rng::Rng, lo: Date, hi: Date, skew: f64) -> 
 pub fn small_world(companies: usize, firms: usize) -> World {
     let as_of = Date::from_ymd(2026, 11, 1).unwrap_or(Date(20_758));
     let mut world = World::new(3, as_of);
-    world.permalinks = super::companies::permalinks(&world, companies);
+    let drawn = crate::progress::Counter::hidden();
+    world.permalinks = super::companies::permalinks(&world, companies, &drawn);
     world.companies = companies;
     world.firms = super::firms::plan_all(&world, firms);
     world
