@@ -10,11 +10,13 @@
 //! families do (a domain lookup returns them all). Some firms never lead.
 
 use super::names;
+use super::permalinks::{key, Permalinks};
 use super::rng::{Rng, Stream};
 use super::text;
 use super::vocab;
 use super::weighted::Weighted;
 use super::world::{FirmFacts, StageFocus, World};
+use crate::progress::Counter;
 use crate::schema::{FirmRow, Headcount};
 
 /// Hubs where firms cluster beyond the company distribution.
@@ -34,9 +36,9 @@ pub fn plan_all(world: &World, count: usize) -> Vec<FirmFacts> {
         let firm = plan(world, f, count, firms.last());
         firms.push(firm);
     }
-    let permalinks = names::unique_permalinks(firms.iter().map(|f| f.name.as_str()));
-    for (firm, permalink) in firms.iter_mut().zip(permalinks) {
-        firm.permalink = permalink;
+    let links = Permalinks::rank(count, |f| key(&firms[f].name), &Counter::hidden());
+    for (f, firm) in firms.iter_mut().enumerate() {
+        firm.permalink = links.permalink(f, key(&firm.name));
     }
     assign_domains(world, &mut firms);
     firms
@@ -329,6 +331,18 @@ mod tests {
         let head: u32 = counts[..25].iter().sum();
         let tail: u32 = counts[475..].iter().sum();
         assert!(head > 3 * tail.max(1), "head {head} tail {tail}");
+    }
+
+    #[test]
+    fn permalinks_follow_the_sequential_rule() {
+        let world = small_world(10, 3_000);
+        let want = names::unique_permalinks(world.firms.iter().map(|f| f.name.as_str()));
+        let got: Vec<&str> = world.firms.iter().map(|f| f.permalink.as_str()).collect();
+        assert_eq!(got, want);
+        assert!(
+            got.iter().any(|p| p.ends_with("-2")),
+            "some firm names repeat"
+        );
     }
 
     #[test]

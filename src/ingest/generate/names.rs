@@ -4,15 +4,14 @@
 //! with sector suffixes ("Lumina Health", "Acme Robotics"), generic suffixes
 //! ("Labs", "AI", "Technologies"), a second head ("Blue Fern") or a brandable
 //! ending ("Crowdly", "Pixify"), so fuzzy lookups meet realistic near-duplicates.
-//! Names may repeat; permalinks may not: [`unique_permalinks`] appends `-2`,
-//! `-3`… to later holders of a taken slug, in order (firms; companies get the
-//! same permalinks from `permalinks`, without holding every name).
-
-use std::collections::HashMap;
+//! Names may repeat; permalinks may not: `permalinks` appends `-2`, `-3`… to
+//! later holders of a taken slug, in order, without holding every name;
+//! `unique_permalinks` is the plain sequential rule its tests compare with.
 
 use super::rng::Rng;
 use super::vocab;
 use super::weighted::Weighted;
+#[cfg(test)]
 use crate::schema::ids::slugify;
 
 /// A word list drawn with a mild Zipf over a fixed order, so that some words
@@ -145,8 +144,10 @@ fn brandable(head: &str, rng: &mut Rng) -> String {
 }
 
 /// Unique permalinks for `names`, in order: the slug, or `slug-2`, `slug-3`…
+/// (the rule `permalinks` follows, kept as its tests' oracle).
+#[cfg(test)]
 pub fn unique_permalinks<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
-    let mut next: HashMap<String, u32> = HashMap::new();
+    let mut next: std::collections::HashMap<String, u32> = Default::default();
     let mut out = Vec::new();
     for name in names {
         let mut slug = slugify(name);

@@ -514,10 +514,8 @@ fn known_employer(
 }
 
 fn other_company(world: &World, rng: &mut Rng, founder_before: bool) -> EmploymentRow {
-    if world.companies == 0 {
-        return known_employer(None, rng, false);
-    }
-    let Some(c) = companies::facts(world, rng.index(world.companies)) else {
+    let picked = (world.companies > 0).then(|| rng.index(world.companies));
+    let Some(c) = picked.and_then(|n| companies::facts(world, n)) else {
         return known_employer(None, rng, false);
     };
     let title = if founder_before {
