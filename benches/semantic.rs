@@ -216,6 +216,7 @@ fn synthetic_dump(companies: u64) -> Result<PathBuf, String> {
             seed: SEED,
             out: dump.clone(),
             as_of,
+            compress: false,
         })
         .map_err(|e| e.to_string())?;
     }

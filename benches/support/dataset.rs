@@ -69,6 +69,7 @@ fn build_default(dump: &Path, index: &Path) -> Result<(), String> {
         seed: S_SEED,
         out: dump.to_path_buf(),
         as_of,
+        compress: false,
     };
     generate(&opts).map_err(|e| format!("generating {}: {e}", dump.display()))?;
     eprintln!(

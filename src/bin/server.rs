@@ -454,6 +454,7 @@ fn prepare_demo(dir: &Path, model: &ModelArgs) -> Result<PathBuf, String> {
         seed: DEMO_SEED,
         out: dump.clone(),
         as_of: as_of.unwrap_or_else(Date::today),
+        compress: false,
     };
     generate(&opts).map_err(|e| format!("generating the demo dataset: {e}"))?;
     tracing::info!(index = %index.display(), "demo: building the index");

@@ -24,6 +24,7 @@ use crate::schema::{
 };
 
 use super::catalog::load_catalog;
+use super::dump_file::locate;
 use super::facts::*;
 use super::packed::{Row, SpillBudget, Table};
 use super::report::{IngestReport, RowError};
@@ -165,18 +166,21 @@ impl<'p> Loader<'p> {
         R: serde::de::DeserializeOwned + Send,
         T: Send,
     {
-        let path = dir.join(file);
-        if !path.is_file() {
-            return Err(IngestError::MissingFile(path));
-        }
+        let found = locate(dir, file).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => IngestError::MissingFile(dir.join(file)),
+            _ => IngestError::Io {
+                path: dir.join(file),
+                source: e,
+            },
+        })?;
+        let path = found.path.clone();
         self.report.entry(file);
-        let size = path.metadata().map_or(0, |m| m.len());
         let read = self
             .progress
-            .stage(format!("read {file}"), size, Unit::Bytes);
+            .stage(format!("read {file}"), found.size(), Unit::Bytes);
         let convert = |_: u64, parsed: Result<R, String>| parsed.and_then(&convert);
         scan_jsonl_map(
-            &path,
+            &found,
             &read,
             convert,
             |line, converted: Result<T, String>| {

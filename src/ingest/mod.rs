@@ -3,6 +3,7 @@
 
 pub mod catalog;
 pub mod derive;
+pub mod dump_file;
 pub mod facts;
 pub mod generate;
 pub mod grouped;

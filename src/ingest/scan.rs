@@ -4,26 +4,28 @@
 //! serde's reason; blank lines are skipped. Callers see rows in file order
 //! with their 1-based line numbers, so decisions that depend on order (the
 //! first of two duplicate ids wins) are reproducible. The bytes read are
-//! counted on a [`Counter`] once per chunk (the file's size is the total).
+//! counted on a [`Counter`] once per chunk: the bytes taken from disk, so
+//! that the file's size is the total whether it is compressed or not.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader};
-use std::path::Path;
+use std::io::{self, BufRead};
+use std::sync::atomic::Ordering;
 
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 
 use crate::progress::Counter;
 
+use super::dump_file::DumpFile;
+
 const CHUNK_LINES: usize = 16_384;
 
-/// Calls `each(line_number, parsed)` for every non-blank line of `path`, in order.
-pub fn scan_jsonl<R, F>(path: &Path, mut each: F) -> io::Result<()>
+/// Calls `each(line_number, parsed)` for every non-blank line of `file`, in order.
+pub fn scan_jsonl<R, F>(file: &DumpFile, mut each: F) -> io::Result<()>
 where
     R: DeserializeOwned + Send,
     F: FnMut(u64, Result<R, String>),
 {
-    scan_jsonl_chunks(path, &Counter::hidden(), |first_line, lines| {
+    scan_jsonl_chunks(file, &Counter::hidden(), |first_line, lines| {
         let parsed: Vec<(u64, Result<R, String>)> = lines
             .par_iter()
             .map(|(n, bytes)| {
@@ -43,7 +45,7 @@ where
 /// the results over in order (used to render records); counts the bytes
 /// read on `read`.
 pub fn scan_jsonl_map<R, T, M, F>(
-    path: &Path,
+    file: &DumpFile,
     read: &Counter,
     map: M,
     mut each: F,
@@ -54,7 +56,7 @@ where
     M: Fn(u64, Result<R, String>) -> T + Sync,
     F: FnMut(u64, T),
 {
-    scan_jsonl_chunks(path, read, |first_line, lines| {
+    scan_jsonl_chunks(file, read, |first_line, lines| {
         let mapped: Vec<(u64, T)> = lines
             .par_iter()
             .map(|(n, bytes)| {
@@ -74,24 +76,22 @@ where
     })
 }
 
-/// Reads `path` in chunks of lines: `(offset within chunk, bytes)`; adds
-/// each chunk's bytes to `read`.
-fn scan_jsonl_chunks<F>(path: &Path, read: &Counter, mut chunk: F) -> io::Result<()>
+/// Reads `file` in chunks of lines: `(offset within chunk, bytes)`; adds
+/// the bytes each chunk took from disk to `read`.
+fn scan_jsonl_chunks<F>(file: &DumpFile, read: &Counter, mut chunk: F) -> io::Result<()>
 where
     F: FnMut(u64, &[(u64, Vec<u8>)]),
 {
-    let mut reader = BufReader::with_capacity(1 << 20, File::open(path)?);
-    let mut line_no = 0u64;
+    let (mut reader, consumed) = file.open()?;
+    let (mut line_no, mut counted) = (0u64, 0u64);
     loop {
         let first = line_no + 1;
         let mut lines = Vec::with_capacity(CHUNK_LINES);
-        let mut bytes = 0;
         while lines.len() < CHUNK_LINES {
             let mut buf = Vec::new();
             if reader.read_until(b'\n', &mut buf)? == 0 {
                 break;
             }
-            bytes += buf.len() as u64;
             let offset = line_no + 1 - first;
             line_no += 1;
             if !buf.iter().all(u8::is_ascii_whitespace) {
@@ -100,7 +100,9 @@ where
         }
         let done = lines.len() < CHUNK_LINES;
         chunk(first, &lines);
-        read.inc(bytes);
+        let now = consumed.load(Ordering::Relaxed);
+        read.inc(now - counted);
+        counted = now;
         if done {
             return Ok(());
         }

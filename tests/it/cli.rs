@@ -175,6 +175,36 @@ fn indexer_generate_is_deterministic() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// `generate --compress` writes `*.jsonl.zst` holding the plain bytes, and
+/// `build` reads that dump.
+#[test]
+fn indexer_builds_a_compressed_dump() {
+    let dir = scratch("cli-compressed");
+    let (plain, zst) = (dir.join("plain"), dir.join("zst"));
+    for (out, extra) in [(&plain, None), (&zst, Some("--compress"))] {
+        let mut args = vec!["generate", "--companies", "60", "--seed", "3"];
+        args.extend(["--out", out.to_str().unwrap()].into_iter().chain(extra));
+        let (ok, _, err) = run(INDEXER, &args);
+        assert!(ok, "{err}");
+    }
+    for file in ["companies.jsonl", "deals.jsonl", "people.jsonl"] {
+        let packed = std::fs::read(zst.join(format!("{file}.zst"))).unwrap();
+        let unpacked = zstd::decode_all(&packed[..]).unwrap();
+        assert!(
+            unpacked == std::fs::read(plain.join(file)).unwrap(),
+            "{file}"
+        );
+        assert!(!zst.join(file).exists(), "{file} is written in one form");
+    }
+    let index = dir.join("index");
+    let mut args = vec!["build", "--dump", zst.to_str().unwrap()];
+    args.extend(["--out", index.to_str().unwrap(), "--semantic-model", "none"]);
+    let (ok, out, err) = run(INDEXER, &args);
+    assert!(ok && out.contains("built"), "{out}{err}");
+    assert!(err.contains("  read deals.jsonl: done, "), "{err}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// Starts the server binary on the fixture index and `state` with `extra`
 /// flags; returns it, its stderr (read up to the ready event) and its address.
 fn start_server(

@@ -135,17 +135,59 @@ fn own_files(index: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     files
 }
 
-#[test]
-fn a_build_whose_facts_and_aggregates_all_spill_writes_the_same_index() {
-    let dir = scratch("spill");
-    let dump = dir.join("dump");
+/// Generates the spill tests' dump into `dir/name`, compressed or not.
+fn generate_dump(dir: &std::path::Path, name: &str, compress: bool) -> std::path::PathBuf {
+    let dump = dir.join(name);
     fundsearch::ingest::generate::generate(&fundsearch::ingest::generate::GenerateOptions {
         companies: 400,
         seed: 11,
         out: dump.clone(),
         as_of: fundsearch::schema::Date::parse("2026-11-01").unwrap(),
+        compress,
     })
     .unwrap();
+    dump
+}
+
+fn assert_same_files(a: &std::path::Path, b: &std::path::Path, why: &str) {
+    let (a, b) = (own_files(a), own_files(b));
+    assert!(a.len() > 10, "{} files", a.len());
+    assert_eq!(a.len(), b.len());
+    for ((name, x), (other, y)) in a.iter().zip(&b) {
+        assert_eq!(name, other);
+        assert!(x == y, "{name} differs {why}");
+    }
+}
+
+/// The same dump written compressed (`*.jsonl.zst`) builds the same index.
+#[test]
+fn a_compressed_dump_builds_the_same_index() {
+    let dir = scratch("zst");
+    let (plain, zst) = (
+        generate_dump(&dir, "plain", false),
+        generate_dump(&dir, "zst", true),
+    );
+    assert!(zst.join("deals.jsonl.zst").is_file() && !zst.join("deals.jsonl").exists());
+    let options = |dump: &std::path::Path, out: &str| BuildOptions {
+        dump: dump.to_path_buf(),
+        out: dir.join(out),
+        as_of: fundsearch::schema::Date::parse("2026-11-01"),
+        strict: true,
+        quiet: true,
+        memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
+        semantic: None,
+    };
+    build_index(&options(&plain, "from-plain")).unwrap();
+    build_index(&options(&zst, "from-zst")).unwrap();
+    let how = "when the dump is compressed";
+    assert_same_files(&dir.join("from-plain"), &dir.join("from-zst"), how);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_build_whose_facts_and_aggregates_all_spill_writes_the_same_index() {
+    let dir = scratch("spill");
+    let dump = generate_dump(&dir, "dump", false);
     let options = |out: &str, memory: u64| BuildOptions {
         dump: dump.clone(),
         out: dir.join(out),
@@ -161,16 +203,8 @@ fn a_build_whose_facts_and_aggregates_all_spill_writes_the_same_index() {
     ))
     .unwrap();
     build_index(&options("spilled", 0)).unwrap();
-    let (held, spilled) = (
-        own_files(&dir.join("held")),
-        own_files(&dir.join("spilled")),
-    );
-    assert!(held.len() > 10, "{} files", held.len());
-    assert_eq!(held.len(), spilled.len());
-    for ((name, a), (other, b)) in held.iter().zip(&spilled) {
-        assert_eq!(name, other);
-        assert!(a == b, "{name} differs when the facts and aggregates spill");
-    }
+    let how = "when the facts and aggregates spill";
+    assert_same_files(&dir.join("held"), &dir.join("spilled"), how);
     let left: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name())

@@ -172,6 +172,7 @@ mod tests {
             seed: 3,
             out: dir.clone(),
             as_of,
+            compress: false,
         };
         generate(&opts).unwrap();
         let facts = load_dump(&dir, true).unwrap().facts;

@@ -52,6 +52,7 @@ impl Variants {
         self.writers.into_iter().map(StoreWriter::finish).collect()
     }
 }
+use crate::ingest::dump_file::locate;
 use crate::ingest::load::KeptLines;
 use crate::ingest::scan::scan_jsonl_map;
 use crate::progress::Counter;
@@ -78,7 +79,7 @@ where
     let mut result = Ok(());
     let mut tally = counter.tally();
     scan_jsonl_map::<R, Option<io::Result<(u32, Vec<Vec<u8>>)>>, _, _>(
-        &dump.join(file),
+        &locate(dump, file)?,
         &Counter::hidden(),
         |line, parsed| {
             let row = kept.row_of_line(file, line)?;

@@ -27,6 +27,7 @@ use super::embed_cache::EmbedCache;
 use crate::embed::Embedder;
 use crate::index::format::WrittenFile;
 use crate::index::vectors::{write_vectors, Quantized};
+use crate::ingest::dump_file::locate;
 use crate::ingest::load::KeptLines;
 use crate::ingest::scan::scan_jsonl_map;
 use crate::progress::{Progress, Unit};
@@ -146,12 +147,11 @@ fn company_texts(
     progress: &Progress,
 ) -> io::Result<Vec<(u32, String)>> {
     let file = "companies.jsonl";
-    let path = dump.join(file);
-    let size = path.metadata().map_or(0, |m| m.len());
-    let read = progress.stage("read company texts", size, Unit::Bytes);
+    let found = locate(dump, file)?;
+    let read = progress.stage("read company texts", found.size(), Unit::Bytes);
     let mut out = Vec::new();
     scan_jsonl_map::<CompanyRow, Option<(u32, String)>, _, _>(
-        &path,
+        &found,
         &read,
         |line, parsed| {
             let row = kept.row_of_line(file, line)?;

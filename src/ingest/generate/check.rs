@@ -19,6 +19,7 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use crate::ingest::dump_file::locate;
 use crate::ingest::{load_dump, IngestReport};
 use crate::schema::{CompanyRow, DealRow, DumpMeta, FirmRow, IndustryRow, LocationRow, PersonRow};
 
@@ -64,7 +65,9 @@ fn read_rows<T: DeserializeOwned + Serialize>(
     name: &str,
     non_canonical: &mut Vec<String>,
 ) -> Result<Vec<T>, String> {
-    let text = fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"))?;
+    let text = locate(dir, name)
+        .and_then(|f| f.read_to_string())
+        .map_err(|e| format!("{name}: {e}"))?;
     let mut rows = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let row: T = serde_json::from_str(line).map_err(|e| format!("{name}:{}: {e}", n + 1))?;

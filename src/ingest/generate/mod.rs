@@ -91,6 +91,8 @@ pub struct GenerateOptions {
     pub out: PathBuf,
     /// The "today" of the data set: no date is later, and dump.json suggests it.
     pub as_of: Date,
+    /// Write each file compressed (`*.jsonl.zst`).
+    pub compress: bool,
 }
 
 /// Rows written per kind and the time it took.
@@ -167,7 +169,8 @@ pub fn generate_with_progress(
         "generate --companies {} --seed {}",
         opts.companies, opts.seed
     );
-    let mut out = DumpWriter::create(&opts.out, &DumpMeta::new(source, Some(opts.as_of)))?;
+    let meta = DumpMeta::new(source, Some(opts.as_of));
+    let mut out = DumpWriter::create_as(&opts.out, &meta, opts.compress)?;
     world
         .places
         .rows

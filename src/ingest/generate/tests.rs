@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::check::{self, LoadedDump};
 use super::{generate, GenerateOptions};
+use crate::ingest::dump_file::locate;
 use crate::schema::{Date, DUMP_FILES};
 
 const COMPANIES: u64 = 2_000;
@@ -36,6 +37,7 @@ fn options(seed: u64, out: &Path) -> GenerateOptions {
         seed,
         out: out.to_path_buf(),
         as_of,
+        compress: false,
     }
 }
 
@@ -76,6 +78,41 @@ fn same_seed_same_bytes_other_seed_other_data() {
             "{file} does not depend on the seed"
         );
     }
+}
+
+/// A compressed dump decompresses to the plain dump's bytes; writing one
+/// form over the other leaves only the new form.
+#[test]
+fn a_compressed_dump_holds_the_plain_bytes() {
+    let plain = run(7, "plain");
+    let zst = Scratch::new("zst");
+    let compressed = GenerateOptions {
+        compress: true,
+        ..options(7, &zst.0)
+    };
+    generate(&GenerateOptions {
+        compress: false,
+        ..compressed.clone()
+    })
+    .unwrap();
+    generate(&compressed).unwrap();
+    for file in DUMP_FILES {
+        let found = locate(&zst.0, file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(
+            found.compressed,
+            "{file} is compressed, the plain one removed"
+        );
+        let text = found.read_to_string().unwrap().into_bytes();
+        assert!(
+            text == read(&plain.0, file),
+            "{file} decompresses to other bytes"
+        );
+    }
+    generate(&options(7, &zst.0)).unwrap();
+    assert!(DUMP_FILES
+        .iter()
+        .all(|f| !locate(&zst.0, f).unwrap().compressed));
+    assert!(check::load(&zst.0).unwrap().problems().is_empty());
 }
 
 #[test]

@@ -101,6 +101,7 @@ fn generated(
         seed: SYNTHETIC_SEED,
         out: dir.join("dump"),
         as_of,
+        compress: false,
     };
     generate(&opts).expect("the synthetic dump generates");
     build_with(
