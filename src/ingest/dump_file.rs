@@ -30,12 +30,10 @@ pub struct DumpFile {
 pub fn locate(dir: &Path, name: &str) -> io::Result<DumpFile> {
     let plain = dir.join(name);
     let compressed = dir.join(format!("{name}{COMPRESSED_SUFFIX}"));
+    let found = |path, compressed| Ok(DumpFile { path, compressed });
     match (plain.is_file(), compressed.is_file()) {
-        (true, false) => Ok(DumpFile::plain(plain)),
-        (false, true) => Ok(DumpFile {
-            path: compressed,
-            compressed: true,
-        }),
+        (true, false) => found(plain, false),
+        (false, true) => found(compressed, true),
         (true, true) => Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!(
@@ -52,13 +50,6 @@ pub fn locate(dir: &Path, name: &str) -> io::Result<DumpFile> {
 }
 
 impl DumpFile {
-    pub fn plain(path: PathBuf) -> DumpFile {
-        DumpFile {
-            path,
-            compressed: false,
-        }
-    }
-
     /// Bytes on disk.
     pub fn size(&self) -> u64 {
         self.path.metadata().map_or(0, |m| m.len())
