@@ -54,9 +54,15 @@ fn build_verify_inspect_cycle() {
         .to_string_lossy()
         .contains("building")));
 
-    // Rebuilding over an existing index replaces it atomically.
+    // Rebuilding over an existing index replaces it atomically, and clears
+    // what a killed build (a pid above the kernel's maximum) left beside it.
+    let left = [".index.building-4999999", ".index.building-4999999.spill"];
+    for name in left {
+        std::fs::create_dir_all(dir.join(name).join("text")).unwrap();
+    }
     build(&repo().join("fixtures/dump"), &out, "2026-01-01");
     assert_eq!(Index::open(&out).unwrap().manifest.as_of, "2026-01-01");
+    assert!(left.iter().all(|name| !dir.join(name).exists()));
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -2,8 +2,8 @@
 //!
 //! 1. load and validate the dump into packed facts (`ingest::load`); past
 //!    half of the `--memory` budget their chunks spill into
-//!    `.NAME.building-PID.spill/` beside the output, removed when the build
-//!    ends either way;
+//!    `.NAME.building-PID.spill/` beside the output (`staging`), removed
+//!    when the build ends either way;
 //! 2. derive every aggregate (`ingest::derive`) relative to `as_of`; those
 //!    of companies and firms are packed like the facts and share their
 //!    budget;
@@ -15,7 +15,8 @@
 //!    start;
 //! 5. write `manifest.json` last, sync, and rename the temporary directory
 //!    into place. A crash at any point leaves no partial index under the
-//!    final name (at worst `.building-*` directories next to it).
+//!    final name (at worst `.building-*` directories next to it, which the
+//!    next build of the same name removes: `staging`).
 //!
 //! Progress goes to stderr through [`crate::progress`] (unless `quiet`):
 //! each dump file read, the derivation, and every writer task is a stage
@@ -27,6 +28,7 @@ pub mod order;
 pub mod refs;
 pub mod render;
 pub mod schedule;
+pub mod staging;
 pub mod steps;
 pub mod stores;
 pub mod tasks;
@@ -47,6 +49,7 @@ use crate::ingest::{IngestError, IngestReport};
 use crate::progress::memory::resident_bytes;
 use crate::progress::Progress;
 use crate::schema::{Date, Timestamp};
+use staging::Staging;
 
 use bundles::Inputs;
 use steps::Steps;
@@ -118,21 +121,24 @@ fn step_err(step: &str) -> impl Fn(&dyn fmt::Display) -> BuildError + '_ {
 /// Builds the index described by `opts`.
 pub fn build_index(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     check_output(&opts.out)?;
-    let tmp = temp_dir_for(&opts.out);
-    let _ = fs::remove_dir_all(&tmp);
+    let progress = Progress::to_stderr(opts.quiet);
+    for stale in staging::sweep_stale(&opts.out) {
+        progress.note(&stale.to_string());
+    }
+    let staging = Staging::for_output(&opts.out);
+    let tmp = &staging.dir;
+    let _ = fs::remove_dir_all(tmp);
     fs::create_dir_all(tmp.join(TEXT_DIR)).map_err(|e| step_err("create output")(&e))?;
-    let mut spill = tmp.clone().into_os_string();
-    spill.push(".spill");
-    let spill = PathBuf::from(spill);
-    let result = build_into(opts, &tmp, &SpillBudget::new(&spill, opts.memory / 2));
-    let _ = fs::remove_dir_all(&spill);
+    let budget = SpillBudget::new(&staging.spill, opts.memory / 2);
+    let result = build_into(opts, tmp, &budget, &progress);
+    let _ = fs::remove_dir_all(&staging.spill);
     match result {
         Ok(report) => {
-            publish(&tmp, &opts.out).map_err(|e| step_err("publish")(&e))?;
+            publish(tmp, &opts.out).map_err(|e| step_err("publish")(&e))?;
             Ok(report)
         }
         Err(e) => {
-            let _ = fs::remove_dir_all(&tmp);
+            let _ = fs::remove_dir_all(tmp);
             Err(e)
         }
     }
@@ -142,17 +148,17 @@ fn build_into(
     opts: &BuildOptions,
     dir: &Path,
     budget: &Arc<SpillBudget>,
+    progress: &Progress,
 ) -> Result<BuildReport, BuildError> {
-    let progress = Progress::to_stderr(opts.quiet);
-    let mut steps = Steps::new(if opts.semantic.is_some() { 5 } else { 4 }, &progress);
+    let mut steps = Steps::new(if opts.semantic.is_some() { 5 } else { 4 }, progress);
     steps.start();
-    let loaded = load_dump_spilling(&opts.dump, opts.strict, &progress, Some(budget))
+    let loaded = load_dump_spilling(&opts.dump, opts.strict, progress, Some(budget))
         .map_err(BuildError::Ingest)?;
     steps.finish("read dump");
     progress.note(&facts_note(&loaded.facts));
     let as_of = opts.as_of.unwrap_or_else(Date::today);
     steps.start();
-    let mut derived = derive_with_progress(&loaded.facts, as_of, &progress, Some(budget))
+    let mut derived = derive_with_progress(&loaded.facts, as_of, progress, Some(budget))
         .map_err(|e| step_err("derive aggregates")(&e))?;
     let orders = order::assign_doc_ids(&loaded.facts, &mut derived);
     steps.finish("derive aggregates");
@@ -170,7 +176,7 @@ fn build_into(
         budget >> 20
     ));
     let mut files =
-        tasks::run_tasks(tasks, budget, &progress).map_err(|(step, reason)| BuildError::Write {
+        tasks::run_tasks(tasks, budget, progress).map_err(|(step, reason)| BuildError::Write {
             step: step.to_string(),
             reason,
         })?;
@@ -185,7 +191,7 @@ fn build_into(
                 &loaded.kept,
                 &inp,
                 semantic,
-                &progress,
+                progress,
             )
             .map_err(|e| step_err("company vectors")(&e))?;
             files.extend(
@@ -270,18 +276,10 @@ fn is_empty_dir(p: &Path) -> bool {
         .unwrap_or(false)
 }
 
-fn temp_dir_for(out: &Path) -> PathBuf {
-    let name = out
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "index".into());
-    out.with_file_name(format!(".{name}.building-{}", std::process::id()))
-}
-
 /// Moves the finished directory to `out`, replacing an older index.
 fn publish(tmp: &Path, out: &Path) -> std::io::Result<()> {
     if out.exists() {
-        let old = tmp.with_extension("old");
+        let old = staging::old_for(tmp);
         fs::rename(out, &old)?;
         fs::rename(tmp, out)?;
         fs::remove_dir_all(&old)?;
