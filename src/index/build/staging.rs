@@ -75,28 +75,39 @@ impl std::fmt::Display for Swept {
     }
 }
 
+/// Which of a build's working directories a name is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Part {
+    /// `.old`: the replaced index (swept first, so it can be put back).
+    Old,
+    /// No suffix: the partial index.
+    Index,
+    /// `.spill`: spilled facts.
+    Spill,
+}
+
 /// Clears what builds of `out` left behind whose process is gone: a
 /// replaced index (`.old`) goes back to `out` if `out` is absent, and every
 /// other such directory is removed. Errors (a directory that cannot be
 /// read, moved or removed) leave things as they are: the build goes on.
 pub fn sweep_stale(out: &Path) -> Vec<Swept> {
     let mut stale = stale_dirs(out);
-    stale.sort_by_key(|p| !p.to_string_lossy().ends_with(".old"));
+    stale.sort_by_key(|(_, part)| *part);
     stale
         .into_iter()
-        .filter_map(|dir| sweep_one(dir, out))
+        .filter_map(|(dir, part)| sweep_one(dir, part, out))
         .collect()
 }
 
-fn sweep_one(dir: PathBuf, out: &Path) -> Option<Swept> {
-    if dir.to_string_lossy().ends_with(".old") && !out.exists() {
+fn sweep_one(dir: PathBuf, part: Part, out: &Path) -> Option<Swept> {
+    if part == Part::Old && !out.exists() {
         return fs::rename(&dir, out).ok().map(|_| Swept::Restored(dir));
     }
     fs::remove_dir_all(&dir).ok().map(|_| Swept::Removed(dir))
 }
 
 /// The working directories beside `out` of builds no longer running.
-fn stale_dirs(out: &Path) -> Vec<PathBuf> {
+fn stale_dirs(out: &Path) -> Vec<(PathBuf, Part)> {
     if !liveness_known() {
         return Vec::new();
     }
@@ -111,23 +122,28 @@ fn stale_dirs(out: &Path) -> Vec<PathBuf> {
     entries
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter(|e| owner(&e.file_name().to_string_lossy(), &prefix).is_some_and(|p| !running(p)))
-        .map(|e| e.path())
+        .filter_map(|e| {
+            let (pid, part) = owner(&e.file_name().to_string_lossy(), &prefix)?;
+            (!running(pid)).then(|| (e.path(), part))
+        })
         .collect()
 }
 
-/// The process id in `.NAME.building-PID[.spill|.old]`, for `prefix`
-/// `.NAME.building-`; `None` for any other name.
-fn owner(file_name: &str, prefix: &str) -> Option<u32> {
+/// The process id and part in `.NAME.building-PID[.spill|.old]`, for
+/// `prefix` `.NAME.building-`; `None` for any other name.
+fn owner(file_name: &str, prefix: &str) -> Option<(u32, Part)> {
     let rest = file_name.strip_prefix(prefix)?;
     let digits = rest
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(rest.len());
     let (pid, suffix) = rest.split_at(digits);
-    match suffix {
-        "" | ".spill" | ".old" => pid.parse().ok(),
-        _ => None,
-    }
+    let part = match suffix {
+        "" => Part::Index,
+        ".spill" => Part::Spill,
+        ".old" => Part::Old,
+        _ => return None,
+    };
+    Some((pid.parse().ok()?, part))
 }
 
 fn output_name(out: &Path) -> String {
@@ -161,9 +177,12 @@ mod tests {
     #[test]
     fn owner_reads_the_pid_of_every_working_directory_and_nothing_else() {
         let p = ".idx.building-";
-        assert_eq!(owner(".idx.building-123", p), Some(123));
-        assert_eq!(owner(".idx.building-123.spill", p), Some(123));
-        assert_eq!(owner(".idx.building-123.old", p), Some(123));
+        assert_eq!(owner(".idx.building-123", p), Some((123, Part::Index)));
+        assert_eq!(
+            owner(".idx.building-123.spill", p),
+            Some((123, Part::Spill))
+        );
+        assert_eq!(owner(".idx.building-123.old", p), Some((123, Part::Old)));
         for other in [
             "idx",
             ".idx.building-",
