@@ -11,6 +11,7 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use super::format::{ArrayRef, Bundle, BundleWriter, Element};
+use super::rank_buckets::RankBuckets;
 use super::scratch::ScratchArray;
 use super::IndexError;
 
@@ -174,6 +175,8 @@ pub struct SortOrder {
     non_null: usize,
     /// Memo of [`SortOrder::descends_with_doc_ids`].
     descending: std::sync::OnceLock<bool>,
+    /// Memo of [`SortOrder::rank_buckets`].
+    buckets: std::sync::OnceLock<RankBuckets>,
 }
 
 impl SortOrder {
@@ -195,6 +198,7 @@ impl SortOrder {
             order,
             non_null: non_null as usize,
             descending: Default::default(),
+            buckets: Default::default(),
         })
     }
 
@@ -217,6 +221,21 @@ impl SortOrder {
         *self.descending.get_or_init(|| {
             let (with, without) = values.split_at(self.non_null.min(values.len()));
             with.windows(2).all(|w| w[0] >= w[1]) && without.iter().all(|&v| v == T::NULL)
+        })
+    }
+
+    /// Positions per rank bucket (see [`SortOrder::rank_buckets`]), known
+    /// without deriving them.
+    pub fn rank_width(&self) -> usize {
+        RankBuckets::width_for(self.non_null)
+    }
+
+    /// Each doc's bucket of position in this order, derived by one pass
+    /// over the order on first use, then remembered (one byte a doc).
+    pub fn rank_buckets(&self) -> &RankBuckets {
+        self.buckets.get_or_init(|| {
+            let order = self.bundle.get(self.order);
+            RankBuckets::derive(&order[..self.non_null], order.len())
         })
     }
 }

@@ -21,6 +21,7 @@ pub mod open;
 pub mod payload;
 #[cfg(test)]
 mod proptests;
+pub mod rank_buckets;
 pub mod records;
 pub mod relation;
 pub mod relation_builder;
