@@ -66,14 +66,15 @@ const SORT_STEP: f64 = 1.5;
 /// Reading one doc's rank bucket sequentially and testing it.
 const RANK_SCAN: f64 = 0.2;
 
-/// The estimated cost (ns) of scanning a whole column of `docs` values of
-/// `width`: what a range clause on a large column costs at most.
+/// The estimated cost (ns) of reading a whole column of `docs` values of
+/// `width` for a range (its values, or its rank buckets when cheaper):
+/// what a range clause on a large column costs at most.
 pub fn scan_cost(docs: usize, width: Width) -> f64 {
     let bytes = match width {
         Width::I32 => 4.0,
         Width::I64 => 8.0,
     };
-    docs as f64 * bytes * SCAN_PER_BYTE
+    docs as f64 * (bytes * SCAN_PER_BYTE).min(RANK_SCAN)
 }
 
 /// How a range's docs among the candidates are found.
