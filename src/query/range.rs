@@ -595,6 +595,22 @@ mod tests {
         assert_eq!(broad.among(None, 0).len(), expected as u64);
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// Every strategy, the rank buckets' included (buckets of 1–8
+        /// positions here, so ranges cut them anywhere), keeps exactly the
+        /// docs whose value lies in range, on columns with ties and nulls.
+        #[test]
+        fn every_strategy_keeps_the_docs_in_range(
+            values in proptest::collection::vec(proptest::option::of(-50i64..50), 40..2000),
+            min in -60i64..60,
+            len in -2i64..120,
+        ) {
+            let raw: Vec<i64> = values.iter().map(|v| v.unwrap_or(NULL_I64)).collect();
+            strategies_agree(&raw, "prop", &[(min, min + len)]);
+        }
+    }
+
     #[test]
     fn a_column_descending_with_doc_ids_gives_blocks() {
         let values: Vec<i64> = (0..5000i64)
