@@ -4,6 +4,7 @@
 //! Every structure is a naming convention over arrays of a [`format`]
 //! bundle; the module of each structure documents its arrays.
 
+pub mod bits;
 pub mod build;
 pub mod column;
 pub mod docs;

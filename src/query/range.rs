@@ -35,6 +35,7 @@ use std::sync::Arc;
 use roaring::RoaringBitmap;
 
 use super::plan::Width;
+use crate::index::bits::bits_where;
 use crate::index::column::{Column, ColumnValue, SortOrder};
 use crate::index::docs::docs;
 use crate::index::open::Kind;
@@ -358,18 +359,10 @@ fn probe_values<T: ColumnValue>(
 
 /// One bit per value (least significant first): whether it lies in `[min, max]`.
 fn in_range_bits<T: ColumnValue>(values: &[T], min: i64, max: i64) -> Vec<u8> {
-    let word = |chunk: &[T]| {
-        chunk.iter().enumerate().fold(0u64, |word, (i, &v)| {
-            let x = v.to_i64();
-            word | (((v != T::NULL) & (x >= min) & (x <= max)) as u64) << i
-        })
-    };
-    let mut bits: Vec<u8> = values
-        .chunks(64)
-        .flat_map(|chunk| word(chunk).to_le_bytes())
-        .collect();
-    bits.truncate(values.len().div_ceil(8));
-    bits
+    bits_where(values, |v| {
+        let x = v.to_i64();
+        (v != T::NULL) & (x >= min) & (x <= max)
+    })
 }
 
 /// The doc ids of `parts` that lie in `lo..=hi`, through one bit set over that span.
