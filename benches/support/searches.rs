@@ -146,11 +146,15 @@ impl Request {
 pub fn hydrate(index: &Index, request: &Request, page: &ResultPage) -> Result<Vec<u8>, IndexError> {
     let store = request.kind(index).records("full")?;
     let mut body = vec![b'['];
-    for (i, &doc) in page.docs.iter().enumerate() {
+    for (i, record) in store
+        .get_many(page.docs.iter().copied())?
+        .iter()
+        .enumerate()
+    {
         if i > 0 {
             body.push(b',');
         }
-        body.extend_from_slice(&store.get(doc)?);
+        body.extend_from_slice(record);
     }
     body.push(b']');
     Ok(body)

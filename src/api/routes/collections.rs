@@ -56,9 +56,11 @@ fn hydrate(
     mut shape: impl FnMut(usize, &[u8]) -> Result<Raw, ApiError>,
 ) -> Result<Vec<Raw>, ApiError> {
     let store = kind.records(variant).map_err(internal)?;
-    docs.iter()
+    let records = store.get_many(docs.iter().copied()).map_err(internal)?;
+    records
+        .iter()
         .enumerate()
-        .map(|(i, &d)| shape(i, &store.get(d).map_err(internal)?))
+        .map(|(i, r)| shape(i, r))
         .collect()
 }
 

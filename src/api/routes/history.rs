@@ -18,11 +18,10 @@ fn page_of(ctx: &Ctx, deals: Vec<u32>) -> Result<Reply, ApiError> {
     let paging = ctx.query.paging()?;
     let range = paging.range(deals.len());
     let store = ctx.index.deals.records("full").map_err(internal)?;
-    let rows = deals[range]
-        .iter()
-        .map(|&d| store.get(d).map(|r| Raw(r.to_vec())))
-        .collect::<Result<Vec<_>, _>>()
+    let records = store
+        .get_many(deals[range].iter().copied())
         .map_err(internal)?;
+    let rows: Vec<Raw> = records.iter().map(|r| Raw(r.to_vec())).collect();
     let meta = Meta {
         total_count: deals.len() as u64,
         page: paging.page,
