@@ -17,7 +17,10 @@
 //! ```
 //!
 //! Reading turns each reference back into the very same 38 bytes, the
-//! quoted lowercase hyphenated UUID of that doc ([`Uuids::uuid`]). Raw JSON
+//! quoted lowercase hyphenated UUID of that doc ([`Uuids::uuid`]): a
+//! record's references are located first, then their UUIDs read back to
+//! back (each a cache miss into an id map of tens of megabytes, and
+//! issued together those misses overlap), then the output is written. Raw JSON
 //! never holds a byte below 0x20 (serde_json escapes them inside strings),
 //! so 0x01 only ever starts a reference; only lowercase hyphenated UUIDs are
 //! replaced, so the round trip is exact whatever the JSON around them.
