@@ -30,6 +30,7 @@ pub mod scratch;
 pub mod store;
 pub mod text;
 pub mod value_counts;
+pub mod value_runs;
 pub mod vectors;
 pub mod verify;
 

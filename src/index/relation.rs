@@ -180,6 +180,11 @@ impl Relation {
         self.targets.len()
     }
 
+    /// Number of source docs.
+    pub fn sources(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
     /// The arrays resolved once, for loops over many sources.
     pub fn edges(&self) -> Edges<'_> {
         Edges {

@@ -182,6 +182,37 @@ impl ValueCounts {
         }
     }
 
+    /// The position of `value` among the values, when a deal has it.
+    pub fn position(&self, value: &str) -> Option<usize> {
+        self.positions.get(value).copied()
+    }
+
+    /// How many values are counted.
+    pub fn values(&self) -> usize {
+        self.offsets().len() - 1
+    }
+
+    /// The entries of the value at `position`, as indices into
+    /// [`ValueCounts::entry_docs`] and [`ValueCounts::entry_deals`].
+    pub fn entries_at(&self, position: usize) -> std::ops::Range<usize> {
+        self.offsets()[position] as usize..self.offsets()[position + 1] as usize
+    }
+
+    /// The entries of `value` (empty when no deal has it).
+    pub fn entry_range(&self, value: &str) -> std::ops::Range<usize> {
+        self.position(value).map_or(0..0, |i| self.entries_at(i))
+    }
+
+    /// Every entry's entity doc id, value after value.
+    pub fn entry_docs(&self) -> &[u32] {
+        self.bundle.get(self.docs)
+    }
+
+    /// Every entry's deals, value after value.
+    pub fn entry_deals(&self) -> &[u32] {
+        self.bundle.get(self.deals)
+    }
+
     /// How many entries `values` have together (the cost of reading them).
     pub fn entries(&self, values: &[String]) -> usize {
         values.iter().map(|v| self.of(v).docs.len()).sum()
