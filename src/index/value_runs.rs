@@ -51,12 +51,15 @@ impl Derived {
         !self.started.swap(true, Ordering::AcqRel)
     }
 
-    /// Keeps the derived runs (the first result kept wins).
-    pub fn set(&self, derived: Result<ValueRuns, IndexError>) {
-        let _ = self.runs.set(kept(derived));
+    /// Blocks until the runs are derived, when their derivation has started.
+    pub fn wait_if_started(&self) {
+        if self.started.load(Ordering::Acquire) {
+            self.runs.wait();
+        }
     }
 
-    /// The runs, derived by `derive` unless they are already.
+    /// The runs, derived by `derive` unless they are already (or being:
+    /// then this waits for them, and `derive` is not called).
     pub fn get_or_derive(
         &self,
         derive: impl FnOnce() -> Result<ValueRuns, IndexError>,
