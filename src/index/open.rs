@@ -287,7 +287,6 @@ pub struct CatalogIndex {
     pub industry_cards: Store,
 }
 
-/// A whole index directory.
 /// Derives the runs of `counts` ([`ValueRuns::derive`]), logging the time
 /// and bytes it took.
 fn derive_runs(
@@ -304,6 +303,7 @@ fn derive_runs(
     Ok(runs)
 }
 
+/// A whole index directory.
 pub struct Index {
     pub dir: PathBuf,
     pub manifest: Manifest,
