@@ -1,8 +1,8 @@
 //! Value runs: the deals behind each entry of value counts
 //! ([`super::value_counts`]). An entity's deals of one value within a block
 //! of deal doc ids (a date range: deal doc ids follow the date) are then
-//! one run of its entry's deals, found by two binary searches, and its
-//! leads among them a count of bits: counting a set of deals that is
+//! one run of its entry's deals, found by at most two binary searches, and
+//! its leads among them a count of bits: counting a set of deals that is
 //! "these rounds, in this date range" reads each entry of the rounds once
 //! instead of walking their deals.
 //!
@@ -124,15 +124,18 @@ impl ValueRuns {
         fill.finish(counts)
     }
 
-    /// Entry `e`'s deals within `block`, and how many of them were led.
+    /// Entry `e`'s deals, ascending.
     #[inline]
-    pub fn within(&self, e: usize, block: &Range<u32>) -> (u32, u32) {
-        let (from, to) = (self.starts[e] as usize, self.starts[e + 1] as usize);
-        let run = &self.deals[from..to];
-        let lo = run.partition_point(|&d| d < block.start);
-        let hi = lo + run[lo..].partition_point(|&d| d < block.end);
-        let leads = ones_between(&self.led, from + lo, from + hi);
-        ((hi - lo) as u32, leads)
+    pub fn deals(&self, e: usize) -> &[u32] {
+        &self.deals[self.starts[e] as usize..self.starts[e + 1] as usize]
+    }
+
+    /// How many of entry `e`'s deals at `positions` (within
+    /// [`ValueRuns::deals`]) were led.
+    #[inline]
+    pub fn leads(&self, e: usize, positions: Range<usize>) -> u32 {
+        let from = self.starts[e] as usize;
+        ones_between(&self.led, from + positions.start, from + positions.end)
     }
 
     /// Bytes held.

@@ -300,10 +300,10 @@ fn rounds_within(
     let firms = counts.entry_docs();
     for value in values {
         for e in counts.entry_range(value) {
-            let (deals, leads) = runs.within(e, block);
+            let run = run_of(runs.deals(e), block);
             let slot = &mut per_firm[firms[e] as usize];
-            slot.0 += deals;
-            slot.1 += leads;
+            slot.0 += run.len() as u32;
+            slot.1 += runs.leads(e, run);
         }
     }
     Ok(per_firm)
@@ -312,7 +312,7 @@ fn rounds_within(
 /// The rounds D is exactly the deals of within one block of doc ids, when
 /// the portfolio filters keep rounds and restrict nothing else but the
 /// deal date (a date range is one block: deal doc ids follow the date).
-fn rounds_in_block(p: &PortfolioFilter) -> Option<Vec<String>> {
+fn rounds_in_block(p: &PortfolioFilter) -> Option<Superset> {
     let only_date = !p.company.is_set()
         && p.semantic.is_none()
         && !p.deal.size.is_set()
@@ -322,10 +322,10 @@ fn rounds_in_block(p: &PortfolioFilter) -> Option<Vec<String>> {
         .financing_types
         .as_ref()
         .filter(|k| only_date && !k.is_empty())?;
-    let mut values: Vec<String> = kept.iter().map(|k| k.facet_value()).collect();
-    values.sort_unstable();
-    values.dedup();
-    Some(values)
+    Some(Superset::new(
+        ROUND,
+        kept.iter().map(|k| k.facet_value()).collect(),
+    ))
 }
 
 /// Each firm's deals and leads among `deals` (its edges, led: payload bit 7).
@@ -357,7 +357,7 @@ fn firm_counts(index: &Index, p: &PortfolioFilter) -> Result<FirmCounts, QueryEr
     let deals = evaluate(&index.deals, &plan)?;
     let supersets = Superset::of_request(&p.deal, &p.company);
     let rounds = rounds_in_block(p);
-    let shapes = (&supersets[..], rounds.as_deref());
+    let shapes = (&supersets[..], rounds.as_ref().map(|r| &r.values[..]));
     let tally = FirmTally::of(index, &deals, shapes, p.only_lead_deals)?;
     let best = match &semantic {
         Some(set) => Some(best_cosines(index, &deals, set, p.only_lead_deals)?),
@@ -589,15 +589,15 @@ mod tests {
             extension: false,
         };
         let mut p = PortfolioFilter::default();
-        assert_eq!(rounds_in_block(&p), None, "no rounds");
+        assert!(rounds_in_block(&p).is_none(), "no rounds");
         p.deal.financing_types = Some(vec![]);
-        assert_eq!(rounds_in_block(&p), None, "an empty list");
+        assert!(rounds_in_block(&p).is_none(), "an empty list");
         let (seed, a) = (key(RoundType::Seed), key(RoundType::SeriesA));
         p.deal.financing_types = Some(vec![seed, a, seed]);
         p.deal.date.min = Some(Date(18_000));
         let mut expect = vec![seed.facet_value(), a.facet_value()];
         expect.sort_unstable();
-        assert_eq!(rounds_in_block(&p), Some(expect));
+        assert_eq!(rounds_in_block(&p).map(|r| r.values), Some(expect));
         let mut sized = p.clone();
         sized.deal.size.min = Some(1e6);
         let mut created = p.clone();
@@ -605,7 +605,7 @@ mod tests {
         let mut located = p.clone();
         located.company.locations = Some(vec!["france".into()]);
         for other in [sized, created, located] {
-            assert_eq!(rounds_in_block(&other), None, "{other:?}");
+            assert!(rounds_in_block(&other).is_none(), "{other:?}");
         }
     }
 
