@@ -16,7 +16,7 @@ use roaring::RoaringBitmap;
 
 use crate::index::docs::docs;
 
-use super::span::span_of;
+use super::span::{cut, run_of, span_of};
 
 /// A set of deals that the entity side tests its edges against, and the
 /// counts every way of testing shares. `span` bounds the set: an entity's
@@ -32,6 +32,13 @@ pub trait DealSet {
     #[inline]
     fn count_in(&self, docs: &[u32]) -> u32 {
         docs.iter().map(|&d| self.contains(d) as u32).sum()
+    }
+
+    /// How many of an entity's deals (ascending) are in the set: only
+    /// those within the span are read (see `span::cut`).
+    #[inline]
+    fn count_sorted(&self, deals: &[u32]) -> u32 {
+        self.count_in(cut(deals, &self.span()))
     }
 
     /// How many of `docs` are in the set, and how many of those have a
@@ -119,6 +126,12 @@ impl DealSet for Block {
         self.0.contains(&d)
     }
 
+    /// The run within the block, found by binary search: nothing tested.
+    #[inline]
+    fn count_sorted(&self, deals: &[u32]) -> u32 {
+        run_of(deals, &self.0).len() as u32
+    }
+
     fn span(&self) -> Range<u32> {
         self.0.clone()
     }
@@ -150,6 +163,13 @@ mod tests {
             let block = Block(limit / 2..limit);
             let in_block = probe.iter().filter(|d| (limit / 2..limit).contains(*d)).count();
             prop_assert_eq!(block.count_in(&probe), in_block as u32);
+            let mut sorted = probe.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            let in_dense = sorted.iter().filter(|d| expect(d)).count() as u32;
+            prop_assert_eq!(dense.count_sorted(&sorted), in_dense);
+            let in_block = sorted.iter().filter(|d| (limit / 2..limit).contains(*d)).count();
+            prop_assert_eq!(block.count_sorted(&sorted), in_block as u32);
             prop_assert_eq!(dense.count_flagged(&probe, &flags), (hits, flagged));
         }
 

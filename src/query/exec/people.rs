@@ -399,7 +399,7 @@ impl PersonTally {
 const PEOPLE_SIDES: Sides = Sides {
     deal_sparse_ns: 70,
     deal_dense_ns: 35,
-    entity_edge_ns: 4,
+    entity_edge_ps: 4_000,
     entry_ns: 8,
 };
 

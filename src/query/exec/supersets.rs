@@ -138,6 +138,19 @@ impl ValueBase {
         }))
     }
 
+    /// Adds each entity's counts over B to its slot in `per_doc`, a slot
+    /// per entity doc (entities past its end have none).
+    pub fn add_base(&self, per_doc: &mut [(u32, u32)]) {
+        for value in &self.values {
+            let c = self.counts.of(value);
+            for ((&doc, &deals), &leads) in c.docs.iter().zip(c.deals).zip(c.leads) {
+                if let Some(slot) = per_doc.get_mut(doc as usize) {
+                    *slot = (slot.0 + deals, slot.1 + leads);
+                }
+            }
+        }
+    }
+
     /// The counts over D, given `rest`, the tally over [`ValueBase::outside`].
     pub fn totals(&self, rest: Tally, dense: usize) -> Totals {
         Totals::of_values(&self.counts, &self.values, rest, dense)

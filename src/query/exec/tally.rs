@@ -258,7 +258,8 @@ impl Totals {
 pub struct Sides {
     pub deal_sparse_ns: u64,
     pub deal_dense_ns: u64,
-    pub entity_edge_ns: u64,
+    /// In picoseconds: an edge tested costs well under a nanosecond.
+    pub entity_edge_ps: u64,
     pub entry_ns: u64,
 }
 
@@ -273,9 +274,10 @@ impl Sides {
         walked * per_deal
     }
 
-    /// Reading `edges` entity edges, plus a bit set per deal of D (`d` deals).
+    /// Reading `edges` entity edges, plus a bit set per deal of D (`d`
+    /// deals; about 2.5 ns each, 0.5 ms for 207,000 deals at M).
     pub fn entity_ns(&self, d: u64, edges: u64) -> u64 {
-        edges * self.entity_edge_ns + d
+        edges.saturating_mul(self.entity_edge_ps) / 1000 + d * 5 / 2
     }
 
     /// Whether reading `edges` entity edges is cheaper than walking
