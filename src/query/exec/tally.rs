@@ -85,13 +85,14 @@ impl Tally {
     }
 
     /// Counts `acc` (several deals at once, `leads <= deals`) for `doc`.
-    #[inline]
+    /// The slot update is all that is inlined into a walk's loop; a doc
+    /// past the dense part or a count past 16 bits goes the cold way.
+    #[inline(always)]
     pub fn add_counts(&mut self, doc: u32, acc: Acc) {
         if acc.deals == 0 {
             return;
         }
-        if (doc as usize) < self.limit {
-            let slot = &mut self.dense[doc as usize];
+        if let Some(slot) = self.dense[..self.limit].get_mut(doc as usize) {
             let deals = u32::from(slot.deals) + acc.deals;
             if deals < u32::from(SPILLED) {
                 if slot.deals == 0 {
@@ -104,7 +105,17 @@ impl Tally {
                 };
                 return;
             }
-            if slot.deals != SPILLED {
+        }
+        self.add_to_map(doc, acc);
+    }
+
+    /// Counts `acc` for `doc` in the map: a doc past the dense part, or
+    /// one whose slot is (or is now) spilled.
+    #[cold]
+    #[inline(never)]
+    fn add_to_map(&mut self, doc: u32, acc: Acc) {
+        if (doc as usize) < self.limit {
+            if self.dense[doc as usize].deals != SPILLED {
                 self.spill(doc);
             }
         } else if !self.sparse.contains_key(&doc) {
