@@ -65,6 +65,19 @@ pub trait DealSet {
         (n, f)
     }
 
+    /// How many docs of the union of two ascending lists are in the set,
+    /// a doc in both counted once.
+    fn count_union(&self, first: &[u32], second: &[u32]) -> u32 {
+        let (mut i, mut j, mut n) = (0, 0, 0);
+        while i < first.len() && j < second.len() {
+            let (a, b) = (first[i], second[j]);
+            n += self.contains(a.min(b)) as u32;
+            i += (a <= b) as usize;
+            j += (b <= a) as usize;
+        }
+        n + self.count_in(&first[i..]) + self.count_in(&second[j..])
+    }
+
     /// [`DealSet::count_flagged`] over the union of two ascending lists,
     /// a doc in both counted once (flagged from the second list's flags).
     fn count_merged(&self, first: &[u32], second: &[u32], flags: &[u8]) -> (u32, u32) {
@@ -190,6 +203,7 @@ mod tests {
             let union: std::collections::BTreeSet<u32> =
                 first.iter().chain(&ids).copied().filter(|d| set.contains(*d)).collect();
             let flagged = second.iter().filter(|(d, f)| **f && set.contains(**d)).count();
+            prop_assert_eq!(dense.count_union(&first, &ids), union.len() as u32);
             prop_assert_eq!(
                 dense.count_merged(&first, &ids, &flags),
                 (union.len() as u32, flagged as u32)

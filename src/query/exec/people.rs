@@ -13,7 +13,9 @@
 //! - `investor.deals` selects the qualifying deals D (a deals plan), then
 //!   counts each candidate's distinct deals in D, either from the people
 //!   side (their `angel_deals` / `partner_deals`, when the candidates are
-//!   few) or from the deal side (each deal's `angels` / `partners`).
+//!   few; unless only led deals count, a person's leads are then counted
+//!   for a page's rows only) or from the deal side (each deal's `angels` /
+//!   `partners`).
 //! - Semantic search: `company.search_query` narrows the employer
 //!   companies to their semantic set (among the employers the other
 //!   `company` keys leave); `investor.deals.search_query` narrows D to the
@@ -198,6 +200,41 @@ impl DealRules {
     }
 }
 
+impl DealRules {
+    /// `person`'s distinct counted deals in `set`, their leads not counted
+    /// (a deal taken part in as angel and as partner counts once). Two
+    /// sorted lists tested against a bitset cost about a third of
+    /// [`DealRules::count`], which merges them to count the leads.
+    fn count_deals(&self, set: &impl DealSet, angel: &Edges, partner: &Edges, person: u32) -> u32 {
+        let angel_deals = if self.angel {
+            angel.targets(person)
+        } else {
+            &[]
+        };
+        let partner_deals = if self.institutional {
+            partner.targets(person)
+        } else {
+            &[]
+        };
+        if angel_deals.is_empty() || partner_deals.is_empty() {
+            return set.count_sorted(angel_deals) + set.count_sorted(partner_deals);
+        }
+        let span = set.span();
+        set.count_union(cut(angel_deals, &span), cut(partner_deals, &span))
+    }
+
+    /// `person`'s distinct counted deals in `deals` that they led (as
+    /// partner of a firm that led it), as [`DealRules::count`] counts
+    /// them: for one row, reading the person's own deals.
+    fn leads_in(&self, angel: &Edges, partner: &Edges, person: u32, deals: &RoaringBitmap) -> u32 {
+        let angel_deals = angel.targets(person);
+        let counted = |d: u32| self.institutional || angel_deals.binary_search(&d).is_ok();
+        let edges = partner.targets(person).iter().zip(partner.payload(person));
+        let led = edges.filter(|&(&d, &b)| b != 0 && counted(d) && deals.contains(d));
+        led.count() as u32
+    }
+}
+
 /// Whether `person` is partner of a firm that led deal `d`.
 fn led_as_partner(partner: &Edges, person: u32, d: u32) -> bool {
     let deals = partner.targets(person);
@@ -306,7 +343,12 @@ fn count_deals(
         });
     }
     if PEOPLE_SIDES.entity_side(deals.len(), deal_side, all, people_side) {
-        return count_from_people(index, rules, deals, candidates).map(PersonTally::Direct);
+        if rules.only_lead {
+            let counted = (candidates, Leads::Counted);
+            return count_from_people(index, rules, deals, counted).map(PersonTally::Direct);
+        }
+        let deals_only = (candidates, Leads::NotCounted);
+        return count_from_people(index, rules, deals, deals_only).map(PersonTally::DealsOnly);
     }
     if !complement {
         return count_from_deals(index, rules, deals, only).map(PersonTally::Direct);
@@ -326,6 +368,10 @@ fn count_deals(
 /// over the deals *not* in D, so the walk covers at most half of the deals.
 enum PersonTally {
     Direct(Tally),
+    /// Deals per person, counted from the people's side without their
+    /// leads (every deal counts, not only led ones): a page's rows count
+    /// their leads when asked ([`PersonTally::page_counts`]).
+    DealsOnly(Tally),
     Complement {
         totals: Totals,
         only_lead: bool,
@@ -335,10 +381,10 @@ enum PersonTally {
 }
 
 impl PersonTally {
-    /// Deals and leads.
+    /// Deals and leads (leads 0 when [`PersonTally::DealsOnly`]).
     fn get(&self, p: u32) -> Acc {
         match self {
-            PersonTally::Direct(t) => t.get(p),
+            PersonTally::Direct(t) | PersonTally::DealsOnly(t) => t.get(p),
             PersonTally::Complement {
                 totals, only_lead, ..
             } => {
@@ -354,7 +400,7 @@ impl PersonTally {
     /// People with at least one counted deal, ascending.
     fn touched(&self) -> Vec<u32> {
         match self {
-            PersonTally::Direct(t) => t.touched(),
+            PersonTally::Direct(t) | PersonTally::DealsOnly(t) => t.touched(),
             PersonTally::Complement { investors, .. } => {
                 docs(investors).filter(|&p| self.get(p).deals > 0).collect()
             }
@@ -380,9 +426,13 @@ impl PersonTally {
         let counts = page.iter().map(|&p| {
             let acc = self.get(p);
             let latest = rules.first_counted(&angel, &partner, p, |d| deals.contains(d));
+            let leads = match self {
+                PersonTally::DealsOnly(_) => rules.leads_in(&angel, &partner, p, deals),
+                _ => acc.leads,
+            };
             FilteredCounts {
                 deal_count: acc.deals,
-                lead_count: acc.leads,
+                lead_count: leads,
                 most_recent_date: latest
                     .and_then(|d| day_of(dates.values(), d))
                     .map(crate::schema::Date),
@@ -420,15 +470,23 @@ fn count_from_people(
     index: &Index,
     rules: &DealRules,
     deals: &RoaringBitmap,
-    candidates: &RoaringBitmap,
+    (candidates, leads): (&RoaringBitmap, Leads),
 ) -> Result<Tally, IndexError> {
     match block_of(deals) {
-        Some(block) => count_people_in(index, rules, &Block(block), candidates),
+        Some(block) => count_people_in(index, rules, &Block(block), (candidates, leads)),
         None => {
             let set = DenseSet::of(deals, index.deals.docs as u32);
-            count_people_in(index, rules, &set, candidates)
+            count_people_in(index, rules, &set, (candidates, leads))
         }
     }
+}
+
+/// Whether the people's side counts each candidate's leads with their
+/// deals, or their deals only ([`PersonTally::DealsOnly`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Leads {
+    Counted,
+    NotCounted,
 }
 
 /// Each candidate's counts over `set` (see [`count_from_people`]).
@@ -436,7 +494,7 @@ fn count_people_in(
     index: &Index,
     rules: &DealRules,
     set: &impl DealSet,
-    candidates: &RoaringBitmap,
+    (candidates, leads): (&RoaringBitmap, Leads),
 ) -> Result<Tally, IndexError> {
     let (angel_rel, partner_rel) = (
         index.people.relation("angel_deals")?,
@@ -445,7 +503,14 @@ fn count_people_in(
     let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
     let mut tally = Tally::new(dated_investors(index)?);
     for p in docs(candidates) {
-        tally.add_counts(p, rules.count(set, &angel, &partner, p));
+        let acc = match leads {
+            Leads::Counted => rules.count(set, &angel, &partner, p),
+            Leads::NotCounted => Acc {
+                deals: rules.count_deals(set, &angel, &partner, p),
+                leads: 0,
+            },
+        };
+        tally.add_counts(p, acc);
     }
     Ok(tally)
 }
@@ -683,7 +748,13 @@ mod tests {
                 });
                 for deals in [&all_deals, &some_deals, &block, &spanned] {
                     for candidates in [&investors, &few] {
-                        let people = count_from_people(&index, &rules, deals, candidates).unwrap();
+                        let counted = (candidates, Leads::Counted);
+                        let people = count_from_people(&index, &rules, deals, counted).unwrap();
+                        let no_leads = (candidates, Leads::NotCounted);
+                        let deals_only = count_from_people(&index, &rules, deals, no_leads);
+                        let deals_only = PersonTally::DealsOnly(deals_only.unwrap());
+                        let page: Vec<u32> = candidates.iter().collect();
+                        let page_counts = deals_only.page_counts(&index, &rules, deals, &page);
                         let every = candidates.len() == investors.len();
                         let from_deals =
                             count_from_deals(&index, &rules, deals, (!every).then_some(candidates))
@@ -696,6 +767,14 @@ mod tests {
                             );
                         }
                         assert_eq!(people.touched(), from_deals.touched());
+                        if !only_lead_deals {
+                            for (&p, row) in page.iter().zip(page_counts.unwrap()) {
+                                let walked = from_deals.get(p);
+                                let row = (row.deal_count, row.lead_count);
+                                assert_eq!(row, (walked.deals, walked.leads), "person {p}");
+                            }
+                            assert_eq!(deals_only.touched(), from_deals.touched(), "deals only");
+                        }
                     }
                 }
             }
