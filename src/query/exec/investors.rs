@@ -37,7 +37,7 @@ use super::joins::docs_of_org_identifiers;
 use super::semantic::{cosine_key, semantic_companies, SemanticSet};
 use super::span::{block_of, run_of, within};
 use super::supersets::{Entities, Superset, ValueBase};
-use super::tally::{other_deals, Sides, Tally};
+use super::tally::{other_deals, Sides, Tally, Totals};
 use super::{page_of, Order, QueryError};
 use crate::index::value_counts::ROUND;
 use crate::index::value_runs::ValueRuns;
@@ -379,16 +379,12 @@ fn walk_into(
     Ok(())
 }
 
-/// Each firm's deals and leads over every deal of the index.
+/// Each firm's deals and leads over every deal of the index (its stored
+/// totals, read as [`Totals`] reads them, less nothing).
 fn firm_totals(index: &Index) -> Result<Vec<(u32, u32)>, IndexError> {
-    let (deals, leads) = (
-        index.firms.column_i32("total_deal_count")?,
-        index.firms.column_i32("lead_deal_count")?,
-    );
-    let total = |c: &crate::index::column::Column<i32>, f| c.get(f).unwrap_or(0).max(0) as u32;
-    let firms = 0..index.firms.docs as u32;
-    Ok(firms
-        .map(|f| (total(&deals, f), total(&leads, f)))
+    let totals = Totals::of(&index.firms, Tally::new(index.firms.docs))?;
+    Ok((0..index.firms.docs as u32)
+        .map(|f| totals.get(f))
         .collect())
 }
 
