@@ -39,6 +39,11 @@ fn page_bounds(page: PageRequest) -> (usize, usize) {
     (offset, offset.saturating_add(page.page_size))
 }
 
+/// How many docs in order a page needs: its own and those before it.
+pub fn page_end(page: PageRequest) -> usize {
+    page_bounds(page).1
+}
+
 /// A page in doc id order.
 pub fn page_in_doc_order(candidates: &RoaringBitmap, page: PageRequest) -> Vec<u32> {
     let (offset, end) = page_bounds(page);

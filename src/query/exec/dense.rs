@@ -18,6 +18,10 @@ use crate::index::docs::docs;
 
 use super::span::{cut, run_of, span_of};
 
+/// Docs tested between two checks of [`DealSet::reaches`]: enough to
+/// keep the loads independent, few enough to stop soon after the `m`-th.
+pub const CHUNK: usize = 8;
+
 /// A set of deals that the entity side tests its edges against, and the
 /// counts every way of testing shares. `span` bounds the set: an entity's
 /// deals (ascending) outside it are skipped without a test (see
@@ -39,6 +43,52 @@ pub trait DealSet {
     #[inline]
     fn count_sorted(&self, deals: &[u32]) -> u32 {
         self.count_in(cut(deals, &self.span()))
+    }
+
+    /// Whether at least `m` of `docs` are in the set: tested a chunk at a
+    /// time without branching, stopping after the chunk that reaches `m`
+    /// (see `at_least`).
+    #[inline]
+    fn reaches(&self, docs: &[u32], m: u32) -> bool {
+        let mut hits = 0;
+        for chunk in docs.chunks(CHUNK) {
+            hits += self.count_in(chunk);
+            if hits >= m {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// [`DealSet::reaches`] counting only the docs with a non-zero byte in
+    /// `flags` (the edge payload aligned with `docs`).
+    #[inline]
+    fn reaches_flagged(&self, docs: &[u32], flags: &[u8], m: u32) -> bool {
+        let mut hits = 0;
+        for (chunk, flags) in docs.chunks(CHUNK).zip(flags.chunks(CHUNK)) {
+            hits += self.count_flagged(chunk, flags).1;
+            if hits >= m {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// [`DealSet::reaches`] over the union of two ascending lists, a doc in
+    /// both counted once: both read a chunk at a time, and once their hits
+    /// add up to `m` the union of what was read is counted exactly (the
+    /// lists seldom share a doc).
+    fn reaches_union(&self, first: &[u32], second: &[u32], m: u32) -> bool {
+        let (mut i, mut j, mut hits) = (0, 0, 0);
+        while i < first.len() || j < second.len() {
+            let (next_i, next_j) = ((i + CHUNK).min(first.len()), (j + CHUNK).min(second.len()));
+            hits += self.count_in(&first[i..next_i]) + self.count_in(&second[j..next_j]);
+            (i, j) = (next_i, next_j);
+            if hits >= m && self.count_union(&first[..i], &second[..j]) >= m {
+                return true;
+            }
+        }
+        false
     }
 
     /// How many of `docs` are in the set, and how many of those have a
@@ -145,6 +195,39 @@ impl DealSet for Block {
         run_of(deals, &self.0).len() as u32
     }
 
+    /// The first doc at or past the block's start, and the `m`-th from it
+    /// before its end: no search when the list starts within the block,
+    /// one otherwise.
+    #[inline]
+    fn reaches(&self, docs: &[u32], m: u32) -> bool {
+        let Some(last) = (m as usize).checked_sub(1) else {
+            return true;
+        };
+        let first = match docs.first() {
+            Some(&d) if d < self.0.start => docs.partition_point(|&d| d < self.0.start),
+            _ => 0,
+        };
+        docs.get(first + last).is_some_and(|&d| d < self.0.end)
+    }
+
+    /// Each list's run within the block: either run alone may reach `m`;
+    /// otherwise the two short runs are merged.
+    fn reaches_union(&self, first: &[u32], second: &[u32], m: u32) -> bool {
+        let (first, second) = (
+            &first[run_of(first, &self.0)],
+            &second[run_of(second, &self.0)],
+        );
+        let m = m as usize;
+        match (
+            first.len().max(second.len()) >= m,
+            first.len() + second.len() >= m,
+        ) {
+            (true, _) => true,
+            (_, false) => false,
+            _ => self.count_union(first, second) as usize >= m,
+        }
+    }
+
     fn span(&self) -> Range<u32> {
         self.0.clone()
     }
@@ -214,6 +297,32 @@ mod tests {
                 dense.count_marked(&first, &ids, &flags),
                 (in_first.len() as u32, marked as u32)
             );
+        }
+
+        /// Reaching `m` agrees with counting, for a bitset and a block: over
+        /// one list, its flagged docs, and the union of two lists sharing
+        /// some docs (a shared doc counted once).
+        #[test]
+        fn reaching_agrees_with_counting(
+            docs in proptest::collection::btree_set(0u32..400, 0..300),
+            first in proptest::collection::btree_set(0u32..400, 0..80),
+            second in proptest::collection::btree_map(0u32..400, any::<bool>(), 0..80),
+            m in 1u32..40,
+        ) {
+            let set: RoaringBitmap = docs.iter().copied().collect();
+            let first: Vec<u32> = first.into_iter().collect();
+            let (ids, flags): (Vec<u32>, Vec<u8>) =
+                second.iter().map(|(&d, &f)| (d, f as u8)).unzip();
+            let dense = DenseSet::of(&set, 400);
+            prop_assert_eq!(dense.reaches(&first, m), dense.count_sorted(&first) >= m);
+            let flagged = dense.count_flagged(&ids, &flags).1;
+            prop_assert_eq!(dense.reaches_flagged(&ids, &flags, m), flagged >= m);
+            let union = dense.count_union(&first, &ids);
+            prop_assert_eq!(dense.reaches_union(&first, &ids, m), union >= m);
+            let block = Block(100..300);
+            prop_assert_eq!(block.reaches(&first, m), block.count_in(&first) >= m);
+            let union = block.count_union(&first, &ids);
+            prop_assert_eq!(block.reaches_union(&first, &ids, m), union >= m);
         }
     }
 }

@@ -6,6 +6,7 @@
 //!
 //! [`Plan`]: crate::query::plan::Plan
 
+mod at_least;
 mod blocks;
 mod companies;
 mod deals;
@@ -14,6 +15,7 @@ mod employment;
 mod investors;
 mod joins;
 mod people;
+mod person_deals;
 pub mod semantic;
 mod span;
 mod supersets;
