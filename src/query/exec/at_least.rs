@@ -7,17 +7,20 @@
 //! broad that is a few deals per person, read a chunk at a time
 //! ([`DealSet::reaches`]). The kept people are then exact; exact counts are
 //! needed only for the order by filtered deal count, and only for its first
-//! `k` people (the page and those before it). Those are found along the
-//! sort order of an upper bound of the count (`total_deal_count`, or
-//! `lead_deal_count` when only led deals count: every deal of a person, so
-//! no count in D exceeds it), counting people until the bound falls below
-//! the `k`-th count found; the people left cannot overtake it.
+//! `k` people (the page and those before it). Each person's count is at
+//! most their `total_deal_count` (or `lead_deal_count` when only led deals
+//! count: every deal of the person); the people at the top of that order
+//! are counted first, which sets a `k`-th count, and the pass over every
+//! candidate counts exactly only those whose bound reaches the `k`-th count
+//! found so far (see [`people_reaching`]).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 
+use crate::index::column::{Column, SortOrder};
 use crate::index::docs::docs;
 use crate::index::{Index, IndexError};
 
@@ -53,78 +56,163 @@ pub fn reaching_ns(
     candidates * PERSON_NS + sides.entity_ns(d, read)
 }
 
-/// The `candidates` with at least `m` counted deals in `set`.
+/// The candidates decided at `m`, and the first `k` of them by count.
+pub struct Reaching {
+    /// The candidates with at least `m` counted deals in the set.
+    pub people: RoaringBitmap,
+    /// When asked: the first `k` of them by count (descending, ties by doc
+    /// id), with their counts, in no order.
+    pub first: Option<Vec<(u32, u32)>>,
+}
+
+/// The `candidates` with at least `m` counted deals in `set`, and the
+/// first `first` of them by count when asked.
+///
+/// The candidates are decided first. The first are then counted exactly:
+/// the kept people at the top of the bound's order ([`seed`]), until the
+/// bound falls below the `k`-th count found; if it does not soon, then the
+/// other kept people in doc order, each one whose bound reaches the `k`-th
+/// count found so far. Those skipped had a bound below the `k`-th count at
+/// the time, which only grows, so they cannot be among the first.
 pub fn people_reaching(
     index: &Index,
     rules: &DealRules,
     set: &(impl DealSet + ?Sized),
-    candidates: &RoaringBitmap,
-    m: u32,
-) -> Result<RoaringBitmap, IndexError> {
+    (candidates, m): (&RoaringBitmap, u32),
+    first: Option<usize>,
+) -> Result<Reaching, IndexError> {
     let (angel_rel, partner_rel) = (
         index.people.relation("angel_deals")?,
         index.people.relation("partner_deals")?,
     );
     let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
     let keep = docs(candidates).filter(|&p| rules.reaches(set, &angel, &partner, p, m));
-    Ok(RoaringBitmap::from_sorted_iter(keep).unwrap_or_default())
+    let people = RoaringBitmap::from_sorted_iter(keep).unwrap_or_default();
+    let Some(k) = first else {
+        return Ok(Reaching {
+            people,
+            first: None,
+        });
+    };
+    let count = |p| rules.count(set, &angel, &partner, p).deals;
+    let bound = Bound::of(index, rules)?;
+    let mut ranking = Ranking::new(k);
+    if let Some(seeded) = seed(&mut ranking, &bound, &people, count) {
+        for p in docs(&people) {
+            if ranking.may_take(bound.at(p)) && seeded.binary_search(&p).is_err() {
+                ranking.offer(p, count(p));
+            }
+        }
+    }
+    Ok(Reaching {
+        people,
+        first: Some(ranking.into_first()),
+    })
+}
+
+/// People at the top of the bound's order counted before any other: this
+/// many per first person, at least...
+const SEED_PER_FIRST: usize = 4;
+
+/// ... and one per this many kept people (a broad D's first 25 at M are
+/// found within 200–900 people).
+const SEED_SHARE: usize = 16;
+
+/// Counts the `people` among the first positions of the bound's order into
+/// `ranking` (`SEED_PER_FIRST` per first person or one per `SEED_SHARE`
+/// people, whichever is more; fewer once the bound falls below the `k`-th
+/// count). `None` when it fell: the first are then known; otherwise the
+/// people counted, ascending.
+fn seed(
+    ranking: &mut Ranking,
+    bound: &Bound,
+    people: &RoaringBitmap,
+    count: impl Fn(u32) -> u32,
+) -> Option<Vec<u32>> {
+    let order = bound.order.non_null().iter().rev();
+    let mut seeded = Vec::new();
+    let reads = (SEED_PER_FIRST * ranking.k).max(people.len() as usize / SEED_SHARE);
+    for &p in order.take(reads) {
+        if !ranking.may_take(bound.at(p)) {
+            return None;
+        }
+        if people.contains(p) {
+            ranking.offer(p, count(p));
+            seeded.push(p);
+        }
+    }
+    seeded.sort_unstable();
+    Some(seeded)
+}
+
+/// An upper bound of any person's count in D, with its sort order:
+/// `total_deal_count`, or `lead_deal_count` when only led deals count
+/// (every deal of the person, so no count in D exceeds it).
+struct Bound {
+    column: Arc<Column<i32>>,
+    order: Arc<SortOrder>,
+}
+
+impl Bound {
+    fn of(index: &Index, rules: &DealRules) -> Result<Bound, IndexError> {
+        let name = match rules.only_lead {
+            true => "lead_deal_count",
+            false => "total_deal_count",
+        };
+        Ok(Bound {
+            column: index.people.column_i32(name)?,
+            order: index.people.sort_order(name)?,
+        })
+    }
+
+    /// `p`'s bound; none known (no value) bounds nothing.
+    fn at(&self, p: u32) -> u32 {
+        self.column.get(p).map_or(u32::MAX, |v| v.max(0) as u32)
+    }
 }
 
 /// Ranking entries: more deals first, then the lower doc id (the order of
 /// `sort::page_by_keys`); the heap's top is the worst kept.
 type Ranked = (Reverse<u32>, u32);
 
-/// The first `k` of `people` by counted deals in `set` (descending, ties
-/// by doc id), with their counts; `None` when the bound's order was read
-/// past `budget` positions without the bound falling below the `k`-th
-/// count (the counts are then small and spread: count every person).
-pub fn first_by_count(
-    index: &Index,
-    rules: &DealRules,
-    set: &(impl DealSet + ?Sized),
-    people: &RoaringBitmap,
-    (k, budget): (usize, usize),
-) -> Result<Option<Vec<(u32, u32)>>, IndexError> {
-    if k == 0 {
-        return Ok(Some(Vec::new()));
+/// The first `k` people by count found so far.
+struct Ranking {
+    k: usize,
+    best: BinaryHeap<Ranked>,
+}
+
+impl Ranking {
+    fn new(k: usize) -> Ranking {
+        Ranking {
+            k,
+            best: BinaryHeap::with_capacity(k + 1),
+        }
     }
-    let bound_name = if rules.only_lead {
-        "lead_deal_count"
-    } else {
-        "total_deal_count"
-    };
-    let (bound, order) = (
-        index.people.column_i32(bound_name)?,
-        index.people.sort_order(bound_name)?,
-    );
-    let (angel_rel, partner_rel) = (
-        index.people.relation("angel_deals")?,
-        index.people.relation("partner_deals")?,
-    );
-    let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
-    let mut best: BinaryHeap<Ranked> = BinaryHeap::with_capacity(k + 1);
-    let mut seen = 0;
-    for (read, &p) in order.non_null().iter().rev().enumerate() {
-        let most = bound.get(p).unwrap_or(0).max(0) as u32;
-        if best.len() == k && best.peek().is_some_and(|&(Reverse(n), _)| most < n) {
-            return Ok(Some(ranked(best)));
+
+    /// Whether a person whose count is at most `bound` may be among the
+    /// first (a tie with the `k`-th count may win on the doc id).
+    fn may_take(&self, bound: u32) -> bool {
+        match self.best.peek() {
+            _ if self.best.len() < self.k => true,
+            Some(&(Reverse(kth), _)) => bound >= kth,
+            None => false,
         }
-        if read >= budget {
-            return Ok(None);
-        }
-        if people.contains(p) {
-            seen += 1;
-            let n = rules.count(set, &angel, &partner, p).deals;
-            best.push((Reverse(n), p));
-            if best.len() > k {
-                best.pop();
+    }
+
+    /// Offers `p` with `n` deals.
+    fn offer(&mut self, p: u32, n: u32) {
+        if self.k > 0 {
+            self.best.push((Reverse(n), p));
+            if self.best.len() > self.k {
+                self.best.pop();
             }
         }
     }
-    // Every person with a bound was read: the others have no deal.
-    Ok((seen == people.len()).then(|| ranked(best)))
-}
 
-fn ranked(best: BinaryHeap<Ranked>) -> Vec<(u32, u32)> {
-    best.into_iter().map(|(Reverse(n), p)| (p, n)).collect()
+    fn into_first(self) -> Vec<(u32, u32)> {
+        self.best
+            .into_iter()
+            .map(|(Reverse(n), p)| (p, n))
+            .collect()
+    }
 }

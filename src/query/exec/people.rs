@@ -44,7 +44,7 @@ use crate::query::request::{
 use crate::query::sort::page_end;
 use crate::query::sort::Direction::{Ascending, Descending};
 
-use super::at_least::{first_by_count, people_reaching, reaching_ns};
+use super::at_least::{people_reaching, reaching_ns, Reaching};
 use super::blocks::{company_on_deals, deal_on_deals};
 use super::dense::{Block, DealSet, DenseSet};
 use super::employment::{employed_by, employers, Employment};
@@ -169,13 +169,15 @@ fn portfolio_cosines(
 }
 
 /// Counts each candidate's distinct deals in `deals`, which lie within
-/// each of `supersets`, or only finds those with at least `min`.
+/// each of `supersets`, or only finds those with at least `min` (and the
+/// first `first` of them by count, when asked).
 fn count_deals(
     index: &Index,
     rules: &DealRules,
     (deals, min): (&RoaringBitmap, u32),
     candidates: &RoaringBitmap,
     supersets: &[Superset],
+    first: Option<usize>,
 ) -> Result<PersonCounts, IndexError> {
     let people = &index.people;
     let investors = people
@@ -221,7 +223,7 @@ fn count_deals(
         }));
     }
     if people_ns < walk_ns {
-        return at_least(index, rules, (deals, min), candidates, block);
+        return at_least(index, rules, (deals, min), (candidates, first), block);
     }
     if !complement {
         let direct = count_from_deals(index, rules, deals, only).map(PersonTally::Direct);
@@ -241,22 +243,23 @@ fn at_least(
     index: &Index,
     rules: &DealRules,
     (deals, min): (&RoaringBitmap, u32),
-    candidates: &RoaringBitmap,
+    (candidates, first): (&RoaringBitmap, Option<usize>),
     block: Option<Range<u32>>,
 ) -> Result<PersonCounts, IndexError> {
-    let (set, people): (Box<dyn DealSet>, _) = match block {
+    let decided = (candidates, min);
+    let (set, reaching): (Box<dyn DealSet>, _) = match block {
         Some(block) => {
             let set = Block(block);
-            let people = people_reaching(index, rules, &set, candidates, min)?;
-            (Box::new(set), people)
+            let reaching = people_reaching(index, rules, &set, decided, first)?;
+            (Box::new(set), reaching)
         }
         None => {
             let set = DenseSet::of(deals, index.deals.docs as u32);
-            let people = people_reaching(index, rules, &set, candidates, min)?;
-            (Box::new(set), people)
+            let reaching = people_reaching(index, rules, &set, decided, first)?;
+            (Box::new(set), reaching)
         }
     };
-    Ok(PersonCounts::AtLeast { set, people })
+    Ok(PersonCounts::AtLeast { set, reaching })
 }
 
 /// What counting the candidates' deals in D found.
@@ -268,7 +271,7 @@ enum PersonCounts {
     /// (`at_least`): counts are taken for the people that need them.
     AtLeast {
         set: Box<dyn DealSet>,
-        people: RoaringBitmap,
+        reaching: Reaching,
     },
 }
 
@@ -277,7 +280,9 @@ impl PersonCounts {
     /// known.
     fn kept(&self, min: u32) -> (RoaringBitmap, Option<Vec<(u32, u32)>>) {
         let tally = match self {
-            PersonCounts::AtLeast { people, .. } => return (people.clone(), None),
+            PersonCounts::AtLeast { reaching, .. } => {
+                return (reaching.people.clone(), reaching.first.clone())
+            }
             PersonCounts::Exact(tally) => tally,
         };
         let counts = tally.touched().into_iter().map(|p| (p, tally.get(p).deals));
@@ -288,14 +293,13 @@ impl PersonCounts {
         )
     }
 
-    /// Counts of the first `k` of `kept` by count (ties by doc id), or of
-    /// more of them (see `at_least::first_by_count`).
-    fn first_counts(
+    /// Counts of every person of `kept` (when the first by count were not
+    /// asked of [`PersonCounts::AtLeast`]).
+    fn counts_of(
         &self,
         index: &Index,
         rules: &DealRules,
         kept: &RoaringBitmap,
-        k: usize,
     ) -> Result<Vec<(u32, u32)>, IndexError> {
         let set = match self {
             PersonCounts::Exact(tally) => {
@@ -303,10 +307,6 @@ impl PersonCounts {
             }
             PersonCounts::AtLeast { set, .. } => set,
         };
-        let budget = (kept.len() as usize / 16).max(4 * k);
-        if let Some(first) = first_by_count(index, rules, set.as_ref(), kept, (k, budget))? {
-            return Ok(first);
-        }
         let leads = if rules.only_lead {
             Leads::Counted
         } else {
@@ -561,7 +561,10 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
         let rules = DealRules::of(f);
         let supersets = Superset::of_request(&f.deal, &f.portfolio);
         let min = f.min_matching_deals.unwrap_or(1).max(1);
-        let tally = count_deals(index, &rules, (&deals, min), &matches, &supersets)?;
+        let ranked =
+            q.sort == PersonSort::FilteredDealCount && employer_set.is_none() && set.is_none();
+        let first = ranked.then(|| page_end(q.page));
+        let tally = count_deals(index, &rules, (&deals, min), &matches, &supersets, first)?;
         (matches, qualifying) = tally.kept(min);
         portfolio = set;
         counted = Some((rules, deals, tally));
@@ -593,7 +596,7 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
         (PersonSort::FilteredDealCount, Some((rules, _, tally))) => {
             let counts = match qualifying {
                 Some(counts) => counts,
-                None => tally.first_counts(index, rules, &matches, page_end(q.page))?,
+                None => tally.counts_of(index, rules, &matches)?,
             };
             let keys = counts.iter().map(|&(p, n)| (Some(n as i64), p));
             Order::Keys(keys.collect(), Descending)
@@ -666,8 +669,9 @@ mod tests {
     }
 
     /// The people with at least `min` deals found from their lists' first
-    /// deals, the first `k` of them by count, and their page rows, agree
-    /// with an exact tally, for `min` 1 to 5 and `k` from 1 to all.
+    /// deals, the first `k` of them by count, every kept person's count,
+    /// and their page rows, agree with an exact tally, for `min` 1 to 5 and
+    /// `k` from 0 to all.
     fn at_least_agrees(
         index: &Index,
         rules: &DealRules,
@@ -675,43 +679,36 @@ mod tests {
         candidates: &RoaringBitmap,
         exact: &Tally,
     ) {
-        let counts = PersonCounts::AtLeast {
-            people: RoaringBitmap::new(),
-            set: set_of(),
-        };
         let set = set_of();
         let set = set.as_ref();
         for min in 1..=5 {
-            let people = people_reaching(index, rules, set, candidates, min).unwrap();
+            let decided = people_reaching(index, rules, set, (candidates, min), None).unwrap();
             let want = exact
                 .touched()
                 .into_iter()
                 .filter(|&p| exact.get(p).deals >= min);
             let want: Vec<u32> = want.filter(|&p| candidates.contains(p)).collect();
-            assert_eq!(people.iter().collect::<Vec<_>>(), want, "min {min}");
+            assert_eq!(decided.people.iter().collect::<Vec<_>>(), want, "min {min}");
+            assert_eq!(decided.first, None);
             let mut ranked: Vec<(u32, u32)> =
                 want.iter().map(|&p| (p, exact.get(p).deals)).collect();
             ranked.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
-            for k in [1, 2, 5, 25, ranked.len() + 1] {
-                let kept = &people;
-                let mut first = counts.first_counts(index, rules, kept, k).unwrap();
+            for k in [0, 1, 2, 5, 25, ranked.len() + 1] {
+                let ranking = (candidates, min);
+                let reaching = people_reaching(index, rules, set, ranking, Some(k)).unwrap();
+                assert_eq!(reaching.people, decided.people, "min {min}, k {k}");
+                let mut first = reaching.first.expect("asked");
                 first.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
-                let k_first = &first[..k.min(first.len())];
-                assert_eq!(k_first, &ranked[..k.min(ranked.len())], "min {min}, k {k}");
-                let unbounded = (k, usize::MAX);
-                let mut along = first_by_count(index, rules, set, kept, unbounded).unwrap();
-                let along = along.as_mut().expect("every person has a bound");
-                along.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
-                assert_eq!(
-                    &along[..],
-                    &ranked[..k.min(ranked.len())],
-                    "min {min}, k {k}"
-                );
-                assert_eq!(
-                    first_by_count(index, rules, set, kept, (k, 0)).unwrap(),
-                    None
-                );
+                assert_eq!(first, &ranked[..k.min(ranked.len())], "min {min}, k {k}");
             }
+            let kept = decided.people.clone();
+            let counts = PersonCounts::AtLeast {
+                set: set_of(),
+                reaching: decided,
+            };
+            let mut every = counts.counts_of(index, rules, &kept).unwrap();
+            every.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
+            assert_eq!(every, ranked, "min {min}");
             let page: Vec<u32> = ranked.iter().map(|&(p, _)| p).collect();
             let rows = counts.page_counts(index, rules, deals, &page).unwrap();
             for (&p, row) in page.iter().zip(rows) {
