@@ -38,22 +38,49 @@ const BLOCK_PERSON_NS: u64 = 18;
 /// investors reading 1.4 million deals, 2026-11-29).
 const PERSON_NS: u64 = 10;
 
-/// Estimated cost of [`people_reaching`] for `candidates` people with
-/// `edges` deals in all, over `d` of the `all` deals (`block` when they
-/// form one): a person reads about `m` / density of their deals, a chunk
-/// at least, their whole lists at most; a bitset costs its bits too.
-pub fn reaching_ns(
-    sides: &Sides,
-    (d, all, block): (u64, u64, bool),
-    m: u32,
-    (candidates, edges): (u64, u64),
-) -> u64 {
-    if block {
-        return candidates * BLOCK_PERSON_NS;
+/// Estimated cost of [`people_reaching`] for `candidates` people reading
+/// `read` deals in all (see [`reads_estimate`]) over `d` deals (`block`
+/// when they form one): a bitset costs its bits too.
+pub fn reaching_ns(sides: &Sides, (d, block): (u64, bool), candidates: u64, read: u64) -> u64 {
+    match block {
+        true => candidates * BLOCK_PERSON_NS,
+        false => candidates * PERSON_NS + sides.entity_ns(d, read),
     }
-    let per_person = (u64::from(m) * all / d.max(1)).max(CHUNK as u64);
-    let read = edges.min(candidates.saturating_mul(per_person));
-    candidates * PERSON_NS + sides.entity_ns(d, read)
+}
+
+/// Candidates whose lists' lengths estimate the deals a decision reads.
+const SAMPLE: u64 = 1024;
+
+/// Deals deciding `candidates` at `m` over `d` of the `all` deals reads,
+/// estimated from an even sample of them: a person reads about `m` /
+/// density of their counted lists' deals, whole chunks, their whole lists
+/// at most (most lists are shorter than that).
+pub fn reads_estimate(
+    index: &Index,
+    rules: &DealRules,
+    candidates: &RoaringBitmap,
+    (m, d, all): (u32, u64, u64),
+) -> Result<u64, IndexError> {
+    let (angel_rel, partner_rel) = (
+        index.people.relation("angel_deals")?,
+        index.people.relation("partner_deals")?,
+    );
+    let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
+    let (angel_read, partner_read) = rules.lists_read();
+    let chunk = CHUNK as u64;
+    let per_person = (u64::from(m) * all / d.max(1)).div_ceil(chunk).max(1) * chunk;
+    let listed = |p| {
+        let of = |read, edges: &crate::index::relation::Edges| match read {
+            true => edges.degree(p) as u64,
+            false => 0,
+        };
+        of(angel_read, &angel) + of(partner_read, &partner)
+    };
+    let n = candidates.len();
+    let sampled = (0..n).step_by((n / SAMPLE).max(1) as usize);
+    let people = sampled.filter_map(|i| candidates.select(i as u32));
+    let (read, seen) = people.fold((0, 0), |(r, s), p| (r + listed(p).min(per_person), s + 1));
+    Ok(read * n / seen.max(1))
 }
 
 /// The candidates decided at `m`, and the first `k` of them by count.
@@ -214,5 +241,46 @@ impl Ranking {
             .into_iter()
             .map(|(Reverse(n), p)| (p, n))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::build::build_fixture;
+    use crate::query::request::{InvestmentType, PersonDealsFilter};
+
+    /// With no more candidates than the sample, the estimate is each one's
+    /// reads summed exactly: whole chunks up to `m` / density, capped by
+    /// the lists the rules read.
+    #[test]
+    fn a_small_candidate_set_is_estimated_exactly() {
+        let index = Index::open(&build_fixture("at-least-reads", "2026-11-01")).unwrap();
+        let investors = index.people.facet("is_investor").unwrap();
+        let investors = investors.docids("true").unwrap().unwrap();
+        assert!(investors.len() <= SAMPLE && investors.len() > 5);
+        let (angel, partner) = (
+            index.people.relation("angel_deals").unwrap(),
+            index.people.relation("partner_deals").unwrap(),
+        );
+        let all = index.deals.docs as u64;
+        for investment_type in [InvestmentType::All, InvestmentType::Angel] {
+            let filter = PersonDealsFilter {
+                investment_type,
+                ..Default::default()
+            };
+            let rules = DealRules::of(&filter);
+            for (m, d) in [(1, all), (2, all / 4), (4, all / 100)] {
+                let d = d.max(1);
+                let per = (u64::from(m) * all / d).div_ceil(8).max(1) * 8;
+                let listed = |p| match investment_type {
+                    InvestmentType::Angel => angel.edges().degree(p),
+                    _ => angel.edges().degree(p) + partner.edges().degree(p),
+                };
+                let want: u64 = investors.iter().map(|p| (listed(p) as u64).min(per)).sum();
+                let got = reads_estimate(&index, &rules, &investors, (m, d, all)).unwrap();
+                assert_eq!(got, want, "m {m}, d {d}, {investment_type:?}");
+            }
+        }
     }
 }

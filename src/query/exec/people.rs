@@ -44,7 +44,7 @@ use crate::query::request::{
 use crate::query::sort::page_end;
 use crate::query::sort::Direction::{Ascending, Descending};
 
-use super::at_least::{people_reaching, reaching_ns, Reaching};
+use super::at_least::{people_reaching, reaching_ns, reads_estimate, Reaching};
 use super::blocks::{company_on_deals, deal_on_deals};
 use super::dense::{Block, DealSet, DenseSet};
 use super::employment::{employed_by, employers, Employment};
@@ -184,17 +184,6 @@ fn count_deals(
         .facet("is_investor")?
         .docids("true")?
         .unwrap_or_default();
-    let (angel, partner) = rules.lists_read();
-    let edges_of = |name, read: bool| -> Result<usize, IndexError> {
-        Ok(if read {
-            people.relation(name)?.total_edges()
-        } else {
-            0
-        })
-    };
-    let edges = edges_of("angel_deals", angel)? + edges_of("partner_deals", partner)?;
-    // Edges of the candidates, estimated from their share of all investors.
-    let people_side = edges as u64 * candidates.len() / investors.len().max(1);
     let all = index.deals.docs as u64;
     let block = block_of(deals);
     let every_rule = rules.angel && rules.institutional;
@@ -207,8 +196,12 @@ fn count_deals(
     let every_investor = candidates.len() >= investors.len();
     let only = (!every_investor).then_some(candidates);
     let walk_ns = PEOPLE_SIDES.walk_ns(deal_side, all);
-    let d = (deals.len(), all, block.is_some());
-    let people_ns = reaching_ns(&PEOPLE_SIDES, d, min, (candidates.len(), people_side));
+    let read = match block {
+        Some(_) => 0,
+        None => reads_estimate(index, rules, candidates, (min, deals.len(), all))?,
+    };
+    let d = (deals.len(), block.is_some());
+    let people_ns = reaching_ns(&PEOPLE_SIDES, d, candidates.len(), read);
     let budget = (&PEOPLE_SIDES, walk_ns.min(people_ns));
     let supersets = if every_rule { supersets } else { &[] };
     let base = ValueBase::cheapest(index, Entities::People, supersets, deals, budget)?;
