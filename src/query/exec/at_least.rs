@@ -25,7 +25,7 @@ use crate::index::docs::docs;
 use crate::index::{Index, IndexError};
 
 use super::dense::{DealSet, CHUNK};
-use super::person_deals::DealRules;
+use super::person_deals::{DealRules, PersonLists};
 use super::tally::Sides;
 
 /// Deciding a person against a block: their lists' bounds, a search at
@@ -61,11 +61,8 @@ pub fn reads_estimate(
     candidates: &RoaringBitmap,
     (m, d, all): (u32, u64, u64),
 ) -> Result<u64, IndexError> {
-    let (angel_rel, partner_rel) = (
-        index.people.relation("angel_deals")?,
-        index.people.relation("partner_deals")?,
-    );
-    let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
+    let lists = PersonLists::open(index)?;
+    let (angel, partner) = lists.edges();
     let (angel_read, partner_read) = rules.lists_read();
     let chunk = CHUNK as u64;
     let per_person = (u64::from(m) * all / d.max(1)).div_ceil(chunk).max(1) * chunk;
@@ -108,11 +105,8 @@ pub fn people_reaching(
     (candidates, m): (&RoaringBitmap, u32),
     first: Option<usize>,
 ) -> Result<Reaching, IndexError> {
-    let (angel_rel, partner_rel) = (
-        index.people.relation("angel_deals")?,
-        index.people.relation("partner_deals")?,
-    );
-    let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
+    let lists = PersonLists::open(index)?;
+    let (angel, partner) = lists.edges();
     let keep = docs(candidates).filter(|&p| rules.reaches(set, &angel, &partner, p, m));
     let people = RoaringBitmap::from_sorted_iter(keep).unwrap_or_default();
     let Some(k) = first else {
@@ -259,10 +253,8 @@ mod tests {
         let investors = index.people.facet("is_investor").unwrap();
         let investors = investors.docids("true").unwrap().unwrap();
         assert!(investors.len() <= SAMPLE && investors.len() > 5);
-        let (angel, partner) = (
-            index.people.relation("angel_deals").unwrap(),
-            index.people.relation("partner_deals").unwrap(),
-        );
+        let lists = PersonLists::open(&index).unwrap();
+        let (angel, partner) = lists.edges();
         let all = index.deals.docs as u64;
         for investment_type in [InvestmentType::All, InvestmentType::Angel] {
             let filter = PersonDealsFilter {
@@ -274,8 +266,8 @@ mod tests {
                 let d = d.max(1);
                 let per = (u64::from(m) * all / d).div_ceil(8).max(1) * 8;
                 let listed = |p| match investment_type {
-                    InvestmentType::Angel => angel.edges().degree(p),
-                    _ => angel.edges().degree(p) + partner.edges().degree(p),
+                    InvestmentType::Angel => angel.degree(p),
+                    _ => angel.degree(p) + partner.degree(p),
                 };
                 let want: u64 = investors.iter().map(|p| (listed(p) as u64).min(per)).sum();
                 let got = reads_estimate(&index, &rules, &investors, (m, d, all)).unwrap();

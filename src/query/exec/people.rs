@@ -49,7 +49,7 @@ use super::blocks::{company_on_deals, deal_on_deals};
 use super::dense::{Block, DealSet, DenseSet};
 use super::employment::{employed_by, employers, Employment};
 use super::joins::{docs_of_keys, docs_of_org_identifiers};
-use super::person_deals::DealRules;
+use super::person_deals::{DealRules, PersonLists};
 use super::semantic::{cosine_key, semantic_companies, semantic_hits, SemanticSet};
 use super::span::block_of;
 use super::supersets::{Entities, Superset, ValueBase};
@@ -147,11 +147,8 @@ fn portfolio_cosines(
     set: &SemanticSet,
     people: &RoaringBitmap,
 ) -> Result<Vec<f32>, IndexError> {
-    let (angel_rel, partner_rel) = (
-        index.people.relation("angel_deals")?,
-        index.people.relation("partner_deals")?,
-    );
-    let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
+    let lists = PersonLists::open(index)?;
+    let (angel, partner) = lists.edges();
     let company = index.deals.column_i32("company")?;
     let mut mine: Vec<(u32, bool)> = Vec::new();
     let mut out = Vec::with_capacity(people.len() as usize);
@@ -240,6 +237,8 @@ fn at_least(
     block: Option<Range<u32>>,
 ) -> Result<PersonCounts, IndexError> {
     let decided = (candidates, min);
+    // Each arm decides with its own set type, so that the per-person loop
+    // is compiled for it (not through the box).
     let (set, reaching): (Box<dyn DealSet>, _) = match block {
         Some(block) => {
             let set = Block(block);
@@ -300,12 +299,7 @@ impl PersonCounts {
             }
             PersonCounts::AtLeast { set, .. } => set,
         };
-        let leads = if rules.only_lead {
-            Leads::Counted
-        } else {
-            Leads::NotCounted
-        };
-        let exact = count_people_in(index, rules, set.as_ref(), (kept, leads))?;
+        let exact = count_people_in(index, rules, set.as_ref(), kept)?;
         Ok(docs(kept).map(|p| (p, exact.get(p).deals)).collect())
     }
 
@@ -319,11 +313,8 @@ impl PersonCounts {
         deals: &RoaringBitmap,
         page: &[u32],
     ) -> Result<Vec<FilteredCounts>, IndexError> {
-        let (angel_rel, partner_rel) = (
-            index.people.relation("angel_deals")?,
-            index.people.relation("partner_deals")?,
-        );
-        let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
+        let lists = PersonLists::open(index)?;
+        let (angel, partner) = lists.edges();
         let dates = index.deals.column_i32("date")?;
         let counts = page.iter().map(|&p| {
             let acc = match self {
@@ -359,7 +350,7 @@ enum PersonTally {
 }
 
 impl PersonTally {
-    /// Deals and leads (leads 0 when [`PersonTally::DealsOnly`]).
+    /// Deals and leads.
     fn get(&self, p: u32) -> Acc {
         match self {
             PersonTally::Direct(t) => t.get(p),
@@ -409,14 +400,6 @@ fn dated_investors(index: &Index) -> Result<usize, IndexError> {
         .len())
 }
 
-/// Whether the people's side counts each candidate's leads with their
-/// deals, or their deals only (when only the deals are needed).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Leads {
-    Counted,
-    NotCounted,
-}
-
 /// Each candidate's counts over `set`: each one's own deals within the
 /// set's span, read in order and tested against it (a block's run is
 /// found by search, nothing tested).
@@ -424,23 +407,13 @@ fn count_people_in(
     index: &Index,
     rules: &DealRules,
     set: &(impl DealSet + ?Sized),
-    (candidates, leads): (&RoaringBitmap, Leads),
+    candidates: &RoaringBitmap,
 ) -> Result<Tally, IndexError> {
-    let (angel_rel, partner_rel) = (
-        index.people.relation("angel_deals")?,
-        index.people.relation("partner_deals")?,
-    );
-    let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
+    let lists = PersonLists::open(index)?;
+    let (angel, partner) = lists.edges();
     let mut tally = Tally::new(dated_investors(index)?);
     for p in docs(candidates) {
-        let acc = match leads {
-            Leads::Counted => rules.count(set, &angel, &partner, p),
-            Leads::NotCounted => Acc {
-                deals: rules.count_deals(set, &angel, &partner, p),
-                leads: 0,
-            },
-        };
-        tally.add_counts(p, acc);
+        tally.add_counts(p, rules.count(set, &angel, &partner, p));
     }
     Ok(tally)
 }
@@ -646,13 +619,13 @@ mod tests {
         index: &Index,
         rules: &DealRules,
         deals: &RoaringBitmap,
-        (candidates, leads): (&RoaringBitmap, Leads),
+        candidates: &RoaringBitmap,
     ) -> Result<Tally, IndexError> {
         match block_of(deals) {
-            Some(block) => count_people_in(index, rules, &Block(block), (candidates, leads)),
+            Some(block) => count_people_in(index, rules, &Block(block), candidates),
             None => {
                 let set = DenseSet::of(deals, index.deals.docs as u32);
-                count_people_in(index, rules, &set, (candidates, leads))
+                count_people_in(index, rules, &set, candidates)
             }
         }
     }
@@ -748,11 +721,7 @@ mod tests {
                 });
                 for deals in [&all_deals, &some_deals, &block, &spanned] {
                     for candidates in [&investors, &few] {
-                        let counted = (candidates, Leads::Counted);
-                        let people = count_from_people(&index, &rules, deals, counted).unwrap();
-                        let no_leads = (candidates, Leads::NotCounted);
-                        let deals_only = count_from_people(&index, &rules, deals, no_leads);
-                        let deals_only = deals_only.unwrap();
+                        let people = count_from_people(&index, &rules, deals, candidates).unwrap();
                         let every = candidates.len() == investors.len();
                         let from_deals =
                             count_from_deals(&index, &rules, deals, (!every).then_some(candidates))
@@ -765,13 +734,6 @@ mod tests {
                             );
                         }
                         assert_eq!(people.touched(), from_deals.touched());
-                        if !only_lead_deals {
-                            for p in &all_people {
-                                let walked = from_deals.get(p).deals;
-                                assert_eq!(deals_only.get(p).deals, walked, "person {p}");
-                            }
-                            assert_eq!(deals_only.touched(), from_deals.touched(), "deals only");
-                        }
                         let n = index.deals.docs as u32;
                         let dense = || Box::new(DenseSet::of(deals, n)) as Box<dyn DealSet>;
                         at_least_agrees(&index, &rules, (deals, dense), candidates, &from_deals);
@@ -798,11 +760,8 @@ mod tests {
     #[test]
     fn first_counted_deal_is_the_latest() {
         let index = Index::open(&build_fixture("people-latest", "2026-11-01")).unwrap();
-        let (angel_rel, partner_rel) = (
-            index.people.relation("angel_deals").unwrap(),
-            index.people.relation("partner_deals").unwrap(),
-        );
-        let (angel, partner) = (angel_rel.edges(), partner_rel.edges());
+        let lists = PersonLists::open(&index).unwrap();
+        let (angel, partner) = lists.edges();
         let dates = index.deals.column_i32("date").unwrap();
         let n = index.deals.docs as u32;
         let sets: [RoaringBitmap; 3] = [
