@@ -17,6 +17,7 @@ use roaring::RoaringBitmap;
 use crate::index::docs::docs;
 
 use super::span::{cut, run_of, span_of};
+use super::words::set_bits;
 
 /// Docs tested between two checks of [`DealSet::reaches`]: enough to
 /// keep the loads independent, few enough to stop soon after the `m`-th.
@@ -156,12 +157,20 @@ pub struct DenseSet {
 }
 
 impl DenseSet {
-    /// `set` as bits; doc ids at or past `limit` are dropped.
+    /// `set` as bits; doc ids at or past `limit` are dropped. The bits are
+    /// copied container by container ([`set_bits`]); one doc at a time only
+    /// should its serialized form not be read.
     pub fn of(set: &RoaringBitmap, limit: u32) -> DenseSet {
         let mut words = vec![0u64; (limit as usize).div_ceil(64)];
-        docs(set).take_while(|&d| d < limit).for_each(|d| {
-            words[(d / 64) as usize] |= 1 << (d % 64);
-        });
+        if set_bits(set, &mut words).is_none() {
+            words.fill(0);
+            docs(set).take_while(|&d| d < limit).for_each(|d| {
+                words[(d / 64) as usize] |= 1 << (d % 64);
+            });
+        }
+        if let (Some(last), 1..) = (words.last_mut(), limit % 64) {
+            *last &= (1 << (limit % 64)) - 1;
+        }
         let span = span_of(set).map_or(0..0, |s| s.start.min(limit)..s.end.min(limit));
         DenseSet { words, span }
     }

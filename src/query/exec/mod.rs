@@ -20,6 +20,7 @@ pub mod semantic;
 mod span;
 mod supersets;
 mod tally;
+mod words;
 
 use std::fmt;
 
