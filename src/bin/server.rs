@@ -100,7 +100,7 @@ struct ServeArgs {
     /// Requests per minute per key (0 = unlimited).
     #[arg(long, env = "FUNDSEARCH_RATE_LIMIT", default_value_t = 200)]
     rate_limit: u32,
-    /// Concurrent request handlers (default: 2 × cores).
+    /// Concurrent request handlers (default: 4 × cores, at least 8).
     #[arg(long, env = "FUNDSEARCH_WORKERS")]
     workers: Option<usize>,
     /// Tokio reactor threads (default: cores).
