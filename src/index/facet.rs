@@ -455,7 +455,9 @@ impl Facet {
         Ok(match sets.len() {
             0 => Arc::default(),
             1 => sets.swap_remove(0),
-            _ => Arc::new(unite(&sets.iter().map(Arc::as_ref).collect::<Vec<_>>())),
+            _ => Arc::new(unite(
+                sets.iter().map(|s| Cow::Borrowed(s.as_ref())).collect(),
+            )),
         })
     }
 
@@ -470,10 +472,10 @@ impl Facet {
         let mut parts = Vec::new();
         for v in values {
             if let Some(docs) = self.docids(v)? {
-                parts.push(docs.as_ref() & within);
+                parts.push(Cow::Owned(docs.as_ref() & within));
             }
         }
-        Ok(unite(&parts.iter().collect::<Vec<_>>()))
+        Ok(unite(parts))
     }
 
     /// Decodes every bitmap (used by `verify`).
@@ -517,26 +519,23 @@ pub(crate) fn offsets_valid(offsets: &[u64], len: usize) -> bool {
 /// multi-way union.
 const ONE_AT_A_TIME: usize = 4;
 
-/// The union of `sets`. A few are united one at a time into a copy of the
-/// largest: arrays merge as arrays, a container becomes a bitmap only when
-/// it outgrows one. Roaring's multi-way union first makes every container a
-/// bitmap and turns the small ones back into arrays at the end, which cost
-/// 7–9 % of the server's time on the C1 mix at M (unions of two or three
-/// locations or employee counts, 2026-11-29); with many sets, merging
-/// arrays one set at a time would cost more.
-pub fn unite(sets: &[&RoaringBitmap]) -> RoaringBitmap {
+/// The union of `sets`. A few are united one at a time into the largest
+/// (copied only when borrowed): arrays merge as arrays, a container
+/// becomes a bitmap only when it outgrows one. Roaring's multi-way union
+/// first makes every container a bitmap and turns the small ones back into
+/// arrays at the end, which cost 7–9 % of the server's time on the C1 mix
+/// at M (unions of two or three locations or employee counts, 2026-11-29);
+/// with many sets, merging arrays one set at a time would cost more.
+pub(crate) fn unite(mut sets: Vec<Cow<'_, RoaringBitmap>>) -> RoaringBitmap {
     if sets.len() > ONE_AT_A_TIME {
-        return sets.iter().copied().union();
+        return sets.iter().map(|s| s.as_ref()).union();
     }
-    let largest = (0..sets.len()).max_by_key(|&i| sets[i].len());
-    let Some(largest) = largest else {
+    let Some(largest) = (0..sets.len()).max_by_key(|&i| sets[i].len()) else {
         return RoaringBitmap::new();
     };
-    let mut union = sets[largest].clone();
-    for (i, set) in sets.iter().enumerate() {
-        if i != largest {
-            union |= *set;
-        }
+    let mut union = sets.swap_remove(largest).into_owned();
+    for set in &sets {
+        union |= set.as_ref();
     }
     union
 }
@@ -609,7 +608,8 @@ mod unite_tests {
     use proptest::prelude::*;
 
     proptest! {
-        /// One at a time or multi-way, the union is every set's docs.
+        /// One at a time or multi-way, borrowed or owned, the union is
+        /// every set's docs.
         #[test]
         fn unite_is_the_union(
             sets in proptest::collection::vec(
@@ -620,11 +620,12 @@ mod unite_tests {
             for key in dense {
                 sets.push(RoaringBitmap::from_iter((key << 16)..(key << 16) + 30_000));
             }
-            let refs: Vec<&RoaringBitmap> = sets.iter().collect();
             let want: std::collections::BTreeSet<u32> = sets.iter().flatten().collect();
-            let got = unite(&refs);
-            prop_assert_eq!(got.len(), want.len() as u64);
-            prop_assert!(got.iter().eq(want.into_iter()));
+            let borrowed = unite(sets.iter().map(Cow::Borrowed).collect());
+            prop_assert_eq!(borrowed.len(), want.len() as u64);
+            prop_assert!(borrowed.iter().eq(want.iter().copied()));
+            let owned = unite(sets.into_iter().map(Cow::Owned).collect());
+            prop_assert_eq!(owned, borrowed);
         }
     }
 }

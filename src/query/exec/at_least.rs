@@ -63,16 +63,9 @@ pub fn reads_estimate(
 ) -> Result<u64, IndexError> {
     let lists = PersonLists::open(index)?;
     let (angel, partner) = lists.edges();
-    let (angel_read, partner_read) = rules.lists_read();
     let chunk = CHUNK as u64;
     let per_person = (u64::from(m) * all / d.max(1)).div_ceil(chunk).max(1) * chunk;
-    let listed = |p| {
-        let of = |read, edges: &crate::index::relation::Edges| match read {
-            true => edges.degree(p) as u64,
-            false => 0,
-        };
-        of(angel_read, &angel) + of(partner_read, &partner)
-    };
+    let listed = |p| rules.listed(&angel, &partner, p);
     let n = candidates.len();
     let sampled = (0..n).step_by((n / SAMPLE).max(1) as usize);
     let people = sampled.filter_map(|i| candidates.select(i as u32));

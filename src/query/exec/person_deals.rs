@@ -141,14 +141,16 @@ impl DealRules {
         }
     }
 
-    /// The lists a person's counted deals are read from, (angel,
-    /// partner): a led deal is a partner deal (an angel deal counts as
+    /// How many deals `person` has in the lists their counted deals are
+    /// read from: a led deal is a partner deal (an angel deal counts as
     /// led only when it is one too).
-    pub fn lists_read(&self) -> (bool, bool) {
-        match self.only_lead {
+    pub fn listed(&self, angel: &Edges, partner: &Edges, person: u32) -> u64 {
+        let (angel_read, partner_read) = match self.only_lead {
             true => (false, true),
             false => (self.angel, self.institutional),
-        }
+        };
+        let length = |read: bool, edges: &Edges| if read { edges.degree(person) } else { 0 };
+        (length(angel_read, angel) + length(partner_read, partner)) as u64
     }
 
     /// Whether `person` has at least `m` distinct counted deals in `set`
