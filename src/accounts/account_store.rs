@@ -13,7 +13,11 @@
 //! - A mutation is durable when it returns `Ok`; an `Err` leaves the state
 //!   as if it had not been called, or refuses further writes (a database
 //!   store cannot promise this when its connection is lost during COMMIT:
-//!   the change may then have been made).
+//!   the change may then have been made). The one exception is
+//!   `charge_pending`: its charge is applied (later decisions see it) and
+//!   durable once its [`Durability`], if any, resolved; the caller must not
+//!   report the charge before then, and a failed `Durability` means the
+//!   store refuses further writes (its durable state lacks the charge).
 //! - `charge` of 0 credits and no semantic search writes nothing and takes
 //!   no lock that a paying charge needs: it reports the balance as of now.
 //! - A charge the balance cannot pay takes nothing (`Insufficient`).
@@ -37,6 +41,7 @@ use std::io;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
+pub use super::commit::Durability;
 use super::key::{AuthFailure, Principal};
 use super::ledger::{Balance, Charge, Insufficient};
 use super::plan::Plan;
@@ -57,6 +62,10 @@ pub type Admission = io::Result<Result<(), u64>>;
 
 /// The outcome of a charge: paid (durable) or refused (nothing taken).
 pub type ChargeResult = io::Result<Result<Charge, Insufficient>>;
+
+/// The outcome of [`AccountStore::charge_pending`]: paid (durable once the
+/// [`Durability`], if any, resolved) or refused (nothing taken).
+pub type PendingCharge = io::Result<Result<(Charge, Option<Durability>), Insufficient>>;
 
 /// An e-mail unlock that went through.
 #[derive(Debug, Clone, PartialEq)]
@@ -86,6 +95,22 @@ pub trait AccountStore: Send + Sync {
         semantic: u64,
         now: DateTime<Utc>,
     ) -> ChargeResult;
+
+    /// [`AccountStore::charge`] without waiting for the disk, for a caller
+    /// that waits asynchronously: the charge is decided and applied, and
+    /// durable once the returned [`Durability`] (if any) resolved. By
+    /// default the charge is durable on return.
+    fn charge_pending(
+        &self,
+        principal: &Principal,
+        credits: u64,
+        semantic: u64,
+        now: DateTime<Utc>,
+    ) -> PendingCharge {
+        Ok(self
+            .charge(principal, credits, semantic, now)?
+            .map(|c| (c, None)))
+    }
 
     /// Unlocks `person`'s e-mail for the principal's user, charging
     /// `credits` unless the user unlocked it before (then 0). The unlock and

@@ -25,6 +25,7 @@ pub fn check_contract<G>(open: Open<'_, G>) {
     semantic_searches_count_against_the_ceiling(open);
     plans_change_and_unknown_users_are_errors(open);
     concurrent_charges_never_overspend(open);
+    pending_charges_decide_at_once(open);
     unlocks_are_paid_once_per_user(open);
     alerts_belong_to_their_user(open);
     alerts_are_limited_per_user(open);
@@ -284,6 +285,27 @@ fn plans_change_and_unknown_users_are_errors<G>(open: Open<'_, G>) {
         plan: Plan::Pro,
     };
     assert!(store.charge(&ghost, 1, 0, now()).is_err());
+}
+
+/// A pending charge is decided and applied when taken: the balance and the
+/// next decision see it before it is durable.
+fn pending_charges_decide_at_once<G>(open: Open<'_, G>) {
+    let (store, _guard) = open();
+    let p = principal(&*store, "hal", Plan::Trial);
+    let (charge, pending) = store.charge_pending(&p, 150, 0, now()).unwrap().unwrap();
+    assert_eq!(charge.balance.map(|b| b.total()), Some(50));
+    assert_eq!(
+        store.balance("hal", now()).unwrap().map(|b| b.total()),
+        Some(50)
+    );
+    let refused = store.charge_pending(&p, 51, 0, now()).unwrap().unwrap_err();
+    assert_eq!(refused.credits_needed, 51);
+    if let Some(pending) = pending {
+        pending.wait_blocking().unwrap();
+    }
+    let (free, nothing) = store.charge_pending(&p, 0, 0, now()).unwrap().unwrap();
+    assert!(nothing.is_none(), "a free charge writes nothing");
+    assert_eq!(free.balance.map(|b| b.total()), Some(50));
 }
 
 fn concurrent_charges_never_overspend<G>(open: Open<'_, G>) {

@@ -62,6 +62,11 @@
 //!    step down and wake all waiters (`Condvar::notify_all`);
 //! 3. otherwise sleep until the leader steps down, then go to 1.
 //!
+//! A request's charge does not make its handler thread wait: it is queued,
+//! the store's *syncer* thread flushes it like any leader, and the answer
+//! waits asynchronously for the sync ([`Durability`], `commit.rs`); only a
+//! charge that finds a compaction due leads it there and then.
+//!
 //! While a leader syncs, other charging threads keep deciding and queueing,
 //! so the next leader flushes all of them with a single sync and the rest
 //! find their records already durable. No thread is dedicated to writing, a
@@ -93,7 +98,10 @@ mod store;
 #[cfg(test)]
 mod testdir;
 
-pub use account_store::{AccountStore, Admission, AlertLimit, ChargeResult, Unlock, MAX_ALERTS};
+pub use account_store::{
+    AccountStore, Admission, AlertLimit, ChargeResult, Durability, PendingCharge, Unlock,
+    MAX_ALERTS,
+};
 pub use key::{parse_key, AuthFailure, Principal};
 pub use ledger::{Balance, Charge, CreditSource, Insufficient};
 pub use pg::PgStore;

@@ -3,19 +3,24 @@
 //! See the module docs of [`crate::accounts`] for the on-disk layout and
 //! the durability design; this file is the public API: each mutation decides
 //! under the ledger write lock, queues its records with the group commit and
-//! waits for them to be durable.
+//! waits for them to be durable, except a charge taken with
+//! [`AccountStore::charge_pending`], whose caller waits asynchronously
+//! (the store's syncer thread flushes it, `commit.rs`).
 
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::thread::JoinHandle;
 
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::account_store::{AccountStore, Admission, AlertLimit, ChargeResult, Unlock, MAX_ALERTS};
-use super::commit::{GroupCommit, Leader};
+use super::account_store::{
+    AccountStore, Admission, AlertLimit, ChargeResult, PendingCharge, Unlock, MAX_ALERTS,
+};
+use super::commit::{run_syncer, Durability, GroupCommit, Leader};
 use super::journal::{self, Journal, JOURNAL_FILE};
 use super::key::{self, constant_time_eq, hex_encode, parse_key, AuthFailure, Principal};
 use super::ledger::{month_of, Balance, Charge, Decision, Insufficient, Ledger};
@@ -41,7 +46,9 @@ pub struct JournalStore {
     dir: PathBuf,
     allowances: Allowances,
     ledger: RwLock<Ledger>,
-    commit: GroupCommit,
+    commit: Arc<GroupCommit>,
+    /// Flushes pending charges ([`run_syncer`]); stopped and joined on drop.
+    syncer: Option<JoinHandle<()>>,
     compact_after: AtomicU64,
     compactions: AtomicU64,
     compaction_error: Mutex<Option<String>>,
@@ -86,10 +93,13 @@ impl JournalStore {
             snapshot::write(state_dir, &snapshot::encode(&ledger)?)?;
             journal.truncate()?;
         }
+        let commit = Arc::new(GroupCommit::new(journal, ledger.seq));
+        let syncer = spawn_syncer(&commit)?;
         Ok(JournalStore {
             dir: state_dir.to_path_buf(),
             allowances,
-            commit: GroupCommit::new(journal, ledger.seq),
+            commit,
+            syncer: Some(syncer),
             ledger: RwLock::new(ledger),
             compact_after: AtomicU64::new(DEFAULT_COMPACT_AFTER),
             compactions: AtomicU64::new(u64::from(compacted)),
@@ -262,18 +272,44 @@ impl JournalStore {
         semantic: u64,
         now: DateTime<Utc>,
     ) -> io::Result<Result<Charge, Insufficient>> {
+        let (charge, pending) = self.charge_queued(principal, (credits, semantic), now)?;
+        if let Some(pending) = pending {
+            pending.wait_blocking()?;
+        }
+        Ok(charge)
+    }
+
+    /// A charge of `(credits, semantic searches)` decided, applied and
+    /// queued, with what to wait for before it is durable (`None`: it is,
+    /// or nothing was written). Wakes the syncer, unless a compaction is
+    /// due: then it waits here, leading the flush and the compaction.
+    fn charge_queued(
+        &self,
+        principal: &Principal,
+        (credits, semantic): (u64, u64),
+        now: DateTime<Utc>,
+    ) -> io::Result<(Result<Charge, Insufficient>, Option<Durability>)> {
         let month = month_of(now);
         let user = principal.user.as_str();
         if credits == 0 && semantic == 0 {
-            return self.free_charge(user, &month);
+            return Ok((self.free_charge(user, &month)?, None));
         }
-        self.mutate(|ledger| {
+        let (seq, charge) = self.apply(|ledger| {
             let decision = ledger.decide_charge(user, credits, semantic, &month, &self.allowances);
             match decision.ok_or_else(|| unknown_user(user))? {
                 Decision::Pay { record, charge } => Ok((record.into_iter().collect(), Ok(charge))),
                 Decision::Refuse(refused) => Ok((Vec::new(), Err(refused))),
             }
-        })
+        })?;
+        let Some(seq) = seq else {
+            return Ok((charge, None));
+        };
+        if self.commit.in_journal() >= self.compact_after.load(Ordering::Relaxed) {
+            self.wait_durable(seq)?;
+            return Ok((charge, None));
+        }
+        self.commit.wake_syncer();
+        Ok((charge, Some(self.commit.durability(seq))))
     }
 
     /// `(searches used this month, ceiling)` of the principal's semantic
@@ -328,20 +364,30 @@ impl JournalStore {
         &self,
         decide: impl FnOnce(&Ledger) -> io::Result<(Vec<Record>, T)>,
     ) -> io::Result<T> {
-        self.commit.check_healthy()?;
-        let (seq, out) = {
-            let mut ledger = self.write_ledger();
-            let (records, out) = decide(&ledger)?;
-            if records.is_empty() {
-                return Ok(out);
-            }
-            for record in records {
-                self.push(&mut ledger, record)?;
-            }
-            (ledger.seq, out)
-        };
-        self.wait_durable(seq)?;
+        let (seq, out) = self.apply(decide)?;
+        if let Some(seq) = seq {
+            self.wait_durable(seq)?;
+        }
         Ok(out)
+    }
+
+    /// Runs `decide` on the ledger under the write lock, applies and queues
+    /// the records it returns; the last one's sequence number (`None`: no
+    /// record).
+    fn apply<T>(
+        &self,
+        decide: impl FnOnce(&Ledger) -> io::Result<(Vec<Record>, T)>,
+    ) -> io::Result<(Option<u64>, T)> {
+        self.commit.check_healthy()?;
+        let mut ledger = self.write_ledger();
+        let (records, out) = decide(&ledger)?;
+        if records.is_empty() {
+            return Ok((None, out));
+        }
+        for record in records {
+            self.push(&mut ledger, record)?;
+        }
+        Ok((Some(ledger.seq), out))
     }
 
     /// Applies `record` as the next sequence number and queues its journal line.
@@ -365,7 +411,7 @@ impl JournalStore {
             return Ok(());
         };
         leader.flush()?;
-        if leader.journal().records() >= self.compact_after.load(Ordering::Relaxed) {
+        if leader.journal_records() >= self.compact_after.load(Ordering::Relaxed) {
             let result = self.compact_with(&mut leader);
             let mut error = self
                 .compaction_error
@@ -385,7 +431,7 @@ impl JournalStore {
         leader.flush()?;
         let bytes = snapshot::encode(&self.read_ledger())?;
         if let Err(e) = snapshot::write(&self.dir, &bytes) {
-            leader.journal().reset_count();
+            leader.reset_count();
             return Err(e);
         }
         leader.truncate()?;
@@ -424,6 +470,23 @@ impl JournalStore {
     }
 }
 
+impl Drop for JournalStore {
+    /// Stops the syncer once it flushed what is queued.
+    fn drop(&mut self) {
+        self.commit.stop_syncer();
+        if let Some(syncer) = self.syncer.take() {
+            let _ = syncer.join();
+        }
+    }
+}
+
+fn spawn_syncer(commit: &Arc<GroupCommit>) -> io::Result<JoinHandle<()>> {
+    let commit = Arc::clone(commit);
+    std::thread::Builder::new()
+        .name("accounts-syncer".into())
+        .spawn(move || run_syncer(&commit))
+}
+
 impl AccountStore for JournalStore {
     fn authenticate(&self, key: &str) -> Result<Principal, AuthFailure> {
         JournalStore::authenticate(self, key)
@@ -441,6 +504,17 @@ impl AccountStore for JournalStore {
         now: DateTime<Utc>,
     ) -> ChargeResult {
         self.charge_with(principal, credits, semantic, now)
+    }
+
+    fn charge_pending(
+        &self,
+        principal: &Principal,
+        credits: u64,
+        semantic: u64,
+        now: DateTime<Utc>,
+    ) -> PendingCharge {
+        let (charge, pending) = self.charge_queued(principal, (credits, semantic), now)?;
+        Ok(charge.map(|charge| (charge, pending)))
     }
 
     /// A repeat is answered under the read lock; a new unlock decides and

@@ -7,8 +7,10 @@
 //! 4. the route is matched (404 / 405), its query string checked against
 //!    the endpoint's declaration (`api::declare`), and its handler runs;
 //! 5. the cost is computed from the declared price and what the handler
-//!    returned, and charged durably (402 and nothing charged if the
-//!    balance cannot pay);
+//!    returned, and charged (402 and nothing charged if the balance cannot
+//!    pay); the response goes out only once the charge is durable (an
+//!    [`Answer`] carries what to wait for: the transport waits without
+//!    holding a thread, [`App::handle`] blocks);
 //! 6. the body is rendered with the balances after the charge, `meta`
 //!    shaped as declared.
 //!
@@ -22,8 +24,8 @@
 //! answered from it alone (`X-Index-Generation` names it), however many
 //! swaps happen meanwhile.
 //!
-//! Handlers run synchronously; the HTTP layer calls [`App::handle`] on a
-//! bounded blocking pool.
+//! Handlers run synchronously; the HTTP layer calls [`App::answer`] on a
+//! bounded blocking pool and awaits the answer's charge on the reactor.
 
 use serde_json::{json, Value};
 
@@ -36,7 +38,7 @@ use super::public;
 pub use super::response::{Response, JSON};
 use super::routes::{match_route, RouteMatch};
 pub use super::state::App;
-use crate::accounts::{AuthFailure, Charge, Principal};
+use crate::accounts::{AuthFailure, Charge, Durability, Principal};
 use crate::index::Index;
 
 /// A request, as the HTTP layer hands it over.
@@ -53,15 +55,71 @@ pub struct Request<'a> {
 /// What [`App::handle_quick`] did.
 #[derive(Debug)]
 pub enum Quick {
-    Done(Response),
-    /// Run it again with [`App::handle_with`] and [`Effort::Deferred`],
-    /// on the pool.
+    Done(Answer),
+    /// Run it again with [`App::answer`] and [`Effort::Deferred`], on the
+    /// pool.
     Deferred,
 }
 
+/// A response, and the sync of its charge it must wait for before it is
+/// sent (`None`: nothing to wait for).
+#[derive(Debug)]
+pub struct Answer {
+    pub response: Response,
+    pub pending: Option<Durability>,
+}
+
+impl Answer {
+    /// An answer with nothing to wait for.
+    pub fn settled(response: Response) -> Answer {
+        Answer {
+            response,
+            pending: None,
+        }
+    }
+
+    /// The response once its charge is durable, waiting asynchronously; a
+    /// charge that could not be made durable answers 500 instead.
+    pub async fn settle(self, request_id: &str) -> Response {
+        match self.pending {
+            None => self.response,
+            Some(pending) => durable_or_failed(self.response, pending.wait().await, request_id),
+        }
+    }
+
+    /// [`Answer::settle`] on a thread that may block.
+    pub fn settle_blocking(self, request_id: &str) -> Response {
+        match self.pending {
+            None => self.response,
+            Some(pending) => durable_or_failed(self.response, pending.wait_blocking(), request_id),
+        }
+    }
+}
+
+fn durable_or_failed(response: Response, synced: std::io::Result<()>, id: &str) -> Response {
+    match synced {
+        Ok(()) => response,
+        Err(e) => {
+            tracing::error!(request_id = id, error = %e, "could not record a charge");
+            Response::error(&ApiError::internal(id)).from_generation_of(&response)
+        }
+    }
+}
+
+impl Answer {
+    fn of_generation(self, number: u64) -> Answer {
+        Answer {
+            response: self.response.from_generation(number),
+            ..self
+        }
+    }
+}
+
 impl App {
+    /// `req` answered, its charge durable.
     pub fn handle(&self, req: &Request) -> Response {
-        self.handle_with(req, Effort::Full)
+        self.answer(req, Effort::Full)
+            .settle_blocking(req.request_id)
     }
 
     /// A first attempt on the reactor ([`Effort::Quick`]).
@@ -69,21 +127,23 @@ impl App {
         let generation = self.generations.current();
         match self.handle_checked(req, &generation.index, Effort::Quick) {
             Err(e) if e.is_deferred() => Quick::Deferred,
-            Ok(r) => Quick::Done(r.from_generation(generation.number)),
-            Err(e) => Quick::Done(Response::error(&e).from_generation(generation.number)),
+            Ok(answer) => Quick::Done(answer.of_generation(generation.number)),
+            Err(e) => Quick::Done(Answer::settled(
+                Response::error(&e).from_generation(generation.number),
+            )),
         }
     }
 
     /// A request run with `effort`: [`Effort::Full`], or
     /// [`Effort::Deferred`] for one [`App::handle_quick`] deferred (a
     /// deferral under `Quick` answers as [`ApiError::overloaded`]).
-    pub fn handle_with(&self, req: &Request, effort: Effort) -> Response {
+    pub fn answer(&self, req: &Request, effort: Effort) -> Answer {
         let generation = self.generations.current();
         match self.handle_checked(req, &generation.index, effort) {
-            Ok(r) => r,
-            Err(e) => Response::error(&e),
+            Ok(answer) => answer,
+            Err(e) => Answer::settled(Response::error(&e)),
         }
-        .from_generation(generation.number)
+        .of_generation(generation.number)
     }
 
     /// `req` answered from `index`, the generation pinned for it.
@@ -92,13 +152,13 @@ impl App {
         req: &Request,
         index: &Index,
         effort: Effort,
-    ) -> Result<Response, ApiError> {
+    ) -> Result<Answer, ApiError> {
         let path = normalise_path(req.path);
         if let Some(resource) = public::find(&path) {
             if !matches!(req.method, "GET" | "HEAD") {
                 return Err(ApiError::method_not_allowed(req.method, "GET, HEAD"));
             }
-            return (resource.respond)(self);
+            return (resource.respond)(self).map(Answer::settled);
         }
         let principal = self.authenticate(req.authorization)?;
         if effort != Effort::Deferred {
@@ -123,16 +183,17 @@ impl App {
             Cost::PerCall(n) => n,
             Cost::PerRow => reply.rows,
         };
-        let charge = match reply.charged.take() {
-            Some(charged) => charged,
+        let (charge, pending) = match reply.charged.take() {
+            Some(charged) => (charged, None),
             None => self.charge(&principal, cost, reply.semantic_searches, req.request_id)?,
         };
         let meta = reply.meta.to_value(endpoint.meta, &charge);
         let body = success_body(&reply.data, &meta, reply.message.as_deref());
-        Ok(Response {
+        let response = Response {
             credits: charge.credits_used,
             ..Response::ok(JSON, body)
-        })
+        };
+        Ok(Answer { response, pending })
     }
 
     fn authenticate(&self, header: Option<&str>) -> Result<Principal, ApiError> {
@@ -177,12 +238,12 @@ impl App {
         credits: u64,
         semantic: u64,
         request_id: &str,
-    ) -> Result<Charge, ApiError> {
+    ) -> Result<(Charge, Option<Durability>), ApiError> {
         match self
             .accounts
-            .charge(principal, credits, semantic, chrono::Utc::now())
+            .charge_pending(principal, credits, semantic, chrono::Utc::now())
         {
-            Ok(Ok(charge)) => Ok(charge),
+            Ok(Ok(charged)) => Ok(charged),
             Ok(Err(short)) => Err(ApiError::insufficient_credits(
                 "complete this request",
                 short.credits_needed,

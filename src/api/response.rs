@@ -63,6 +63,14 @@ impl Response {
         }
     }
 
+    /// This answer, from the generation `other` came from.
+    pub fn from_generation_of(self, other: &Response) -> Response {
+        Response {
+            generation: other.generation,
+            ..self
+        }
+    }
+
     /// The same answer with `headers` added.
     pub fn with_headers(self, headers: &'static [(&'static str, &'static str)]) -> Response {
         Response { headers, ..self }

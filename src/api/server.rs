@@ -9,6 +9,11 @@
 //!   blocking pool behind a semaphore of `workers` permits, never on the
 //!   reactor; a request that cannot get a permit in time is refused with 503,
 //!   one that runs too long is answered 504 (its work finishes unobserved).
+//! * An answer that charged credits is sent once the charge is durable: the
+//!   handler returns as soon as the charge is queued, and the reactor
+//!   awaits the accounts store's sync ([`crate::accounts::Durability`]), so
+//!   no thread sleeps on the disk (one core, C1 mix at M, alternating:
+//!   2,148–2,332 → 2,328–2,442 req/s at 8 and 32 connections).
 //!   The exception is light requests ([`routes::runs_on`]: lookups by
 //!   identifier, location and industry searches, errors before any work),
 //!   a few microseconds of in-memory work that runs on the reactor thread:
@@ -44,7 +49,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tracing::Instrument;
 
-use super::app::{App, Quick, Request, Response};
+use super::app::{Answer, App, Quick, Request, Response};
 use super::errors::ApiError;
 use super::handler::Effort;
 use super::parse_errors::Enveloped;
@@ -81,13 +86,13 @@ impl Default for ServerConfig {
     }
 }
 
-/// Concurrent handlers by default: four per core, at least eight. A
-/// handler waits for its charge to be on disk (the group commit's
-/// `fdatasync`) once its work is done; with two per core, a core running
-/// the C1 mix at M sat idle in I/O wait 11 % of the time, all its handlers
-/// waiting on a sync (one core, 8 connections, 2026-11-29: 1,840–1,920
-/// req/s against 2,230 with 8 handlers; in a faster phase, alternating,
-/// 2,260–2,364 against 2,394–2,480 at 8 and 32 connections).
+/// Concurrent handlers by default: four per core, at least eight. Chosen
+/// when each handler waited on its thread for its charge's sync (two per
+/// core left a core idle in I/O wait 11 % of the time under the C1 mix at
+/// M); since the answer waits for the sync on the reactor instead
+/// ([`run`]), two and eight per core measured alike (one core, C1 at M,
+/// 2026-11-29: 2,170–2,350 against 2,355–2,360 req/s at 8 connections,
+/// 2,323 against 2,311 at 32), so the default stayed.
 fn default_workers() -> usize {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     (cores * 4).max(8)
@@ -273,11 +278,25 @@ async fn read_body(
     }
 }
 
+/// Runs the request (on the reactor or the pool), then waits, without
+/// holding a thread, for its charge to be durable.
 async fn run(shared: &Arc<Shared>, parts: Parts, body: Bytes, id: &str) -> Response {
+    match work(shared, parts, body, id).await {
+        Ok(answer) => answer.settle(id).await,
+        Err(refused) => refused,
+    }
+}
+
+async fn work(
+    shared: &Arc<Shared>,
+    parts: Parts,
+    body: Bytes,
+    id: &str,
+) -> Result<Answer, Response> {
     let effort = match routes::runs_on(&parts.method, &parts.path, parts.query.as_deref()) {
-        RunsOn::Reactor => return handle(&shared.app, &parts, &body, id, Effort::Full),
+        RunsOn::Reactor => return Ok(handle(&shared.app, &parts, &body, id, Effort::Full)),
         RunsOn::ReactorFirst => match handle_quick(&shared.app, &parts, &body, id) {
-            Quick::Done(response) => return response,
+            Quick::Done(answer) => return Ok(answer),
             Quick::Deferred => Effort::Deferred,
         },
         RunsOn::Pool => Effort::Full,
@@ -288,7 +307,7 @@ async fn run(shared: &Arc<Shared>, parts: Parts, body: Bytes, id: &str) -> Respo
     let waited = tokio::time::timeout(config.queue_timeout, shared.permits.acquire()).await;
     metrics.queued(-1);
     let Ok(Ok(permit)) = waited else {
-        return Response::error(&ApiError::overloaded());
+        return Err(Response::error(&ApiError::overloaded()));
     };
     let (app, request_id, span) = (shared.app.clone(), id.to_string(), tracing::Span::current());
     let work = tokio::task::spawn_blocking(move || {
@@ -301,27 +320,27 @@ async fn run(shared: &Arc<Shared>, parts: Parts, body: Bytes, id: &str) -> Respo
     let outcome = tokio::time::timeout(config.handler_timeout, work).await;
     drop(permit);
     match outcome {
-        Ok(Ok(response)) => response,
+        Ok(Ok(answer)) => Ok(answer),
         Ok(Err(join)) => {
             tracing::error!(request_id = id, error = %join, "handler failed");
-            Response::error(&ApiError::internal(id))
+            Err(Response::error(&ApiError::internal(id)))
         }
-        Err(_) => Response::error(&ApiError::timeout()),
+        Err(_) => Err(Response::error(&ApiError::timeout())),
     }
 }
 
 /// Runs the handler of one request with `effort` (full, or the pool's run
 /// of a deferred one); a panic becomes a logged 500.
-fn handle(app: &App, parts: &Parts, body: &Bytes, id: &str, effort: Effort) -> Response {
-    caught(parts, body, id, |req| app.handle_with(req, effort))
-        .unwrap_or_else(|| Response::error(&ApiError::internal(id)))
+fn handle(app: &App, parts: &Parts, body: &Bytes, id: &str, effort: Effort) -> Answer {
+    caught(parts, body, id, |req| app.answer(req, effort))
+        .unwrap_or_else(|| Answer::settled(Response::error(&ApiError::internal(id))))
 }
 
 /// The reactor's first attempt at a name lookup ([`Effort::Quick`]); a
 /// panic becomes a logged 500.
 fn handle_quick(app: &App, parts: &Parts, body: &Bytes, id: &str) -> Quick {
     caught(parts, body, id, |req| app.handle_quick(req))
-        .unwrap_or_else(|| Quick::Done(Response::error(&ApiError::internal(id))))
+        .unwrap_or_else(|| Quick::Done(Answer::settled(Response::error(&ApiError::internal(id)))))
 }
 
 /// Runs `handler` on the request; `None` (logged) if it panicked.
