@@ -28,6 +28,7 @@ use roaring::RoaringBitmap;
 
 pub use companies::{companies_plan, search_companies};
 pub use deals::{deals_plan, search_deals};
+pub(crate) use dense::{DealSet, DenseSet};
 pub use investors::search_investors;
 pub use people::search_people;
 
