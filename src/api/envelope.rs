@@ -83,6 +83,16 @@ impl Data {
         self
     }
 
+    /// Bytes of the records it holds (what [`Data::write`] writes, but for
+    /// names and punctuation).
+    fn record_bytes(&self) -> usize {
+        let members = self.members.iter().map(|(_, member)| match member {
+            Member::One(r) => r.0.len(),
+            Member::List(rs) => rs.iter().map(|r| r.0.len() + 1).sum(),
+        });
+        self.itself.as_ref().map_or(0, |r| r.0.len()) + members.sum::<usize>()
+    }
+
     fn write(&self, out: &mut Vec<u8>) {
         if let Some(record) = &self.itself {
             out.extend_from_slice(&record.0);
@@ -174,7 +184,7 @@ impl Meta {
 
 /// Serialises a whole success body.
 pub fn success_body(data: &Data, meta: &Value, message: Option<&str>) -> Vec<u8> {
-    let mut out = Vec::with_capacity(1024);
+    let mut out = Vec::with_capacity(1024 + data.record_bytes());
     out.extend_from_slice(b"{\"success\":true,");
     if let Some(m) = message {
         out.extend_from_slice(b"\"message\":");

@@ -54,7 +54,7 @@ pub const STORE_TAG: [u8; 4] = *b"STOR";
 pub const CACHE_BYTES: u64 = 8 << 20;
 
 /// A decompressed record (JSON bytes), shared with the cache.
-pub type Record = Arc<[u8]>;
+pub type Record = Arc<Vec<u8>>;
 
 /// Weighs a cached record by its bytes (plus the entry's own).
 #[derive(Clone)]
