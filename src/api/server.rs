@@ -279,12 +279,15 @@ async fn read_body(
 }
 
 /// Runs the request (on the reactor or the pool), then waits, without
-/// holding a thread, for its charge to be durable.
+/// holding a thread, for its charge to be durable; a sync that takes longer
+/// than a handler may run is answered 504, like a handler that does.
 async fn run(shared: &Arc<Shared>, parts: Parts, body: Bytes, id: &str) -> Response {
-    match work(shared, parts, body, id).await {
-        Ok(answer) => answer.settle(id).await,
-        Err(refused) => refused,
-    }
+    let answer = match work(shared, parts, body, id).await {
+        Ok(answer) => answer,
+        Err(refused) => return refused,
+    };
+    let synced = tokio::time::timeout(shared.config.handler_timeout, answer.settle(id)).await;
+    synced.unwrap_or_else(|_| Response::error(&ApiError::timeout()))
 }
 
 async fn work(
