@@ -7,6 +7,7 @@ mod browser;
 mod cli;
 mod common;
 mod conformance;
+mod durability;
 mod generations;
 mod index_cycle;
 mod oracle;
