@@ -94,6 +94,14 @@ impl Answer {
             Some(pending) => durable_or_failed(self.response, pending.wait_blocking(), request_id),
         }
     }
+
+    /// The same answer, made by index generation `number`.
+    fn of_generation(self, number: u64) -> Answer {
+        Answer {
+            response: self.response.from_generation(number),
+            ..self
+        }
+    }
 }
 
 fn durable_or_failed(response: Response, synced: std::io::Result<()>, id: &str) -> Response {
@@ -102,15 +110,6 @@ fn durable_or_failed(response: Response, synced: std::io::Result<()>, id: &str) 
         Err(e) => {
             tracing::error!(request_id = id, error = %e, "could not record a charge");
             Response::error(&ApiError::internal(id)).from_generation_of(&response)
-        }
-    }
-}
-
-impl Answer {
-    fn of_generation(self, number: u64) -> Answer {
-        Answer {
-            response: self.response.from_generation(number),
-            ..self
         }
     }
 }
