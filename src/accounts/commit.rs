@@ -437,10 +437,14 @@ mod tests {
         syncer.join().unwrap();
     }
 
-    fn wait_until_idle(commit: &GroupCommit) {
+    /// A group commit in `dir` with its syncer running and asleep.
+    fn idle_syncer(dir: &TestDir) -> (Arc<GroupCommit>, std::thread::JoinHandle<()>) {
+        let commit = Arc::new(open(dir));
+        let syncer = with_syncer(&commit);
         while !lock(&commit.queue).syncer_idle {
             std::thread::yield_now();
         }
+        (commit, syncer)
     }
 
     #[test]
@@ -469,9 +473,7 @@ mod tests {
     #[test]
     fn a_flush_by_another_leader_does_not_lose_the_syncers_wake_up() {
         let dir = TestDir::new("commit-syncer-wake");
-        let commit = Arc::new(open(&dir));
-        let syncer = with_syncer(&commit);
-        wait_until_idle(&commit);
+        let (commit, syncer) = idle_syncer(&dir);
         commit.enqueue(b"1\n", 1);
         let mut leader = commit.leader_for(1).unwrap().unwrap();
         leader.flush().unwrap();
@@ -485,9 +487,7 @@ mod tests {
     #[test]
     fn the_syncer_flushes_what_is_queued_before_it_stops() {
         let dir = TestDir::new("commit-syncer-stop");
-        let commit = Arc::new(open(&dir));
-        let syncer = with_syncer(&commit);
-        wait_until_idle(&commit);
+        let (commit, syncer) = idle_syncer(&dir);
         commit.enqueue(b"1\n", 1);
         stop(&commit, syncer);
         within_5s(commit.durability(1).wait()).unwrap();

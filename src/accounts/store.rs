@@ -272,23 +272,21 @@ impl JournalStore {
         semantic: u64,
         now: DateTime<Utc>,
     ) -> io::Result<Result<Charge, Insufficient>> {
-        let (charge, pending) = self.charge_queued(principal, (credits, semantic), now)?;
-        if let Some(pending) = pending {
-            pending.wait_blocking()?;
+        let (charge, seq) = self.charge_applied(principal, (credits, semantic), now)?;
+        if let Some(seq) = seq {
+            self.wait_durable(seq)?;
         }
         Ok(charge)
     }
 
     /// A charge of `(credits, semantic searches)` decided, applied and
-    /// queued, with what to wait for before it is durable (`None`: it is,
-    /// or nothing was written). Wakes the syncer, unless a compaction is
-    /// due: then it waits here, leading the flush and the compaction.
-    fn charge_queued(
+    /// queued; the sequence number to wait for (`None`: nothing written).
+    fn charge_applied(
         &self,
         principal: &Principal,
         (credits, semantic): (u64, u64),
         now: DateTime<Utc>,
-    ) -> io::Result<(Result<Charge, Insufficient>, Option<Durability>)> {
+    ) -> io::Result<(Result<Charge, Insufficient>, Option<u64>)> {
         let month = month_of(now);
         let user = principal.user.as_str();
         if credits == 0 && semantic == 0 {
@@ -301,15 +299,19 @@ impl JournalStore {
                 Decision::Refuse(refused) => Ok((Vec::new(), Err(refused))),
             }
         })?;
-        let Some(seq) = seq else {
-            return Ok((charge, None));
-        };
+        Ok((charge, seq))
+    }
+
+    /// What a caller that must not block waits for until record `seq` is
+    /// durable: the syncer's flush, woken now; or nothing when a compaction
+    /// is due, which this thread then leads (flush and snapshot) itself.
+    fn pending(&self, seq: u64) -> io::Result<Option<Durability>> {
         if self.commit.in_journal() >= self.compact_after.load(Ordering::Relaxed) {
             self.wait_durable(seq)?;
-            return Ok((charge, None));
+            return Ok(None);
         }
         self.commit.wake_syncer();
-        Ok((charge, Some(self.commit.durability(seq))))
+        Ok(Some(self.commit.durability(seq)))
     }
 
     /// `(searches used this month, ceiling)` of the principal's semantic
@@ -513,7 +515,11 @@ impl AccountStore for JournalStore {
         semantic: u64,
         now: DateTime<Utc>,
     ) -> PendingCharge {
-        let (charge, pending) = self.charge_queued(principal, (credits, semantic), now)?;
+        let (charge, seq) = self.charge_applied(principal, (credits, semantic), now)?;
+        let pending = match seq {
+            Some(seq) => self.pending(seq)?,
+            None => None,
+        };
         Ok(charge.map(|charge| (charge, pending)))
     }
 

@@ -625,10 +625,23 @@ fn kill_child_after(dir: &TestDir, child: &str, at_least: u128) -> u128 {
 /// it reported as done survived, and at most the one in flight was added.
 #[test]
 fn kill_9_loses_no_acknowledged_charge() {
-    let dir = TestDir::new("store-kill");
+    charges_survive_kill_9("store-kill", "crash_child");
+}
+
+/// The same for charges taken the way the server takes them: pending, the
+/// acknowledgement awaiting the syncer's flush.
+#[test]
+fn kill_9_loses_no_acknowledged_pending_charge() {
+    charges_survive_kill_9("store-kill-pending", "pending_crash_child");
+}
+
+/// Runs `child` on a fresh store, kills it after 300 acknowledged charges,
+/// and checks what the reopened store recorded.
+fn charges_survive_kill_9(name: &str, child: &str) {
+    let dir = TestDir::new(name);
     let (accounts, _) = store_with(&dir, Plan::Api, 0);
     drop(accounts);
-    let acked = kill_child_after(&dir, "crash_child", 300) as u64;
+    let acked = kill_child_after(&dir, child, 300) as u64;
     let usage = open(&dir).usage("acme", at(2026, 8, 10)).unwrap();
     assert!(
         usage == acked || usage == acked + 1,
@@ -641,6 +654,21 @@ fn kill_9_loses_no_acknowledged_charge() {
 #[test]
 #[ignore]
 fn crash_child() {
+    charge_until_killed(|accounts, principal| pay(accounts, principal, 1, at(2026, 8, 10)));
+}
+
+/// The charging process of [`kill_9_loses_no_acknowledged_pending_charge`];
+/// does nothing unless started by it.
+#[test]
+#[ignore]
+fn pending_crash_child() {
+    let runtime = waiter();
+    charge_until_killed(|accounts, principal| pay_pending(accounts, &runtime, principal, 1));
+}
+
+/// Charges one credit at a time with `pay_one` on the store in
+/// [`CRASH_DIR_VAR`], printing `acked N` after each, for at most a minute.
+fn charge_until_killed(pay_one: impl Fn(&JournalStore, &Principal) -> Charge) {
     let Some(dir) = std::env::var_os(CRASH_DIR_VAR) else {
         return;
     };
@@ -652,52 +680,7 @@ fn crash_child() {
     };
     let deadline = Instant::now() + Duration::from_secs(60);
     for n in 1.. {
-        assert_eq!(
-            pay(&accounts, &principal, 1, at(2026, 8, 10)).credits_used,
-            1
-        );
-        println!("acked {n}");
-        if Instant::now() > deadline {
-            break;
-        }
-    }
-}
-
-/// [`kill_9_loses_no_acknowledged_charge`] for charges the way the server
-/// takes them: pending, the acknowledgement awaiting the syncer's flush.
-#[test]
-fn kill_9_loses_no_acknowledged_pending_charge() {
-    let dir = TestDir::new("store-kill-pending");
-    let (accounts, _) = store_with(&dir, Plan::Api, 0);
-    drop(accounts);
-    let acked = kill_child_after(&dir, "pending_crash_child", 300) as u64;
-    let usage = open(&dir).usage("acme", at(2026, 8, 10)).unwrap();
-    assert!(
-        usage == acked || usage == acked + 1,
-        "{acked} acknowledged, {usage} recorded"
-    );
-}
-
-/// The charging process of [`kill_9_loses_no_acknowledged_pending_charge`];
-/// does nothing unless started by it.
-#[test]
-#[ignore]
-fn pending_crash_child() {
-    let Some(dir) = std::env::var_os(CRASH_DIR_VAR) else {
-        return;
-    };
-    let accounts = JournalStore::open(std::path::Path::new(&dir), Allowances::default()).unwrap();
-    let principal = Principal {
-        user: "acme".into(),
-        key_id: String::new(),
-        plan: Plan::Api,
-    };
-    let (runtime, deadline) = (waiter(), Instant::now() + Duration::from_secs(60));
-    for n in 1.. {
-        assert_eq!(
-            pay_pending(&accounts, &runtime, &principal, 1).credits_used,
-            1
-        );
+        assert_eq!(pay_one(&accounts, &principal).credits_used, 1);
         println!("acked {n}");
         if Instant::now() > deadline {
             break;
