@@ -7,6 +7,7 @@
 pub mod bits;
 pub mod build;
 pub mod column;
+pub mod common_edges;
 pub mod docs;
 pub mod entity_ids;
 pub mod error;

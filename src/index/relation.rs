@@ -27,6 +27,16 @@ pub struct Edges<'a> {
 }
 
 impl<'a> Edges<'a> {
+    /// Edges over plain arrays (offsets as in the module doc), for tests.
+    #[cfg(test)]
+    pub fn of(offsets: &'a [u32], targets: &'a [u32], payload: &'a [u8]) -> Edges<'a> {
+        Edges {
+            offsets,
+            targets,
+            payload,
+        }
+    }
+
     #[inline]
     fn bounds(&self, source: u32) -> (usize, usize) {
         (
@@ -47,6 +57,25 @@ impl<'a> Edges<'a> {
     pub fn payload(&self, source: u32) -> &'a [u8] {
         let (lo, hi) = self.bounds(source);
         self.payload.get(lo..hi).unwrap_or(&[])
+    }
+
+    /// Positions of `source`'s edges in [`Edges::all_targets`].
+    #[inline]
+    pub fn positions(&self, source: u32) -> std::ops::Range<usize> {
+        let (lo, hi) = self.bounds(source);
+        lo..hi
+    }
+
+    /// Every edge's target, sources in order (source `s`'s are at
+    /// [`Edges::positions`]).
+    pub fn all_targets(&self) -> &'a [u32] {
+        self.targets
+    }
+
+    /// Every edge's payload byte, parallel to [`Edges::all_targets`]
+    /// (empty when the relation has none).
+    pub fn all_payload(&self) -> &'a [u8] {
+        self.payload
     }
 
     #[inline]

@@ -30,6 +30,12 @@ pub const CHUNK: usize = 8;
 pub trait DealSet {
     fn contains(&self, d: u32) -> bool;
 
+    /// 1 when `d` is in the set, else 0 (for sums without branches).
+    #[inline]
+    fn hit(&self, d: u32) -> u32 {
+        u32::from(self.contains(d))
+    }
+
     /// The doc ids `lo..hi` outside which no deal of the set lies.
     fn span(&self) -> Range<u32>;
 
@@ -182,6 +188,12 @@ impl DealSet for DenseSet {
         self.words
             .get((d / 64) as usize)
             .is_some_and(|w| w & (1 << (d % 64)) != 0)
+    }
+
+    #[inline]
+    fn hit(&self, d: u32) -> u32 {
+        let word = self.words.get((d / 64) as usize).copied().unwrap_or(0);
+        ((word >> (d % 64)) & 1) as u32
     }
 
     fn span(&self) -> Range<u32> {

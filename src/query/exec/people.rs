@@ -17,7 +17,9 @@
 //!   totals), or decided from the people side (their `angel_deals` /
 //!   `partner_deals`, each read only up to its `min`-th deal in D; exact
 //!   counts are then taken for the first page's worth only, see
-//!   `at_least`), whichever is estimated cheaper.
+//!   `at_least`), or counted for every candidate at once from running
+//!   counts along all the people's lists (`every_person`), whichever is
+//!   estimated cheaper.
 //! - Semantic search: `company.search_query` narrows the employer
 //!   companies to their semantic set (among the employers the other
 //!   `company` keys leave); `investor.deals.search_query` narrows D to the
@@ -44,10 +46,11 @@ use crate::query::request::{
 use crate::query::sort::page_end;
 use crate::query::sort::Direction::{Ascending, Descending};
 
-use super::at_least::{people_reaching, reaching_ns, reads_estimate, Reaching};
+use super::at_least::{first_by_count, people_reaching, reaching_ns, reads_estimate, Reaching};
 use super::blocks::{company_on_deals, deal_on_deals};
 use super::dense::{Block, DealSet, DenseSet};
 use super::employment::{employed_by, employers, Employment};
+use super::every_person::{count_every, every_ns};
 use super::joins::{docs_of_keys, docs_of_org_identifiers};
 use super::person_deals::{DealRules, PersonLists};
 use super::semantic::{cosine_key, semantic_companies, semantic_hits, SemanticSet};
@@ -198,8 +201,11 @@ fn count_deals(
         None => reads_estimate(index, rules, candidates, (min, deals.len(), all))?,
     };
     let d = (deals.len(), block.is_some());
-    let people_ns = reaching_ns(&PEOPLE_SIDES, d, candidates.len(), read);
-    let budget = (&PEOPLE_SIDES, walk_ns.min(people_ns));
+    let ranked = (candidates.len(), first.is_some());
+    let people_ns = reaching_ns(&PEOPLE_SIDES, d, ranked, read);
+    let set_ns = deals.len() * 5 / 2;
+    let every_ns = every_ns(index, rules, candidates.len())? + set_ns;
+    let budget = (&PEOPLE_SIDES, walk_ns.min(people_ns).min(every_ns));
     let supersets = if every_rule { supersets } else { &[] };
     let base = ValueBase::cheapest(index, Entities::People, supersets, deals, budget)?;
     if let Some(base) = base {
@@ -211,6 +217,9 @@ fn count_deals(
             only_lead: rules.only_lead,
             investors: based & candidates,
         }));
+    }
+    if every_ns < people_ns.min(walk_ns) {
+        return every(index, rules, deals, (candidates, first), block);
     }
     if people_ns < walk_ns {
         return at_least(index, rules, (deals, min), (candidates, first), block);
@@ -254,10 +263,45 @@ fn at_least(
     Ok(PersonCounts::AtLeast { set, reaching })
 }
 
+/// Every candidate's count over `deals` (one block when `block` is), all
+/// at once from running counts along the people's lists; the first
+/// `first` by count ranked, when asked.
+fn every(
+    index: &Index,
+    rules: &DealRules,
+    deals: &RoaringBitmap,
+    (candidates, first): (&RoaringBitmap, Option<usize>),
+    block: Option<Range<u32>>,
+) -> Result<PersonCounts, IndexError> {
+    // Each arm counts with its own set type (see `at_least`).
+    let (set, counts): (Box<dyn DealSet>, _) = match block {
+        Some(block) => {
+            let set = Block(block);
+            let counts = count_every(index, rules, &set, candidates)?;
+            (Box::new(set), counts)
+        }
+        None => {
+            let set = DenseSet::of(deals, index.deals.docs as u32);
+            let counts = count_every(index, rules, &set, candidates)?;
+            (Box::new(set), counts)
+        }
+    };
+    Ok(PersonCounts::Every { set, counts, first })
+}
+
 /// What counting the candidates' deals in D found.
 enum PersonCounts {
     /// Every candidate's counts.
     Exact(PersonTally),
+    /// Every candidate's count over a broad D (`every`), without leads:
+    /// a page's rows are counted from their lists. Only the first `first`
+    /// by count are ranked, when asked.
+    Every {
+        set: Box<dyn DealSet>,
+        /// (person, count) of the candidates with a counted deal, ascending.
+        counts: Vec<(u32, u32)>,
+        first: Option<usize>,
+    },
     /// The candidates with at least `min_matching_deals` counted deals in
     /// a broad D, each decided from their lists' first deals in D
     /// (`at_least`): counts are taken for the people that need them.
@@ -271,18 +315,24 @@ impl PersonCounts {
     /// The people with at least `min` counted deals, and their counts when
     /// known.
     fn kept(&self, min: u32) -> (RoaringBitmap, Option<Vec<(u32, u32)>>) {
-        let tally = match self {
+        let (kept, first): (Vec<(u32, u32)>, _) = match self {
             PersonCounts::AtLeast { reaching, .. } => {
                 return (reaching.people.clone(), reaching.first.clone())
             }
-            PersonCounts::Exact(tally) => tally,
+            PersonCounts::Exact(tally) => {
+                let counts = tally.touched().into_iter().map(|p| (p, tally.get(p).deals));
+                (counts.filter(|&(_, n)| n >= min).collect(), None)
+            }
+            PersonCounts::Every { counts, first, .. } => {
+                let kept = counts.iter().filter(|&&(_, n)| n >= min);
+                (kept.copied().collect(), *first)
+            }
         };
-        let counts = tally.touched().into_iter().map(|p| (p, tally.get(p).deals));
-        let kept: Vec<(u32, u32)> = counts.filter(|&(_, n)| n >= min).collect();
-        (
-            bitmap_of(kept.iter().map(|&(p, _)| p).collect()),
-            Some(kept),
-        )
+        let people = bitmap_of(kept.iter().map(|&(p, _)| p).collect());
+        match first {
+            Some(k) => (people, Some(first_by_count(kept.into_iter(), k))),
+            None => (people, Some(kept)),
+        }
     }
 
     /// Counts of every person of `kept` (when the first by count were not
@@ -296,6 +346,10 @@ impl PersonCounts {
         let set = match self {
             PersonCounts::Exact(tally) => {
                 return Ok(docs(kept).map(|p| (p, tally.get(p).deals)).collect())
+            }
+            PersonCounts::Every { counts, .. } => {
+                let of_kept = counts.iter().filter(|&&(p, _)| kept.contains(p));
+                return Ok(of_kept.copied().collect());
             }
             PersonCounts::AtLeast { set, .. } => set,
         };
@@ -318,7 +372,9 @@ impl PersonCounts {
         let dates = index.deals.column_i32("date")?;
         let counts = page.iter().map(|&p| {
             let acc = match self {
-                PersonCounts::AtLeast { set, .. } => rules.count(set.as_ref(), &angel, &partner, p),
+                PersonCounts::AtLeast { set, .. } | PersonCounts::Every { set, .. } => {
+                    rules.count(set.as_ref(), &angel, &partner, p)
+                }
                 PersonCounts::Exact(t) => t.get(p),
             };
             let latest = rules.first_counted(&angel, &partner, p, |d| deals.contains(d));
@@ -676,15 +732,62 @@ mod tests {
             every.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
             assert_eq!(every, ranked, "min {min}");
             let page: Vec<u32> = ranked.iter().map(|&(p, _)| p).collect();
-            let rows = counts.page_counts(index, rules, deals, &page).unwrap();
-            for (&p, row) in page.iter().zip(rows) {
-                let walked = exact.get(p);
-                assert_eq!(
-                    (row.deal_count, row.lead_count),
-                    (walked.deals, walked.leads)
-                );
-            }
+            rows_agree(index, rules, (&counts, deals), &page, exact);
         }
+    }
+
+    /// The page rows of `page` (deals and leads) agree with an exact tally.
+    fn rows_agree(
+        index: &Index,
+        rules: &DealRules,
+        (counts, deals): (&PersonCounts, &RoaringBitmap),
+        page: &[u32],
+        exact: &Tally,
+    ) {
+        let rows = counts.page_counts(index, rules, deals, page).unwrap();
+        for (&p, row) in page.iter().zip(rows) {
+            let walked = exact.get(p);
+            let row = (row.deal_count, row.lead_count);
+            assert_eq!(row, (walked.deals, walked.leads), "person {p}");
+        }
+    }
+
+    /// Every candidate's count at once, the people kept at each `min`,
+    /// and a page's rows agree with an exact tally.
+    fn every_agrees(
+        index: &Index,
+        rules: &DealRules,
+        (deals, all): (&RoaringBitmap, &PersonCounts),
+        (candidates, first): (&RoaringBitmap, Option<usize>),
+        exact: &Tally,
+    ) {
+        let want: Vec<(u32, u32)> = docs(candidates)
+            .map(|p| (p, exact.get(p).deals))
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        for min in 1..=5 {
+            let (kept, counts) = all.kept(min);
+            let mut counts = counts.expect("every count is known");
+            let mut want: Vec<(u32, u32)> =
+                want.iter().copied().filter(|&(_, n)| n >= min).collect();
+            assert_eq!(
+                kept.iter().collect::<Vec<_>>(),
+                want.iter().map(|&(p, _)| p).collect::<Vec<_>>()
+            );
+            assert_eq!(
+                all.counts_of(index, rules, &kept).unwrap(),
+                want,
+                "min {min}"
+            );
+            if let Some(k) = first {
+                want.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
+                want.truncate(k);
+                counts.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
+            }
+            assert_eq!(counts, want, "min {min}, first {first:?}");
+        }
+        let page: Vec<u32> = want.iter().map(|&(p, _)| p).collect();
+        rows_agree(index, rules, (all, deals), &page, exact);
     }
 
     /// Counting from the people side and from the deal side agree, for
@@ -734,6 +837,13 @@ mod tests {
                             );
                         }
                         assert_eq!(people.touched(), from_deals.touched());
+                        let block = block_of(deals);
+                        for first in [None, Some(0), Some(1), Some(5), Some(1000)] {
+                            let ranked = (candidates, first);
+                            let all = super::every(&index, &rules, deals, ranked, block.clone());
+                            let all = all.unwrap();
+                            every_agrees(&index, &rules, (deals, &all), ranked, &from_deals);
+                        }
                         let n = index.deals.docs as u32;
                         let dense = || Box::new(DenseSet::of(deals, n)) as Box<dyn DealSet>;
                         at_least_agrees(&index, &rules, (deals, dense), candidates, &from_deals);
