@@ -203,7 +203,11 @@ fn count_deals(
     let d = (deals.len(), block.is_some());
     let ranked = (candidates.len(), first.is_some());
     let people_ns = reaching_ns(&PEOPLE_SIDES, d, ranked, read);
-    let set_ns = deals.len() * 5 / 2;
+    // The bitset of D (a block needs none), as the people side's.
+    let set_ns = match block {
+        Some(_) => 0,
+        None => PEOPLE_SIDES.entity_ns(deals.len(), 0),
+    };
     let every_ns = every_ns(index, rules, candidates.len())? + set_ns;
     let budget = (&PEOPLE_SIDES, walk_ns.min(people_ns).min(every_ns));
     let supersets = if every_rule { supersets } else { &[] };
