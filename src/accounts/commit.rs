@@ -285,9 +285,11 @@ impl Leader<'_> {
         written.map_err(|e| self.fail(e))?;
         commit.syncs.fetch_add(1, Ordering::Relaxed);
         commit.records.fetch_add(records, Ordering::Relaxed);
+        // Counted before the records are published: whoever sees them
+        // durable sees them in the journal's count too.
+        self.count_journal();
         commit.durable.store(last_seq, Ordering::Release);
         commit.published.send_replace(last_seq);
-        self.count_journal();
         Ok(())
     }
 
