@@ -15,6 +15,7 @@ pub mod facet;
 pub mod format;
 pub mod generation;
 pub mod inspect;
+pub mod joint_sources;
 pub mod keymap;
 pub mod manifest;
 pub mod mmap;

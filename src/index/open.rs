@@ -17,11 +17,12 @@ use super::common_edges::CommonEdges;
 use super::entity_ids::EntityIds;
 use super::facet::Facet;
 use super::format::Bundle;
+use super::joint_sources::JointSources;
 use super::keymap::{IdMap, KeyMap};
 use super::manifest::Manifest;
 use super::names::*;
 use super::records::{Projection, Records, COMPANY_PROJECTIONS, PERSON_PROJECTIONS};
-use super::relation::Relation;
+use super::relation::{Edges, Relation};
 use super::store::refs::{NoUuids, Uuids};
 use super::store::{Store, STORE_TAG};
 use super::text::NameIndex;
@@ -85,6 +86,7 @@ pub struct Kind {
     value_counts: Opened<ValueCounts>,
     value_runs: Opened<Derived>,
     common_edges: Opened<CommonEdges>,
+    joint_sources: Opened<JointSources>,
     stores: Opened<Records>,
 }
 
@@ -123,6 +125,7 @@ impl Kind {
             value_counts: Opened::default(),
             value_runs: Opened::default(),
             common_edges: Opened::default(),
+            joint_sources: Opened::default(),
             stores: Opened::default(),
         })
     }
@@ -185,14 +188,39 @@ impl Kind {
     /// ([`CommonEdges`]), derived on first use (9 ms at M), then kept.
     pub fn common_edges(&self, first: &str, second: &str) -> Result<Arc<CommonEdges>, IndexError> {
         self.common_edges.get(&format!("{first}&{second}"), || {
-            let (first, second) = (self.relation(first)?, self.relation(second)?);
-            let started = std::time::Instant::now();
-            let sources = first.sources().min(second.sources());
-            let common = CommonEdges::derive(&first.edges(), &second.edges(), sources);
-            let ms = started.elapsed().as_millis() as u64;
+            let (common, ms) = self.derive_pair((first, second), CommonEdges::derive)?;
             tracing::info!(bytes = common.heap_bytes(), ms, "common edges derived");
             Ok(common)
         })
+    }
+
+    /// The sources with an edge in `first` or `second`, and where their
+    /// edges begin in each ([`JointSources`]), derived on first use (a
+    /// pass over both relations' offsets), then kept.
+    pub fn joint_sources(
+        &self,
+        first: &str,
+        second: &str,
+    ) -> Result<Arc<JointSources>, IndexError> {
+        self.joint_sources.get(&format!("{first}&{second}"), || {
+            let (joint, ms) = self.derive_pair((first, second), JointSources::derive)?;
+            tracing::info!(bytes = joint.heap_bytes(), ms, "joint sources derived");
+            Ok(joint)
+        })
+    }
+
+    /// `derive` over relations `first` and `second` and their common
+    /// sources, and the milliseconds it took.
+    fn derive_pair<T>(
+        &self,
+        (first, second): (&str, &str),
+        derive: impl FnOnce(&Edges, &Edges, usize) -> T,
+    ) -> Result<(T, u64), IndexError> {
+        let (first, second) = (self.relation(first)?, self.relation(second)?);
+        let started = std::time::Instant::now();
+        let sources = first.sources().min(second.sources());
+        let derived = derive(&first.edges(), &second.edges(), sources);
+        Ok((derived, started.elapsed().as_millis() as u64))
     }
 
     /// The deals behind value counts `counted` of this kind's facet
