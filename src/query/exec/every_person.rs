@@ -39,7 +39,7 @@ use super::running::{RunningHits, EXACT_BELOW};
 /// 0.5 ns an edge (2.1 ms for both lists)...
 const EDGE_PS: u64 = 500;
 
-/// ... and a candidate's count about PERSON_NS (their bounds read in
+/// ... and a candidate's count about 4 ns (their bounds read in
 /// order from the joint sources), 2026-12-02.
 const PERSON_NS: u64 = 4;
 
