@@ -65,24 +65,11 @@ impl JointSources {
         &self.sources
     }
 
-    /// Each joint source in order, with its edges' positions in both
-    /// relations.
-    pub fn each(&self) -> impl Iterator<Item = SourceEdges> + '_ {
-        self.spans.windows(2).map(|w| edges_of(w[0], w[1]))
-    }
-
-    /// Each joint source of `only` in order (with its edges' positions).
-    pub fn each_of<'a>(
-        &'a self,
-        only: &'a RoaringBitmap,
-    ) -> impl Iterator<Item = SourceEdges> + 'a {
-        let mut next = 0;
-        super::docs::docs(only).filter_map(move |source| {
-            while self.spans[next].source < source {
-                next += 1;
-            }
-            let at = &self.spans[next..];
-            (at[0].source == source).then(|| edges_of(at[0], at[1]))
+    /// The joint sources in order, in runs of at most `n` (at least 1).
+    pub fn runs(&self, n: usize) -> impl Iterator<Item = JointRun<'_>> {
+        let len = self.len();
+        (0..len).step_by(n.max(1)).map(move |i| JointRun {
+            spans: &self.spans[i..=(i + n).min(len)],
         })
     }
 
@@ -97,6 +84,36 @@ impl JointSources {
 
     pub fn heap_bytes(&self) -> usize {
         self.spans.capacity() * std::mem::size_of::<Span>() + self.sources.serialized_size()
+    }
+}
+
+/// Consecutive joint sources (see [`JointSources::runs`]).
+pub struct JointRun<'a> {
+    /// The run's spans, then the next source's (or the sentinel).
+    spans: &'a [Span],
+}
+
+impl JointRun<'_> {
+    /// The positions of the run's edges in each relation.
+    pub fn edges(&self) -> (Range<usize>, Range<usize>) {
+        let (head, next) = (self.spans[0], self.spans[self.spans.len() - 1]);
+        let (_, first, second) = edges_of(head, next);
+        (first, second)
+    }
+
+    /// Each source of the run in order, with its edges' positions counted
+    /// from the run's first edge in each relation.
+    pub fn each(&self) -> impl Iterator<Item = SourceEdges> + '_ {
+        let head = self.spans[0];
+        self.spans.windows(2).map(move |w| {
+            let (source, first, second) = edges_of(w[0], w[1]);
+            let (f, s) = (head.first as usize, head.second as usize);
+            (
+                source,
+                first.start - f..first.end - f,
+                second.start - s..second.end - s,
+            )
+        })
     }
 }
 
@@ -133,19 +150,37 @@ mod tests {
         let first = Edges::of(&a_off, &a_t, &[]);
         let second = Edges::of(&b_off, &b_t, &[]);
         let joint = JointSources::derive(&first, &second, 5);
-        let all: Vec<SourceEdges> = joint.each().collect();
-        assert_eq!(all, [(0, 0..2, 0..1), (2, 2..3, 1..1), (4, 3..3, 1..3)]);
-        for (source, a, b) in &all {
-            assert_eq!(
-                (first.positions(*source), second.positions(*source)),
-                (a.clone(), b.clone())
-            );
+        let runs = |n| -> Vec<(SourceEdges, Vec<SourceEdges>)> {
+            let runs = joint.runs(n).map(|r| {
+                let (a, b) = r.edges();
+                ((0, a, b), r.each().collect())
+            });
+            runs.collect()
+        };
+        let whole = [(
+            (0, 0..3, 0..3),
+            vec![(0, 0..2, 0..1), (2, 2..3, 1..1), (4, 3..3, 1..3)],
+        )];
+        assert_eq!(runs(3), whole);
+        assert_eq!(runs(10), whole);
+        let two = [
+            ((0, 0..3, 0..1), vec![(0, 0..2, 0..1), (2, 2..3, 1..1)]),
+            ((0, 3..3, 1..3), vec![(4, 0..0, 0..2)]),
+        ];
+        assert_eq!(runs(2), two);
+        for (source, a, b) in runs(1).into_iter().flat_map(|((_, a0, b0), r)| {
+            r.into_iter().map(move |(s, a, b)| {
+                (
+                    s,
+                    a.start + a0.start..a.end + a0.start,
+                    b.start + b0.start..b.end + b0.start,
+                )
+            })
+        }) {
+            assert_eq!((first.positions(source), second.positions(source)), (a, b));
         }
         assert_eq!(joint.sources().iter().collect::<Vec<_>>(), [0, 2, 4]);
         assert_eq!(joint.len(), 3);
-        let only: RoaringBitmap = [1, 2, 4, 9].into_iter().collect();
-        let of: Vec<SourceEdges> = joint.each_of(&only).collect();
-        assert_eq!(of, [(2, 2..3, 1..1), (4, 3..3, 1..3)]);
     }
 
     #[test]
@@ -156,7 +191,6 @@ mod tests {
             1,
         );
         assert!(joint.is_empty());
-        assert_eq!(joint.each().count(), 0);
-        assert_eq!(joint.each_of(&[0].into_iter().collect()).count(), 0);
+        assert_eq!(joint.runs(4).count(), 0);
     }
 }

@@ -208,7 +208,7 @@ fn count_deals(
         Some(_) => 0,
         None => PEOPLE_SIDES.entity_ns(deals.len(), 0),
     };
-    let every_ns = every_ns(index, rules, candidates.len())? + set_ns;
+    let every_ns = every_ns(index, rules)? + set_ns;
     let budget = (&PEOPLE_SIDES, walk_ns.min(people_ns).min(every_ns));
     let supersets = if every_rule { supersets } else { &[] };
     let base = ValueBase::cheapest(index, Entities::People, supersets, deals, budget)?;
