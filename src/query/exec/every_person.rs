@@ -21,7 +21,10 @@
 //!
 //! The candidates' bounds in both lists are read from the people's joint
 //! sources ([`JointSources`]: the people with a deal in either list, in
-//! order), not from the lists' offsets over every person.
+//! order), not from the lists' offsets over every person, and people are
+//! counted [`RUN_PEOPLE`] at a time: a run's edges are contiguous in both
+//! lists, so its running counts are taken over those edges only and read
+//! while still in cache.
 
 use roaring::RoaringBitmap;
 
