@@ -11,7 +11,7 @@
 //! | field | content |
 //! |---|---|
 //! | `spans[i]` | (source, first edge in the first relation, first edge in the second) of the `i`-th joint source |
-//! | `spans[len]` | a sentinel: (`u32::MAX`, edges of the first, edges of the second) |
+//! | `spans[len]` | a sentinel: (`u32::MAX`, where the sources' edges end in the first, in the second) |
 //!
 //! A source's edges end where the next joint source's begin: the sources
 //! between them have none. Derived in memory on first use (one pass over
@@ -51,13 +51,16 @@ impl JointSources {
                 spans.push(span_of(first, second, source));
             }
         }
-        let sources = spans.iter().map(|s| s.source).collect();
+        let set = spans.iter().map(|s| s.source).collect();
         spans.push(Span {
             source: u32::MAX,
-            first: first.all_targets().len() as u32,
-            second: second.all_targets().len() as u32,
+            first: end_of(first, sources),
+            second: end_of(second, sources),
         });
-        JointSources { spans, sources }
+        JointSources {
+            spans,
+            sources: set,
+        }
     }
 
     /// The joint sources, as a set.
@@ -125,6 +128,12 @@ fn span_of(first: &Edges, second: &Edges, source: u32) -> Span {
     }
 }
 
+/// Where the edges of the first `sources` sources end.
+fn end_of(edges: &Edges, sources: usize) -> u32 {
+    let last = sources.checked_sub(1);
+    last.map_or(0, |s| edges.positions(s as u32).end as u32)
+}
+
 fn edges_of(span: Span, next: Span) -> SourceEdges {
     let first = span.first as usize..next.first as usize;
     (
@@ -181,6 +190,17 @@ mod tests {
         }
         assert_eq!(joint.sources().iter().collect::<Vec<_>>(), [0, 2, 4]);
         assert_eq!(joint.len(), 3);
+    }
+
+    #[test]
+    fn sources_past_those_asked_for_are_not_counted() {
+        let (a_off, a_t, b_off, b_t) = relations();
+        let first = Edges::of(&a_off, &a_t, &[]);
+        let second = Edges::of(&b_off, &b_t, &[]);
+        let joint = JointSources::derive(&first, &second, 4);
+        let runs: Vec<(Range<usize>, Range<usize>)> = joint.runs(8).map(|r| r.edges()).collect();
+        assert_eq!(runs, [(0..3, 0..1)], "source 4's edges are not source 2's");
+        assert_eq!(joint.len(), 2);
     }
 
     #[test]
