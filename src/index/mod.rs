@@ -8,6 +8,7 @@ pub mod bits;
 pub mod build;
 pub mod column;
 pub mod common_edges;
+pub mod derived;
 pub mod docs;
 pub mod entity_ids;
 pub mod error;

@@ -14,6 +14,7 @@ use std::sync::{Arc, RwLock};
 
 use super::column::{Column, SortOrder};
 use super::common_edges::CommonEdges;
+use super::derived::Derived;
 use super::entity_ids::EntityIds;
 use super::facet::Facet;
 use super::format::Bundle;
@@ -27,7 +28,7 @@ use super::store::refs::{NoUuids, Uuids};
 use super::store::{Store, STORE_TAG};
 use super::text::NameIndex;
 use super::value_counts::ValueCounts;
-use super::value_runs::{Derived, ValueRuns};
+use super::value_runs::ValueRuns;
 use super::vectors::{Vectors, VECTORS_TAG};
 use super::IndexError;
 
@@ -84,7 +85,8 @@ pub struct Kind {
     relations: Opened<Relation>,
     keymaps: Opened<KeyMap>,
     value_counts: Opened<ValueCounts>,
-    value_runs: Opened<Derived>,
+    value_runs: Opened<Derived<ValueRuns>>,
+    derived_counts: Opened<Derived<ValueCounts>>,
     common_edges: Opened<CommonEdges>,
     joint_sources: Opened<JointSources>,
     stores: Opened<Records>,
@@ -124,6 +126,7 @@ impl Kind {
             keymaps: Opened::default(),
             value_counts: Opened::default(),
             value_runs: Opened::default(),
+            derived_counts: Opened::default(),
             common_edges: Opened::default(),
             joint_sources: Opened::default(),
             stores: Opened::default(),
@@ -232,7 +235,9 @@ impl Kind {
         facet: &str,
         entity_side: &Relation,
     ) -> Result<Arc<ValueRuns>, IndexError> {
-        let slot = self.value_runs.get(counted, || Ok(Derived::default()))?;
+        let slot = self
+            .value_runs
+            .get(counted, || Ok(Derived::new("value runs")))?;
         let (counts, facet) = (self.value_counts(counted)?, self.facet(facet)?);
         slot.get_or_derive(|| derive_runs(&counts, &facet, entity_side, self.docs))
     }
@@ -240,6 +245,10 @@ impl Kind {
     /// Waits for the derivations started on threads of their own.
     pub fn wait_for_derived(&self) {
         self.value_runs
+            .all()
+            .iter()
+            .for_each(|d| d.wait_if_started());
+        self.derived_counts
             .all()
             .iter()
             .for_each(|d| d.wait_if_started());
@@ -255,23 +264,49 @@ impl Kind {
         facet: &str,
         entity_side: Arc<Relation>,
     ) -> Result<Option<Arc<ValueRuns>>, IndexError> {
-        let slot = self.value_runs.get(counted, || Ok(Derived::default()))?;
+        let slot = self
+            .value_runs
+            .get(counted, || Ok(Derived::new("value runs")))?;
         if let Some(done) = slot.ready() {
             return Ok(done);
         }
-        if slot.start() {
-            let (counts, facet, docs) =
-                (self.value_counts(counted)?, self.facet(facet)?, self.docs);
-            let spawned = std::thread::Builder::new()
-                .name("value-runs".into())
-                .spawn(move || {
-                    let _ = slot.get_or_derive(|| derive_runs(&counts, &facet, &entity_side, docs));
-                });
-            if let Err(e) = spawned {
-                tracing::warn!(error = %e, "value runs: no thread to derive them");
-            }
+        let (counts, facet, docs) = (self.value_counts(counted)?, self.facet(facet)?, self.docs);
+        Ok(ready_or_started(slot, move || {
+            derive_runs(&counts, &facet, &entity_side, docs)
+        }))
+    }
+
+    /// Value counts `name` of this kind's facet `facet`, which the index
+    /// does not store, derived in memory from `deal_side` (the deals'
+    /// edges to `entities` entities, led when `led` holds of the payload)
+    /// when they are ready; otherwise `None`, and their derivation is
+    /// started on a thread of its own (0.37 s for the industries' firms
+    /// at M).
+    pub fn derived_counts_if_ready(
+        &self,
+        (name, facet): (&'static str, &str),
+        deal_side: Arc<Relation>,
+        (entities, led): (usize, fn(u8) -> bool),
+    ) -> Result<Option<Arc<ValueCounts>>, IndexError> {
+        let slot = self
+            .derived_counts
+            .get(name, || Ok(Derived::new("value counts")))?;
+        if let Some(done) = slot.ready() {
+            return Ok(done);
         }
-        Ok(None)
+        let facet = self.facet(facet)?;
+        Ok(ready_or_started(slot, move || {
+            let started = std::time::Instant::now();
+            let counts = ValueCounts::derive(&facet, &deal_side.edges(), (entities, led))?;
+            let ms = started.elapsed().as_millis() as u64;
+            tracing::info!(
+                counts = name,
+                entries = counts.entry_docs().len(),
+                ms,
+                "value counts derived"
+            );
+            Ok(counts)
+        }))
     }
 
     /// The records of `variant`, stored or projected.
@@ -346,6 +381,27 @@ fn derive_runs(
     let ms = started.elapsed().as_millis() as u64;
     tracing::info!(bytes = runs.heap_bytes(), ms, "value runs derived");
     Ok(runs)
+}
+
+/// `slot`'s structure when it is derived; otherwise `None`, and `derive`
+/// started on a thread of its own by the first caller: no request waits
+/// for it, those before it is done count another way.
+fn ready_or_started<T: Send + Sync + 'static>(
+    slot: Arc<Derived<T>>,
+    derive: impl FnOnce() -> Result<T, IndexError> + Send + 'static,
+) -> Option<Arc<T>> {
+    if let Some(done) = slot.ready() {
+        return done;
+    }
+    if slot.start() {
+        let spawned = std::thread::Builder::new()
+            .name("derive".into())
+            .spawn(move || drop(slot.get_or_derive(derive)));
+        if let Err(e) = spawned {
+            tracing::warn!(error = %e, "no thread to derive on");
+        }
+    }
+    None
 }
 
 /// A whole index directory.

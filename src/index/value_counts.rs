@@ -6,7 +6,9 @@
 //! `round`, which each deal has exactly one value of (an entity's deals
 //! among several rounds are the sum of its counts for each), and
 //! `company_super_category`, which a deal may have several values of
-//! (only one value's counts are used at a time).
+//! (only one value's counts are used at a time). A third, the firms'
+//! counts of `company_industry` ([`INDUSTRY`]), is not stored but derived
+//! in memory ([`ValueCounts::derive`]; 2.6 million entries, 31 MB, at M).
 //!
 //! Arrays of counts `C` in a bundle (entries of value `i` are
 //! `offsets[i]..offsets[i+1]`, entities ascending within a value):
@@ -27,11 +29,14 @@
 
 use std::collections::HashMap;
 use std::io;
+use std::sync::Arc;
 
 use rayon::prelude::*;
+use roaring::RoaringBitmap;
 
-use super::facet::offsets_valid;
+use super::facet::{offsets_valid, Facet};
 use super::format::{ArrayRef, Bundle, BundleWriter};
+use super::relation::Edges;
 use super::IndexError;
 
 /// A deal facet whose values are counted, and the names of its counts.
@@ -118,17 +123,45 @@ impl ValueCountsBuilder {
     }
 }
 
-/// Value counts read from a bundle.
+/// Value counts read from a bundle, or derived in memory.
 #[derive(Clone)]
 pub struct ValueCounts {
-    bundle: Bundle,
     /// Value → its position (the values are few: decoded once, at open).
     positions: HashMap<String, usize>,
-    offsets: ArrayRef<u32>,
-    docs: ArrayRef<u32>,
-    deals: ArrayRef<u32>,
-    leads: ArrayRef<u32>,
+    arrays: Arrays,
 }
+
+/// Where the four arrays of counts live.
+#[derive(Clone)]
+enum Arrays {
+    Stored {
+        bundle: Bundle,
+        offsets: ArrayRef<u32>,
+        docs: ArrayRef<u32>,
+        deals: ArrayRef<u32>,
+        leads: ArrayRef<u32>,
+    },
+    Derived(Arc<DerivedArrays>),
+}
+
+#[derive(Default)]
+struct DerivedArrays {
+    offsets: Vec<u32>,
+    docs: Vec<u32>,
+    deals: Vec<u32>,
+    leads: Vec<u32>,
+}
+
+/// A counted facet whose counts the index does not store: derived in
+/// memory when first asked for (`Kind::derived_counts_if_ready`). A deal
+/// has its company's industries, several as often as not: the counts of
+/// several industries add up to more than their union's, by each deal's
+/// extra industries (`query::exec::supersets` takes those off).
+pub const INDUSTRY: CountedFacet = CountedFacet {
+    facet: "company_industry",
+    firms: "industry_firms",
+    people: "industry_people",
+};
 
 impl ValueCounts {
     pub fn open(bundle: &Bundle, name: &str) -> Result<ValueCounts, IndexError> {
@@ -146,27 +179,66 @@ impl ValueCounts {
             positions.insert(key.to_string(), i);
         }
         let counts = ValueCounts {
-            bundle: bundle.clone(),
             positions,
-            offsets: array("offsets")?,
-            docs: array("docs")?,
-            deals: array("deals")?,
-            leads: array("leads")?,
+            arrays: Arrays::Stored {
+                bundle: bundle.clone(),
+                offsets: array("offsets")?,
+                docs: array("docs")?,
+                deals: array("deals")?,
+                leads: array("leads")?,
+            },
         };
-        let n = counts.docs.len();
+        let n = counts.entry_docs().len();
         let wide: Vec<u64> = counts.offsets().iter().map(|&o| o as u64).collect();
-        let ok = counts.offsets.len() == key_offsets.len()
+        let ok = counts.offsets().len() == key_offsets.len()
             && offsets_valid(&wide, n)
-            && counts.deals.len() == n
-            && counts.leads.len() == n;
+            && counts.entry_deals().len() == n
+            && counts.entry_leads().len() == n;
         if !ok {
             return Err(bad("inconsistent arrays"));
         }
         Ok(counts)
     }
 
+    /// The counts of every value of `facet` (a deal facet), from
+    /// `deal_side`: each deal's edges to `entities` entities, the payload
+    /// of a led one satisfying `led`. One edge counts one deal, as the
+    /// stored counts do (see the module doc).
+    pub fn derive(
+        facet: &Facet,
+        deal_side: &Edges<'_>,
+        (entities, led): (usize, fn(u8) -> bool),
+    ) -> Result<ValueCounts, IndexError> {
+        let mut arrays = DerivedArrays::default();
+        let mut positions = HashMap::new();
+        let mut slots = vec![(0u32, 0u32); entities];
+        arrays.offsets.push(0);
+        for i in 0..facet.len() {
+            let deals = facet.docids_at(i)?;
+            count_edges(deal_side, &deals, led, &mut slots);
+            arrays.take_nonzero(&mut slots);
+            positions.insert(facet.value(i).to_string(), i);
+        }
+        Ok(ValueCounts {
+            positions,
+            arrays: Arrays::Derived(Arc::new(arrays)),
+        })
+    }
+
     fn offsets(&self) -> &[u32] {
-        self.bundle.get(self.offsets)
+        match &self.arrays {
+            Arrays::Stored {
+                bundle, offsets, ..
+            } => bundle.get(*offsets),
+            Arrays::Derived(a) => &a.offsets,
+        }
+    }
+
+    fn entry_leads(&self) -> &[u32] {
+        match &self.arrays {
+            Arrays::Stored { bundle, leads, .. } => bundle.get(*leads),
+            Arrays::Derived(a) => &a.leads,
+        }
     }
 
     /// The entries of `value` (none when no deal has it).
@@ -176,9 +248,9 @@ impl ValueCounts {
         };
         let range = self.offsets()[i] as usize..self.offsets()[i + 1] as usize;
         Counted {
-            docs: &self.bundle.get(self.docs)[range.clone()],
-            deals: &self.bundle.get(self.deals)[range.clone()],
-            leads: &self.bundle.get(self.leads)[range],
+            docs: &self.entry_docs()[range.clone()],
+            deals: &self.entry_deals()[range.clone()],
+            leads: &self.entry_leads()[range],
         }
     }
 
@@ -205,12 +277,18 @@ impl ValueCounts {
 
     /// Every entry's entity doc id, value after value.
     pub fn entry_docs(&self) -> &[u32] {
-        self.bundle.get(self.docs)
+        match &self.arrays {
+            Arrays::Stored { bundle, docs, .. } => bundle.get(*docs),
+            Arrays::Derived(a) => &a.docs,
+        }
     }
 
     /// Every entry's deals, value after value.
     pub fn entry_deals(&self) -> &[u32] {
-        self.bundle.get(self.deals)
+        match &self.arrays {
+            Arrays::Stored { bundle, deals, .. } => bundle.get(*deals),
+            Arrays::Derived(a) => &a.deals,
+        }
     }
 
     /// How many entries `values` have together (the cost of reading them).
@@ -231,5 +309,69 @@ impl ValueCounts {
             }
         }
         Ok(())
+    }
+}
+
+impl DerivedArrays {
+    /// Appends the entities of `slots` with a deal, ascending, as one
+    /// value's entries, and zeroes their slots.
+    fn take_nonzero(&mut self, slots: &mut [(u32, u32)]) {
+        for (entity, slot) in slots.iter_mut().enumerate().filter(|(_, s)| s.0 > 0) {
+            self.docs.push(entity as u32);
+            self.deals.push(slot.0);
+            self.leads.push(slot.1);
+            *slot = (0, 0);
+        }
+        self.offsets.push(self.docs.len() as u32);
+    }
+}
+
+/// Adds each of `deals`' edges to its entity's slot: one deal, and one
+/// lead when `led` holds of its payload.
+fn count_edges(
+    edges: &Edges<'_>,
+    deals: &RoaringBitmap,
+    led: fn(u8) -> bool,
+    slots: &mut [(u32, u32)],
+) {
+    edges.each_of(deals, |_, targets, payload| {
+        for (i, &entity) in targets.iter().enumerate() {
+            let lead = u32::from(payload.get(i).is_some_and(|&p| led(p)));
+            if let Some(slot) = slots.get_mut(entity as usize) {
+                *slot = (slot.0 + 1, slot.1 + lead);
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod derived_tests {
+    use super::*;
+    use crate::index::build::build_fixture;
+    use crate::index::payload::FIRM_LED;
+    use crate::index::Index;
+
+    /// Counts derived in memory from the deals' firm edges are the counts
+    /// the indexer stored, value by value, for every facet it counts.
+    #[test]
+    fn derived_counts_are_the_stored_ones() {
+        let index = Index::open(&build_fixture("derived-counts", "2026-11-01")).unwrap();
+        let edges = index.deals.relation("firms").unwrap();
+        let led: fn(u8) -> bool = |p| p & FIRM_LED != 0;
+        for counted in COUNTED {
+            let facet = index.deals.facet(counted.facet).unwrap();
+            let stored = index.deals.value_counts(counted.firms).unwrap();
+            let derived =
+                ValueCounts::derive(&facet, &edges.edges(), (index.firms.docs, led)).unwrap();
+            derived.check(index.firms.docs).unwrap();
+            for i in 0..facet.len() {
+                let (a, b) = (derived.of(facet.value(i)), stored.of(facet.value(i)));
+                assert_eq!((a.docs, a.deals, a.leads), (b.docs, b.deals, b.leads));
+            }
+            assert!(
+                !derived.entry_docs().is_empty(),
+                "{counted:?} counts nothing"
+            );
+        }
     }
 }

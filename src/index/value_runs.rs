@@ -23,62 +23,11 @@
 //! error, never a silent miscount.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
 
 use super::facet::Facet;
 use super::relation::Edges;
 use super::value_counts::ValueCounts;
 use super::IndexError;
-
-/// Runs derived once, by the first caller or on a thread of their own;
-/// a failed derivation is logged and leaves them absent (the counts are
-/// then taken another way).
-#[derive(Default)]
-pub struct Derived {
-    runs: OnceLock<Option<Arc<ValueRuns>>>,
-    started: AtomicBool,
-}
-
-impl Derived {
-    /// The runs, once derived (`Some(None)`: their derivation failed).
-    pub fn ready(&self) -> Option<Option<Arc<ValueRuns>>> {
-        self.runs.get().cloned()
-    }
-
-    /// Whether the caller is the one to derive them (the first to ask).
-    pub fn start(&self) -> bool {
-        !self.started.swap(true, Ordering::AcqRel)
-    }
-
-    /// Blocks until the runs are derived, when their derivation has started.
-    pub fn wait_if_started(&self) {
-        if self.started.load(Ordering::Acquire) {
-            self.runs.wait();
-        }
-    }
-
-    /// The runs, derived by `derive` unless they are already (or being:
-    /// then this waits for them, and `derive` is not called).
-    pub fn get_or_derive(
-        &self,
-        derive: impl FnOnce() -> Result<ValueRuns, IndexError>,
-    ) -> Result<Arc<ValueRuns>, IndexError> {
-        let runs = self.runs.get_or_init(|| kept(derive()));
-        runs.clone()
-            .ok_or_else(|| IndexError::corrupt("value runs", "their derivation failed"))
-    }
-}
-
-fn kept(derived: Result<ValueRuns, IndexError>) -> Option<Arc<ValueRuns>> {
-    match derived {
-        Ok(runs) => Some(Arc::new(runs)),
-        Err(e) => {
-            tracing::error!(error = %e, "value runs not derived");
-            None
-        }
-    }
-}
 
 /// A deal without a counted value.
 const NO_VALUE: u16 = u16::MAX;
