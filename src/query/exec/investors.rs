@@ -158,7 +158,9 @@ impl FirmTally {
         if let Some(base) = ValueBase::cheapest(index, Entities::Firms, supersets, d, budget)? {
             let mut counts = vec![(0, 0); index.firms.docs];
             base.add_base(&mut counts);
-            walk_into(index, &base.outside, &mut counts, Walk::Less)?;
+            for less in std::iter::once(&base.outside).chain(&base.overlaps) {
+                walk_into(index, less, &mut counts, Walk::Less)?;
+            }
             return Ok(FirmTally::PerFirm(counts));
         }
         if let Some((values, runs)) = runs.filter(|_| runs_ns < other_ns && !d.is_empty()) {
@@ -415,7 +417,8 @@ fn firm_counts(index: &Index, p: &PortfolioFilter) -> Result<FirmCounts, QueryEr
         None => None,
     };
     let deals = evaluate(&index.deals, &plan)?;
-    let supersets = Superset::of_request(&p.deal, &p.company);
+    let mut supersets = Superset::of_request(&p.deal, &p.company);
+    supersets.extend(Superset::of_industries(&p.company));
     let rounds = rounds_in_block(p);
     let shapes = (&supersets[..], rounds.as_ref().map(|r| &r.values[..]));
     let tally = FirmTally::of(index, &deals, shapes, p.only_lead_deals)?;
@@ -669,30 +672,65 @@ mod tests {
         }
     }
 
+    /// How many deals have `industry`.
+    fn industry_deals(index: &Index, industry: &str) -> u64 {
+        let facet = index
+            .deals
+            .facet(crate::index::value_counts::INDUSTRY.facet)
+            .unwrap();
+        facet.docids(industry).unwrap().map_or(0, |b| b.len())
+    }
+
     /// The value counts of a superset B of D less the deals of B outside
-    /// D agree with walking D, for B some rounds or a lone super category,
-    /// and D every deal of B, two thirds of them or none; a D reaching
-    /// outside B is refused.
+    /// D (and, for industries, less their overlaps) agree with walking D,
+    /// for B some rounds, a lone super category or one to four industries
+    /// (counts derived in memory), and D every deal of B, two thirds of
+    /// them or none; a D reaching outside B is refused.
     #[test]
     fn value_counts_agree_with_walking() {
         let index = Index::open(&build_fixture("firm-rounds", "2026-11-01")).unwrap();
         let n = index.deals.docs as u32;
         let thirds: RoaringBitmap = (0..n).filter(|d| d % 3 != 0).collect();
         let budget = (&FIRM_SIDES, u64::MAX);
-        for superset in Superset::samples(&index) {
+        let industries = Superset::industry_samples(&index);
+        let _ = ValueBase::cheapest(&index, Entities::Firms, &industries, &thirds, budget);
+        index.wait_for_derived();
+        let overlapped = industries.iter().map(|s| s.deals(&index).unwrap());
+        let overlapped: Vec<u64> = overlapped
+            .zip(&industries)
+            .map(|(b, s)| {
+                s.values
+                    .iter()
+                    .map(|v| industry_deals(&index, v))
+                    .sum::<u64>()
+                    - b.len()
+            })
+            .collect();
+        assert!(
+            overlapped.iter().any(|&extra| extra > 0),
+            "no deal of two industries"
+        );
+        for superset in Superset::samples(&index).into_iter().chain(industries) {
             let b = superset.deals(&index).unwrap();
             let supersets = [superset.clone()];
             for d in [b.clone(), &b & &thirds, RoaringBitmap::new()] {
                 let walked = tally_firms(&index, &d).unwrap();
                 let base = ValueBase::cheapest(&index, Entities::Firms, &supersets, &d, budget);
                 let base = base.unwrap().unwrap();
-                let totals = base.totals(tally_firms(&index, &base.outside).unwrap(), 3);
+                let totals = base
+                    .overlaps
+                    .is_empty()
+                    .then(|| base.totals(tally_firms(&index, &base.outside).unwrap(), 3));
                 let mut counts = vec![(0, 0); index.firms.docs];
                 base.add_base(&mut counts);
-                walk_into(&index, &base.outside, &mut counts, Walk::Less).unwrap();
+                for less in std::iter::once(&base.outside).chain(&base.overlaps) {
+                    walk_into(&index, less, &mut counts, Walk::Less).unwrap();
+                }
                 for f in 0..index.firms.docs as u32 {
                     let w = walked.get(f);
-                    assert_eq!(totals.get(f), (w.deals, w.leads), "firm {f}, {superset:?}");
+                    if let Some(totals) = &totals {
+                        assert_eq!(totals.get(f), (w.deals, w.leads), "firm {f}, {superset:?}");
+                    }
                     assert_eq!(
                         counts[f as usize],
                         (w.deals, w.leads),

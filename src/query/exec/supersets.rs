@@ -9,12 +9,20 @@
 //! company may have several super categories, so only a lone one is a
 //! superset whose counts can be read (two would count a deal with both
 //! twice).
+//!
+//! A company's industries overlap too, but their counts (of firms only:
+//! derived in memory, see `value_counts::INDUSTRY`) are read for up to
+//! [`MAX_OVERLAPPING`] industries at once: a deal of `m` of them is counted
+//! `m` times, so the deals in at least `k` of them, for each `k` from 2,
+//! are walked off once each (at M, a few thousand deals where D has
+//! 150,000–210,000).
 
 use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 
-use crate::index::value_counts::{CountedFacet, ValueCounts, ROUND, SUPER_CATEGORY};
+use crate::index::payload::FIRM_LED;
+use crate::index::value_counts::{CountedFacet, ValueCounts, INDUSTRY, ROUND, SUPER_CATEGORY};
 use crate::index::{Index, IndexError};
 use crate::query::request::{CompanyFilter, DealFilter};
 
@@ -67,6 +75,15 @@ impl Superset {
         rounds.into_iter().chain(lone_super).collect()
     }
 
+    /// The superset of the industries a company filter keeps (firms'
+    /// counts only), when they are at most [`MAX_OVERLAPPING`].
+    pub fn of_industries(company: &CompanyFilter) -> Option<Superset> {
+        let values = company.industries.clone()?;
+        let superset = Superset::new(INDUSTRY, values);
+        (!superset.values.is_empty() && superset.values.len() <= MAX_OVERLAPPING)
+            .then_some(superset)
+    }
+
     /// B: the deals of the values.
     pub fn deals(&self, index: &Index) -> Result<RoaringBitmap, IndexError> {
         let facet = index.deals.facet(self.facet.facet)?;
@@ -93,7 +110,27 @@ impl Superset {
             .map(|v| Superset::new(SUPER_CATEGORY, vec![v.clone()]));
         sampled.into_iter().chain(lone).collect()
     }
+
+    /// Industries of the firms' derived counts, for tests: one, the two
+    /// with the most deals (which share some), three and four of them.
+    #[cfg(test)]
+    pub fn industry_samples(index: &Index) -> Vec<Superset> {
+        let f = index.deals.facet(INDUSTRY.facet).unwrap();
+        let mut by_size: Vec<(u64, String)> = (0..f.len())
+            .map(|i| (f.docids_at(i).unwrap().len(), f.value(i).to_string()))
+            .collect();
+        by_size.sort_unstable_by(|a, b| b.cmp(a));
+        let names: Vec<String> = by_size.into_iter().map(|(_, v)| v).collect();
+        assert!(names.len() >= MAX_OVERLAPPING, "industries to sample");
+        [1, 2, 3, MAX_OVERLAPPING]
+            .map(|n| Superset::new(INDUSTRY, names[..n].to_vec()))
+            .into()
+    }
 }
+
+/// Most industries whose counts are read at once: their overlaps are
+/// found by intersecting each pair.
+pub const MAX_OVERLAPPING: usize = 4;
 
 /// B, chosen among a request's supersets (see the module doc).
 pub struct ValueBase {
@@ -101,6 +138,10 @@ pub struct ValueBase {
     values: Vec<String>,
     /// B less D.
     pub outside: RoaringBitmap,
+    /// The deals of B in at least 2, 3… of the values: each counted once
+    /// more than once by the values' counts (none for rounds or a lone
+    /// value).
+    pub overlaps: Vec<RoaringBitmap>,
 }
 
 impl ValueBase {
@@ -116,14 +157,17 @@ impl ValueBase {
         d: &RoaringBitmap,
         (sides, budget_ns): (&Sides, u64),
     ) -> Result<Option<ValueBase>, IndexError> {
-        let mut best: Option<(u64, &Superset, Arc<ValueCounts>)> = None;
+        let mut best: Option<(u64, &Superset, Estimate)> = None;
         for superset in supersets {
-            let (cost, counts) = estimate(index, entities, superset, d, sides)?;
-            if cost < best.as_ref().map_or(budget_ns, |b| b.0) {
-                best = Some((cost, superset, counts));
+            let bound = best.as_ref().map_or(budget_ns, |b| b.0);
+            let Some(estimate) = estimate(index, entities, superset, d, (sides, bound))? else {
+                continue;
+            };
+            if estimate.ns < bound {
+                best = Some((estimate.ns, superset, estimate));
             }
         }
-        let Some((_, superset, counts)) = best else {
+        let Some((_, superset, estimate)) = best else {
             return Ok(None);
         };
         let b = superset.deals(index)?;
@@ -132,9 +176,10 @@ impl ValueBase {
             return Ok(None);
         }
         Ok(Some(ValueBase {
-            counts,
+            counts: estimate.counts,
             values: superset.values.clone(),
             outside,
+            overlaps: estimate.overlaps,
         }))
     }
 
@@ -151,38 +196,130 @@ impl ValueBase {
         }
     }
 
-    /// The counts over D, given `rest`, the tally over [`ValueBase::outside`].
+    /// The counts over D, given `rest`, the tally over [`ValueBase::outside`]
+    /// (of a base without overlaps: people's, whose counts are all stored).
     pub fn totals(&self, rest: Tally, dense: usize) -> Totals {
+        debug_assert!(self.overlaps.is_empty(), "totals of overlapping values");
         Totals::of_values(&self.counts, &self.values, rest, dense)
     }
 }
 
-/// The estimated cost of counting over `d` from `superset`, and its counts.
+/// What counting from a superset would cost, and what it reads.
+struct Estimate {
+    ns: u64,
+    counts: Arc<ValueCounts>,
+    overlaps: Vec<RoaringBitmap>,
+}
+
+/// The estimated cost of counting over `d` from `superset`, its counts and
+/// its values' overlaps; `None` when it has no counts (yet) for
+/// `entities`, or when it cannot cost less than `bound` (then the
+/// overlaps are not looked for: a union is at least its largest value).
 fn estimate(
     index: &Index,
     entities: Entities,
     superset: &Superset,
     d: &RoaringBitmap,
-    sides: &Sides,
-) -> Result<(u64, Arc<ValueCounts>), IndexError> {
-    let counts = index
-        .deals
-        .value_counts(entities.counts_of(&superset.facet))?;
+    (sides, bound): (&Sides, u64),
+) -> Result<Option<Estimate>, IndexError> {
+    let Some(counts) = counts_of(index, entities, superset)? else {
+        return Ok(None);
+    };
     let facet = index.deals.facet(superset.facet.facet)?;
-    let mut b_len = 0;
+    let mut sets = Vec::with_capacity(superset.values.len());
     for value in &superset.values {
-        b_len += facet.docids(value)?.map_or(0, |b| b.len());
+        sets.extend(facet.docids(value)?);
     }
     let all = index.deals.docs as u64;
-    let entries = counts.entries(&superset.values) as u64;
-    let cost = entries * sides.entry_ns + sides.walk_ns(b_len.saturating_sub(d.len()), all);
-    Ok((cost, counts))
+    let read = counts.entries(&superset.values) as u64 * sides.entry_ns;
+    let largest = sets.iter().map(|s| s.len()).max().unwrap_or(0);
+    let cheapest_deal = sides.deal_dense_ns.min(sides.deal_sparse_ns);
+    if read + largest.saturating_sub(d.len()) * cheapest_deal >= bound {
+        return Ok(None);
+    }
+    let overlaps = match superset.facet == INDUSTRY {
+        true => at_least_twice(&sets),
+        false => Vec::new(),
+    };
+    let counted: u64 = sets.iter().map(|s| s.len()).sum();
+    let extra: u64 = overlaps.iter().map(|o| o.len()).sum();
+    let walked = (counted - extra).saturating_sub(d.len()) + extra;
+    let ns = read + sides.walk_ns(walked, all);
+    Ok(Some(Estimate {
+        ns,
+        counts,
+        overlaps,
+    }))
+}
+
+/// The counts of `superset`'s facet for `entities`: stored, or derived
+/// (industries, firms only; `None` until they are).
+fn counts_of(
+    index: &Index,
+    entities: Entities,
+    superset: &Superset,
+) -> Result<Option<Arc<ValueCounts>>, IndexError> {
+    if superset.facet != INDUSTRY {
+        let name = entities.counts_of(&superset.facet);
+        return index.deals.value_counts(name).map(Some);
+    }
+    if entities != Entities::Firms {
+        return Ok(None);
+    }
+    let deal_side = index.deals.relation("firms")?;
+    let led: fn(u8) -> bool = |payload| payload & FIRM_LED != 0;
+    index.deals.derived_counts_if_ready(
+        (INDUSTRY.firms, INDUSTRY.facet),
+        deal_side,
+        (index.firms.docs, led),
+    )
+}
+
+/// The deals in at least 2, 3… of `sets` (up to the last level any deal
+/// reaches): a deal in `m` of them is in the first `m - 1`.
+fn at_least_twice(sets: &[Arc<RoaringBitmap>]) -> Vec<RoaringBitmap> {
+    let mut level = RoaringBitmap::new();
+    for (i, a) in sets.iter().enumerate() {
+        for b in &sets[i + 1..] {
+            level |= a.as_ref() & b.as_ref();
+        }
+    }
+    let mut levels = Vec::new();
+    for k in 3..=sets.len() + 1 {
+        if level.is_empty() {
+            break;
+        }
+        let in_k = |d: &u32| sets.iter().filter(|s| s.contains(*d)).count() >= k;
+        let next: RoaringBitmap = level.iter().filter(in_k).collect();
+        levels.push(std::mem::replace(&mut level, next));
+    }
+    levels
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::schema::{RoundKey, RoundType};
+
+    /// A deal in `m` of the sets is in the first `m - 1` levels: counted
+    /// `m` times by the sets' counts, it is walked off `m - 1` times.
+    #[test]
+    fn overlap_levels_hold_each_deal_once_per_extra_set() {
+        let set = |docs: &[u32]| Arc::new(docs.iter().copied().collect::<RoaringBitmap>());
+        let sets = [
+            set(&[1, 2, 3, 4]),
+            set(&[2, 3, 4, 9]),
+            set(&[3, 4]),
+            set(&[4, 7]),
+        ];
+        let levels: Vec<Vec<u32>> = at_least_twice(&sets)
+            .iter()
+            .map(|l| l.iter().collect())
+            .collect();
+        assert_eq!(levels, vec![vec![2, 3, 4], vec![3, 4], vec![4]]);
+        assert!(at_least_twice(&sets[..1]).is_empty());
+        assert!(at_least_twice(&[set(&[1]), set(&[2])]).is_empty());
+    }
 
     #[test]
     fn supersets_are_the_rounds_kept_and_a_lone_super_category() {

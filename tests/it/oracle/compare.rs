@@ -227,6 +227,74 @@ fn real_people() {
     compare(real(), PEOPLE, 300, 24);
 }
 
+/// Industries with the most deals, most first (they share deals: a company
+/// has several).
+fn busiest_industries(index: &Index) -> Vec<String> {
+    let facet = index.deals.facet("company_industry").unwrap();
+    let mut by_size: Vec<(u64, String)> = (0..facet.len())
+        .map(|i| {
+            (
+                facet.docids_at(i).unwrap().len(),
+                facet.value(i).to_string(),
+            )
+        })
+        .collect();
+    by_size.sort_unstable_by(|a, b| b.cmp(a));
+    by_size.into_iter().map(|(_, v)| v).collect()
+}
+
+/// Portfolios of one to four of the busiest industries, which share
+/// deals: once the firms' counts per industry are derived, the engine
+/// reads them and walks off the deals they count more than once (and
+/// those outside a date bound); before and after, every answer agrees
+/// with the oracle, led or not, with and without a minimum.
+#[test]
+fn industry_portfolios_agree_with_the_oracle() {
+    for data in [fixture(), synthetic()] {
+        let names = busiest_industries(data.index);
+        let dates = [None, Some(Date(16_000))];
+        for derived in [false, true] {
+            for (n, min_date) in [1, 2, 3, 4].into_iter().flat_map(|n| dates.map(|d| (n, d))) {
+                for (only_lead_deals, min) in [(false, None), (true, None), (false, Some(2))] {
+                    let q = InvestorsQuery {
+                        portfolio: Some(PortfolioFilter {
+                            company: CompanyFilter {
+                                industries: Some(names[..n.min(names.len())].to_vec()),
+                                ..Default::default()
+                            },
+                            deal: DealFilter {
+                                date: Range {
+                                    min: min_date,
+                                    max: None,
+                                },
+                                ..Default::default()
+                            },
+                            only_lead_deals,
+                            min_matching_deals: min,
+                            ..Default::default()
+                        }),
+                        sort: InvestorSort::MatchingDeals,
+                        page: PageRequest {
+                            page: 0,
+                            page_size: 100,
+                        },
+                        ..Default::default()
+                    };
+                    let expected = expect_investors(data.world, &q);
+                    let got = search_investors(data.index, &q);
+                    let diff = difference(&expected, got, &data.index.firms.ids);
+                    assert!(
+                        diff.is_none(),
+                        "{} data, derived {derived}, {q:?}: {diff:?}",
+                        data.name
+                    );
+                }
+            }
+            data.index.wait_for_derived();
+        }
+    }
+}
+
 /// Portfolios that hold most of the deals, where the engine counts each
 /// firm and person from the deals outside them (their totals minus those):
 /// every one agrees with the oracle, led or not, with and without a minimum.
