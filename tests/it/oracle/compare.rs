@@ -227,6 +227,30 @@ fn real_people() {
     compare(real(), PEOPLE, 300, 24);
 }
 
+/// The first 100 firms of `portfolio`, most matching deals first.
+fn by_matching_deals(portfolio: PortfolioFilter) -> InvestorsQuery {
+    InvestorsQuery {
+        portfolio: Some(portfolio),
+        sort: InvestorSort::MatchingDeals,
+        page: PageRequest {
+            page: 0,
+            page_size: 100,
+        },
+        ..Default::default()
+    }
+}
+
+/// The oracle's answer to `q` on `data`, and how the engine's differs.
+fn investors_against_the_oracle(
+    data: &Dataset,
+    q: &InvestorsQuery,
+) -> (Expected, Option<(String, String)>) {
+    let expected = expect_investors(data.world, q);
+    let got = search_investors(data.index, q);
+    let diff = difference(&expected, got, &data.index.firms.ids);
+    (expected, diff)
+}
+
 /// Industries with the most deals, most first (they share deals: a company
 /// has several).
 fn busiest_industries(index: &Index) -> Vec<String> {
@@ -256,33 +280,24 @@ fn industry_portfolios_agree_with_the_oracle() {
         for derived in [false, true] {
             for (n, min_date) in [1, 2, 3, 4].into_iter().flat_map(|n| dates.map(|d| (n, d))) {
                 for (only_lead_deals, min) in [(false, None), (true, None), (false, Some(2))] {
-                    let q = InvestorsQuery {
-                        portfolio: Some(PortfolioFilter {
-                            company: CompanyFilter {
-                                industries: Some(names[..n.min(names.len())].to_vec()),
-                                ..Default::default()
-                            },
-                            deal: DealFilter {
-                                date: Range {
-                                    min: min_date,
-                                    max: None,
-                                },
-                                ..Default::default()
-                            },
-                            only_lead_deals,
-                            min_matching_deals: min,
+                    let portfolio = PortfolioFilter {
+                        company: CompanyFilter {
+                            industries: Some(names[..n.min(names.len())].to_vec()),
                             ..Default::default()
-                        }),
-                        sort: InvestorSort::MatchingDeals,
-                        page: PageRequest {
-                            page: 0,
-                            page_size: 100,
                         },
+                        deal: DealFilter {
+                            date: Range {
+                                min: min_date,
+                                max: None,
+                            },
+                            ..Default::default()
+                        },
+                        only_lead_deals,
+                        min_matching_deals: min,
                         ..Default::default()
                     };
-                    let expected = expect_investors(data.world, &q);
-                    let got = search_investors(data.index, &q);
-                    let diff = difference(&expected, got, &data.index.firms.ids);
+                    let q = by_matching_deals(portfolio);
+                    let (_, diff) = investors_against_the_oracle(&data, &q);
                     assert!(
                         diff.is_none(),
                         "{} data, derived {derived}, {q:?}: {diff:?}",
@@ -318,24 +333,14 @@ fn broad_portfolios_agree_with_the_oracle() {
                 (d, true, Some(3)),
             ]
         }) {
-            let q = InvestorsQuery {
-                portfolio: Some(PortfolioFilter {
-                    deal: deal.clone(),
-                    only_lead_deals,
-                    min_matching_deals: min,
-                    ..Default::default()
-                }),
-                sort: InvestorSort::MatchingDeals,
-                page: PageRequest {
-                    page: 0,
-                    page_size: 100,
-                },
+            let q = by_matching_deals(PortfolioFilter {
+                deal: deal.clone(),
+                only_lead_deals,
+                min_matching_deals: min,
                 ..Default::default()
-            };
-            let expected = expect_investors(data.world, &q);
+            });
+            let (expected, diff) = investors_against_the_oracle(&data, &q);
             assert!(min.is_some() || expected.total > 0, "{q:?} matches firms");
-            let got = search_investors(data.index, &q);
-            let diff = difference(&expected, got, &data.index.firms.ids);
             assert!(diff.is_none(), "{} data, {q:?}: {diff:?}", data.name);
             let q = PeopleQuery {
                 investor: Some(InvestorPersonFilter {
