@@ -223,7 +223,7 @@ fn count_deals(
         }));
     }
     if every_ns < people_ns.min(walk_ns) {
-        return every(index, rules, deals, (candidates, first), block);
+        return every(index, rules, deals, candidates, block);
     }
     if people_ns < walk_ns {
         return at_least(index, rules, (deals, min), (candidates, first), block);
@@ -268,13 +268,12 @@ fn at_least(
 }
 
 /// Every candidate's count over `deals` (one block when `block` is), all
-/// at once from running counts along the people's lists; the first
-/// `first` by count ranked, when asked.
+/// at once from running counts along the people's lists.
 fn every(
     index: &Index,
     rules: &DealRules,
     deals: &RoaringBitmap,
-    (candidates, first): (&RoaringBitmap, Option<usize>),
+    candidates: &RoaringBitmap,
     block: Option<Range<u32>>,
 ) -> Result<PersonCounts, IndexError> {
     // Each arm counts with its own set type (see `at_least`).
@@ -290,7 +289,7 @@ fn every(
             (Box::new(set), counts)
         }
     };
-    Ok(PersonCounts::Every { set, counts, first })
+    Ok(PersonCounts::Every { set, counts })
 }
 
 /// What counting the candidates' deals in D found.
@@ -298,13 +297,11 @@ enum PersonCounts {
     /// Every candidate's counts.
     Exact(PersonTally),
     /// Every candidate's count over a broad D (`every`), without leads:
-    /// a page's rows are counted from their lists. Only the first `first`
-    /// by count are ranked, when asked.
+    /// a page's rows are counted from their lists.
     Every {
         set: Box<dyn DealSet>,
         /// (person, count) of the candidates with a counted deal, ascending.
         counts: Vec<(u32, u32)>,
-        first: Option<usize>,
     },
     /// The candidates with at least `min_matching_deals` counted deals in
     /// a broad D, each decided from their lists' first deals in D
@@ -317,19 +314,16 @@ enum PersonCounts {
 
 impl PersonCounts {
     /// The people with at least `min` counted deals, and their counts when
-    /// known.
-    fn kept(&self, min: u32) -> (RoaringBitmap, Option<Vec<(u32, u32)>>) {
-        let (kept, first): (Vec<(u32, u32)>, _) = match self {
+    /// known (only the first `first` by count, when asked).
+    fn kept(&self, min: u32, first: Option<usize>) -> (RoaringBitmap, Option<Vec<(u32, u32)>>) {
+        let kept: Vec<(u32, u32)> = match self {
             PersonCounts::AtLeast { reaching, .. } => {
                 return (reaching.people.clone(), reaching.first.clone())
             }
-            PersonCounts::Exact(tally) => {
-                let counts = tally.touched().into_iter().map(|p| (p, tally.get(p).deals));
-                (counts.filter(|&(_, n)| n >= min).collect(), None)
-            }
-            PersonCounts::Every { counts, first, .. } => {
+            PersonCounts::Exact(tally) => tally.at_least(min.max(1)),
+            PersonCounts::Every { counts, .. } => {
                 let kept = counts.iter().filter(|&&(_, n)| n >= min);
-                (kept.copied().collect(), *first)
+                kept.copied().collect()
             }
         };
         let people = bitmap_of(kept.iter().map(|&(p, _)| p).collect());
@@ -426,14 +420,15 @@ impl PersonTally {
         }
     }
 
-    /// People with at least one counted deal, ascending.
-    fn touched(&self) -> Vec<u32> {
-        match self {
-            PersonTally::Direct(t) => t.touched(),
-            PersonTally::Complement { investors, .. } => {
-                docs(investors).filter(|&p| self.get(p).deals > 0).collect()
-            }
-        }
+    /// (person, deals) of the people with at least `min` (≥ 1) counted
+    /// deals, ascending; each person's counts read once.
+    fn at_least(&self, min: u32) -> Vec<(u32, u32)> {
+        let people: Box<dyn Iterator<Item = u32>> = match self {
+            PersonTally::Direct(t) => Box::new(t.touched().into_iter()),
+            PersonTally::Complement { investors, .. } => Box::new(docs(investors)),
+        };
+        let counts = people.map(|p| (p, self.get(p).deals));
+        counts.filter(|&(_, n)| n >= min).collect()
     }
 }
 
@@ -591,7 +586,7 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
             q.sort == PersonSort::FilteredDealCount && employer_set.is_none() && set.is_none();
         let first = ranked.then(|| page_end(q.page));
         let tally = count_deals(index, &rules, (&deals, min), &matches, &supersets, first)?;
-        (matches, qualifying) = tally.kept(min);
+        (matches, qualifying) = tally.kept(min, first);
         portfolio = set;
         counted = Some((rules, deals, tally));
     }
@@ -756,8 +751,9 @@ mod tests {
         }
     }
 
-    /// Every candidate's count at once, the people kept at each `min`,
-    /// and a page's rows agree with an exact tally.
+    /// Every candidate's count at once (or a tally of them), the people
+    /// kept at each `min`, the first by count and a page's rows agree with
+    /// an exact tally.
     fn every_agrees(
         index: &Index,
         rules: &DealRules,
@@ -770,7 +766,7 @@ mod tests {
             .filter(|&(_, n)| n > 0)
             .collect();
         for min in 1..=5 {
-            let (kept, counts) = all.kept(min);
+            let (kept, counts) = all.kept(min, first);
             let mut counts = counts.expect("every count is known");
             let mut want: Vec<(u32, u32)> =
                 want.iter().copied().filter(|&(_, n)| n >= min).collect();
@@ -842,11 +838,15 @@ mod tests {
                         }
                         assert_eq!(people.touched(), from_deals.touched());
                         let block = block_of(deals);
+                        let all = super::every(&index, &rules, deals, candidates, block.clone());
+                        let all = all.unwrap();
+                        let only = (!every).then_some(candidates);
+                        let direct = count_from_deals(&index, &rules, deals, only).unwrap();
+                        let direct = PersonCounts::Exact(PersonTally::Direct(direct));
                         for first in [None, Some(0), Some(1), Some(5), Some(1000)] {
                             let ranked = (candidates, first);
-                            let all = super::every(&index, &rules, deals, ranked, block.clone());
-                            let all = all.unwrap();
                             every_agrees(&index, &rules, (deals, &all), ranked, &from_deals);
+                            every_agrees(&index, &rules, (deals, &direct), ranked, &from_deals);
                         }
                         let n = index.deals.docs as u32;
                         let dense = || Box::new(DenseSet::of(deals, n)) as Box<dyn DealSet>;
@@ -958,7 +958,14 @@ mod tests {
                     for p in candidates {
                         assert_eq!(tally.get(p), walked.get(p), "person {p}, {superset:?}");
                     }
-                    assert_eq!(tally.touched(), walked.touched());
+                    for min in 1..=3 {
+                        let counts = walked
+                            .touched()
+                            .into_iter()
+                            .map(|p| (p, walked.get(p).deals));
+                        let want: Vec<_> = counts.filter(|&(_, n)| n >= min).collect();
+                        assert_eq!(tally.at_least(min), want, "min {min}, {superset:?}");
+                    }
                 }
             }
         }

@@ -234,6 +234,7 @@ impl Totals {
     }
 
     /// `doc`'s (deals, leads) over D.
+    #[inline]
     pub fn get(&self, doc: u32) -> (u32, u32) {
         let total = |c: &Column<i32>| c.get(doc).unwrap_or(0).max(0) as u32;
         let base = match &self.base {
