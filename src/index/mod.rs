@@ -13,6 +13,7 @@ pub mod docs;
 pub mod entity_ids;
 pub mod error;
 pub mod facet;
+pub mod flagged_edges;
 pub mod format;
 pub mod generation;
 pub mod inspect;

@@ -17,6 +17,7 @@ use super::common_edges::CommonEdges;
 use super::derived::Derived;
 use super::entity_ids::EntityIds;
 use super::facet::Facet;
+use super::flagged_edges::FlaggedEdges;
 use super::format::Bundle;
 use super::joint_sources::JointSources;
 use super::keymap::{IdMap, KeyMap};
@@ -89,6 +90,7 @@ pub struct Kind {
     derived_counts: Opened<Derived<ValueCounts>>,
     common_edges: Opened<CommonEdges>,
     joint_sources: Opened<JointSources>,
+    flagged_edges: Opened<FlaggedEdges>,
     stores: Opened<Records>,
 }
 
@@ -129,6 +131,7 @@ impl Kind {
             derived_counts: Opened::default(),
             common_edges: Opened::default(),
             joint_sources: Opened::default(),
+            flagged_edges: Opened::default(),
             stores: Opened::default(),
         })
     }
@@ -209,6 +212,19 @@ impl Kind {
             let (joint, ms) = self.derive_pair((first, second), JointSources::derive)?;
             tracing::info!(bytes = joint.heap_bytes(), ms, "joint sources derived");
             Ok(joint)
+        })
+    }
+
+    /// The edges of relation `name` with a non-zero payload byte
+    /// ([`FlaggedEdges`]), derived on first use, then kept.
+    pub fn flagged_edges(&self, name: &str) -> Result<Arc<FlaggedEdges>, IndexError> {
+        self.flagged_edges.get(name, || {
+            let relation = self.relation(name)?;
+            let started = std::time::Instant::now();
+            let flagged = FlaggedEdges::derive(&relation.edges(), relation.sources());
+            let ms = started.elapsed().as_millis() as u64;
+            tracing::info!(bytes = flagged.heap_bytes(), ms, "flagged edges derived");
+            Ok(flagged)
         })
     }
 

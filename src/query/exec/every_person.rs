@@ -16,7 +16,8 @@
 //! | institutional only | `p` | `l` |
 //!
 //! Leads are not counted: only a page's rows need them, counted from
-//! their lists. A person with [`EXACT_BELOW`] deals or more in a list is
+//! their lists. A count of `l` alone reads the led partner edges only
+//! (`every_led`). A person with [`EXACT_BELOW`] deals or more in a list is
 //! counted from their lists too.
 //!
 //! The candidates' bounds in both lists are read from the people's joint
@@ -35,6 +36,7 @@ use crate::index::relation::Edges;
 use crate::index::{Index, IndexError};
 
 use super::dense::DealSet;
+use super::every_led::{count_led, LED_LIST};
 use super::person_deals::{DealRules, PersonLists};
 use super::running::{RunningHits, EXACT_BELOW};
 
@@ -53,6 +55,11 @@ const LISTS: (&str, &str) = ("angel_deals", "partner_deals");
 /// Estimated cost of [`count_every`] (every person with a deal in either
 /// list is counted, candidate or not).
 pub fn every_ns(index: &Index, rules: &DealRules) -> Result<u64, IndexError> {
+    if counts_led_only(rules) {
+        let led = index.people.flagged_edges(LED_LIST)?;
+        let (edges, people) = (led.all_targets().len(), led.sources().len());
+        return Ok(edges as u64 * EDGE_PS / 1000 + people as u64 * PERSON_NS);
+    }
     let lists = PersonLists::open(index)?;
     let (angel, partner) = lists.edges();
     let runs = Runs::of(rules);
@@ -70,6 +77,9 @@ pub fn count_every(
     set: &impl DealSet,
     candidates: &RoaringBitmap,
 ) -> Result<Vec<(u32, u32)>, IndexError> {
+    if counts_led_only(rules) {
+        return count_led(index, set, candidates, RUN_PEOPLE);
+    }
     let lists = PersonLists::open(index)?;
     let common = index.people.common_edges(LISTS.0, LISTS.1)?;
     let joint = index.people.joint_sources(LISTS.0, LISTS.1)?;
@@ -81,6 +91,12 @@ pub fn count_every(
         candidates,
         RUN_PEOPLE,
     ))
+}
+
+/// Whether a person's count is their led partner edges alone (`l`, see
+/// the module doc): read from those edges ([`count_led`]).
+fn counts_led_only(rules: &DealRules) -> bool {
+    rules.only_lead && rules.institutional
 }
 
 /// [`count_every`] over the people's (angel, partner) lists, their

@@ -12,6 +12,7 @@ mod companies;
 mod deals;
 mod dense;
 mod employment;
+mod every_led;
 mod every_person;
 mod investors;
 mod joins;
