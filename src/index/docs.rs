@@ -124,9 +124,23 @@ pub fn bitmap_of(mut docs: Vec<u32>) -> RoaringBitmap {
         docs.dedup();
         return RoaringBitmap::from_sorted_iter(docs).unwrap_or_default();
     }
+    bitmap_of_dense(docs.into_iter(), max)
+}
+
+/// A bitmap of doc ids in any order, duplicates allowed, none above
+/// `max`: through a flat bit set (for ids at least one in 64 of those up
+/// to `max`, as [`bitmap_of`] has them).
+pub fn bitmap_of_dense(docs: impl Iterator<Item = u32>, max: u32) -> RoaringBitmap {
+    bitmap_of_kept(docs.map(|d| (d, true)), max)
+}
+
+/// The bitmap of the doc ids kept (`true`) among `docs`, none above
+/// `max`, as [`bitmap_of_dense`]: each kept or not without a branch (a
+/// coin toss for the predictor when half are).
+pub fn bitmap_of_kept(docs: impl Iterator<Item = (u32, bool)>, max: u32) -> RoaringBitmap {
     let mut words = vec![0u64; (max as usize >> 6) + 1];
-    for d in docs {
-        words[(d >> 6) as usize] |= 1 << (d & 63);
+    for (d, kept) in docs {
+        words[(d >> 6) as usize] |= u64::from(kept) << (d & 63);
     }
     RoaringBitmap::from_lsb0_bytes(0, bytemuck::cast_slice(&words))
 }

@@ -202,17 +202,28 @@ impl Bound {
     }
 }
 
-/// The first `k` by count of `counts` (people ascending, each count at
-/// least 1), in no order.
-pub fn first_by_count(counts: impl Iterator<Item = (u32, u32)>, k: usize) -> Vec<(u32, u32)> {
+/// The first `k` by count of the people of `counts` (people ascending)
+/// with at least `min` (≥ 1), in no order.
+pub fn first_by_count(
+    counts: impl Iterator<Item = (u32, u32)>,
+    min: u32,
+    k: usize,
+) -> Vec<(u32, u32)> {
     let mut ranking = Ranking::new(k);
     for (p, n) in counts {
+        // A count below `min` is taken as 0, without a branch (kept or not
+        // is a coin toss over a broad D): the one branch, seldom taken once
+        // `k` are ranked, is on the ranking. Zeros ranked while fewer than
+        // `k` are are the first dropped, and left out at the end.
+        let n = n & 0u32.wrapping_sub(u32::from(n >= min.max(1)));
         // People come in doc order: a tie with the k-th loses on the doc id.
         if ranking.may_take(n.saturating_sub(1)) {
             ranking.offer(p, n);
         }
     }
-    ranking.into_first()
+    let mut first = ranking.into_first();
+    first.retain(|&(_, n)| n > 0);
+    first
 }
 
 /// Ranking entries: more deals first, then the lower doc id (the order of

@@ -34,7 +34,7 @@ use std::ops::Range;
 use roaring::RoaringBitmap;
 
 use crate::index::column::NULL_I32;
-use crate::index::docs::{bitmap_of, docs};
+use crate::index::docs::{bitmap_of, bitmap_of_kept, docs};
 use crate::index::payload::{PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
 use crate::index::{Index, IndexError};
 use crate::query::filter::evaluate;
@@ -316,20 +316,12 @@ impl PersonCounts {
     /// The people with at least `min` counted deals, and their counts when
     /// known (only the first `first` by count, when asked).
     fn kept(&self, min: u32, first: Option<usize>) -> (RoaringBitmap, Option<Vec<(u32, u32)>>) {
-        let kept: Vec<(u32, u32)> = match self {
+        match self {
             PersonCounts::AtLeast { reaching, .. } => {
-                return (reaching.people.clone(), reaching.first.clone())
+                (reaching.people.clone(), reaching.first.clone())
             }
-            PersonCounts::Exact(tally) => tally.at_least(min.max(1)),
-            PersonCounts::Every { counts, .. } => {
-                let kept = counts.iter().filter(|&&(_, n)| n >= min);
-                kept.copied().collect()
-            }
-        };
-        let people = bitmap_of(kept.iter().map(|&(p, _)| p).collect());
-        match first {
-            Some(k) => (people, Some(first_by_count(kept.into_iter(), k))),
-            None => (people, Some(kept)),
+            PersonCounts::Exact(tally) => keep(&tally.at_least(min.max(1)), 1, first),
+            PersonCounts::Every { counts, .. } => keep(counts, min, first),
         }
     }
 
@@ -386,6 +378,28 @@ impl PersonCounts {
         });
         Ok(counts.collect())
     }
+}
+
+/// The people of `counts` ((person, count), people ascending) with at
+/// least `min`, and their counts (only the first `first` by count, when
+/// asked); read in one pass or two, nothing collected in between.
+fn keep(
+    counts: &[(u32, u32)],
+    min: u32,
+    first: Option<usize>,
+) -> (RoaringBitmap, Option<Vec<(u32, u32)>>) {
+    let kept = counts.iter().copied().filter(|&(_, n)| n >= min);
+    let people = match counts.last() {
+        Some(&(max, _)) if counts.len() >= (max as usize >> 6) => {
+            bitmap_of_kept(counts.iter().map(|&(p, n)| (p, n >= min)), max)
+        }
+        _ => RoaringBitmap::from_sorted_iter(kept.clone().map(|(p, _)| p)).unwrap_or_default(),
+    };
+    let counts = match first {
+        Some(k) => first_by_count(counts.iter().copied(), min, k),
+        None => kept.collect(),
+    };
+    (people, Some(counts))
 }
 
 /// Each candidate's counts over the qualifying deals D. When D is most of
