@@ -320,7 +320,7 @@ impl PersonCounts {
             PersonCounts::AtLeast { reaching, .. } => {
                 (reaching.people.clone(), reaching.first.clone())
             }
-            PersonCounts::Exact(tally) => keep(&tally.at_least(min.max(1)), 1, first),
+            PersonCounts::Exact(tally) => keep(&tally.counts(), min.max(1), first),
             PersonCounts::Every { counts, .. } => keep(counts, min, first),
         }
     }
@@ -434,15 +434,14 @@ impl PersonTally {
         }
     }
 
-    /// (person, deals) of the people with at least `min` (≥ 1) counted
-    /// deals, ascending; each person's counts read once.
-    fn at_least(&self, min: u32) -> Vec<(u32, u32)> {
+    /// (person, deals) of every person who may have a counted deal (some
+    /// may have none), ascending; each person's counts read once.
+    fn counts(&self) -> Vec<(u32, u32)> {
         let people: Box<dyn Iterator<Item = u32>> = match self {
             PersonTally::Direct(t) => Box::new(t.touched().into_iter()),
             PersonTally::Complement { investors, .. } => Box::new(docs(investors)),
         };
-        let counts = people.map(|p| (p, self.get(p).deals));
-        counts.filter(|&(_, n)| n >= min).collect()
+        people.map(|p| (p, self.get(p).deals)).collect()
     }
 }
 
@@ -978,7 +977,10 @@ mod tests {
                             .into_iter()
                             .map(|p| (p, walked.get(p).deals));
                         let want: Vec<_> = counts.filter(|&(_, n)| n >= min).collect();
-                        assert_eq!(tally.at_least(min), want, "min {min}, {superset:?}");
+                        let (kept, counts) = keep(&tally.counts(), min, None);
+                        assert_eq!(counts, Some(want.clone()), "min {min}, {superset:?}");
+                        let kept: Vec<u32> = kept.iter().collect();
+                        assert_eq!(kept, want.iter().map(|&(p, _)| p).collect::<Vec<_>>());
                     }
                 }
             }
