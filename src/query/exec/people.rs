@@ -215,11 +215,11 @@ fn count_deals(
     if let Some(base) = base {
         let rest = count_from_deals(index, rules, &base.outside, only)?;
         let totals = base.totals(rest, dated_investors(index)?);
-        let based = bitmap_of(totals.based().unwrap_or_default());
+        let based = totals.based().unwrap_or_default();
         return Ok(PersonCounts::Exact(PersonTally::Complement {
             totals,
             only_lead: rules.only_lead,
-            investors: based & candidates,
+            investors: candidates_of(based, candidates, &investors),
         }));
     }
     if every_ns < people_ns.min(walk_ns) {
@@ -236,8 +236,21 @@ fn count_deals(
     Ok(PersonCounts::Exact(PersonTally::Complement {
         totals: Totals::of(people, rest)?,
         only_lead: rules.only_lead,
-        investors: investors.as_ref() & candidates,
+        investors: docs(&(investors.as_ref() & candidates)).collect(),
     }))
+}
+
+/// The candidates among `people` (ascending investors): all of them when
+/// every investor is a candidate, found without a lookup per person.
+fn candidates_of(
+    people: Vec<u32>,
+    candidates: &RoaringBitmap,
+    investors: &RoaringBitmap,
+) -> Vec<u32> {
+    if investors.is_subset(candidates) {
+        return people;
+    }
+    docs(&(bitmap_of(people) & candidates)).collect()
 }
 
 /// The candidates with at least `min` counted deals in `deals` (one block
@@ -412,8 +425,8 @@ enum PersonTally {
     Complement {
         totals: Totals,
         only_lead: bool,
-        /// The candidates with any deal.
-        investors: RoaringBitmap,
+        /// The candidates with any deal, ascending.
+        investors: Vec<u32>,
     },
 }
 
@@ -439,7 +452,7 @@ impl PersonTally {
     fn counts(&self) -> Vec<(u32, u32)> {
         let people: Box<dyn Iterator<Item = u32>> = match self {
             PersonTally::Direct(t) => Box::new(t.touched().into_iter()),
-            PersonTally::Complement { investors, .. } => Box::new(docs(investors)),
+            PersonTally::Complement { investors, .. } => Box::new(investors.iter().copied()),
         };
         people.map(|p| (p, self.get(p).deals)).collect()
     }
@@ -962,11 +975,11 @@ mod tests {
                     let base = base.unwrap().unwrap();
                     let rest = count_from_deals(&index, &rules, &base.outside, Some(candidates));
                     let totals = base.totals(rest.unwrap(), 2);
-                    let based = bitmap_of(totals.based().unwrap());
+                    let based = totals.based().unwrap();
                     let tally = PersonTally::Complement {
                         totals,
                         only_lead: only_lead_deals,
-                        investors: based & candidates,
+                        investors: candidates_of(based, candidates, &investors),
                     };
                     for p in candidates {
                         assert_eq!(tally.get(p), walked.get(p), "person {p}, {superset:?}");
