@@ -6,6 +6,7 @@
 
 pub mod bits;
 pub mod build;
+pub mod checkpoints;
 pub mod column;
 pub mod common_edges;
 pub mod derived;

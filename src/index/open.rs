@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
+use super::checkpoints::Checkpoints;
 use super::column::{Column, SortOrder};
 use super::common_edges::CommonEdges;
 use super::derived::Derived;
@@ -91,6 +92,7 @@ pub struct Kind {
     common_edges: Opened<CommonEdges>,
     joint_sources: Opened<JointSources>,
     flagged_edges: Opened<FlaggedEdges>,
+    checkpoints: Opened<Checkpoints>,
     stores: Opened<Records>,
 }
 
@@ -132,6 +134,7 @@ impl Kind {
             common_edges: Opened::default(),
             joint_sources: Opened::default(),
             flagged_edges: Opened::default(),
+            checkpoints: Opened::default(),
             stores: Opened::default(),
         })
     }
@@ -225,6 +228,19 @@ impl Kind {
             let ms = started.elapsed().as_millis() as u64;
             tracing::info!(bytes = flagged.heap_bytes(), ms, "flagged edges derived");
             Ok(flagged)
+        })
+    }
+
+    /// Where each source's targets of relation `name` cross fixed target
+    /// boundaries ([`Checkpoints`]), derived on first use, then kept.
+    pub fn checkpoints(&self, name: &str) -> Result<Arc<Checkpoints>, IndexError> {
+        self.checkpoints.get(name, || {
+            let relation = self.relation(name)?;
+            let started = std::time::Instant::now();
+            let checkpoints = Checkpoints::derive(&relation.edges(), relation.sources());
+            let ms = started.elapsed().as_millis() as u64;
+            tracing::info!(bytes = checkpoints.heap_bytes(), ms, "checkpoints derived");
+            Ok(checkpoints)
         })
     }
 

@@ -16,6 +16,7 @@
 //! qualifying deals first, then the default order); `sort_by` is ignored.
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::sync::Arc;
 
 use roaring::RoaringBitmap;
@@ -134,7 +135,7 @@ impl FirmTally {
             if only_lead {
                 return runs_in(index, block).map(FirmTally::PerFirm);
             }
-            return FirmTally::tested(index, Box::new(Block(block)));
+            return FirmTally::in_block(index, block);
         }
         let sides = if only_lead {
             &LED_FIRM_SIDES
@@ -196,6 +197,21 @@ impl FirmTally {
         Ok(FirmTally::Tested {
             deals,
             set,
+            relation,
+        })
+    }
+
+    /// Every firm's deals in `block`: the length of its run there, found
+    /// from the relation's checkpoints (see `index::checkpoints`).
+    fn in_block(index: &Index, block: Range<u32>) -> Result<FirmTally, IndexError> {
+        let relation = index.firms.relation("deals")?;
+        let checkpoints = index.firms.checkpoints("deals")?;
+        let edges = relation.edges();
+        let firms = 0..index.firms.docs as u32;
+        let runs = firms.map(|f| checkpoints.run(f, edges.targets(f), &block).len() as u32);
+        Ok(FirmTally::Tested {
+            deals: runs.collect(),
+            set: Box::new(Block(block)),
             relation,
         })
     }
@@ -269,11 +285,12 @@ fn counted_in(relation: &Relation, firms: usize, set: &impl DealSet) -> Vec<(u32
 /// (`investors.deals`, ascending) in the block are one run, found by two
 /// binary searches; its leads are the run's payload bytes set. No deal is
 /// walked, whatever the size of the block.
-fn runs_in(index: &Index, block: std::ops::Range<u32>) -> Result<Vec<(u32, u32)>, IndexError> {
+fn runs_in(index: &Index, block: Range<u32>) -> Result<Vec<(u32, u32)>, IndexError> {
     let rel = index.firms.relation("deals")?;
+    let checkpoints = index.firms.checkpoints("deals")?;
     let edges = rel.edges();
     let counts = (0..index.firms.docs as u32).map(|f| {
-        let run = run_of(edges.targets(f), &block);
+        let run = checkpoints.run(f, edges.targets(f), &block);
         let leads = edges.payload(f)[run.clone()].iter().filter(|&&b| b != 0);
         (run.len() as u32, leads.count() as u32)
     });
@@ -533,7 +550,8 @@ mod tests {
     use crate::query::filter::every_doc;
 
     /// Every way of counting firms agrees with walking the deals: from the
-    /// firms' side, as runs of a block, and as totals less the other deals,
+    /// firms' side, as runs of a block (binary searched or from the
+    /// checkpoints), and as totals less the other deals,
     /// on all deals, a block, every third deal and none.
     #[test]
     fn every_counting_way_agrees() {
@@ -562,7 +580,8 @@ mod tests {
             let mut tested = vec![FirmTally::tested(&index, Box::new(dense)).unwrap()];
             if let Some(b) = block_of(d) {
                 assert_eq!(runs_in(&index, b.clone()).unwrap(), expect, "runs");
-                tested.push(FirmTally::tested(&index, Box::new(Block(b))).unwrap());
+                tested.push(FirmTally::tested(&index, Box::new(Block(b.clone()))).unwrap());
+                tested.push(FirmTally::in_block(&index, b).unwrap());
             }
             for tally in tested {
                 let firms = 0..index.firms.docs as u32;
