@@ -240,7 +240,9 @@ impl Ranking {
     fn new(k: usize) -> Ranking {
         Ranking {
             k,
-            best: BinaryHeap::with_capacity(k + 1),
+            // A far page asks for more than there are: the heap grows
+            // with what is offered, not with `k`.
+            best: BinaryHeap::with_capacity(k.min(1 << 12) + 1),
         }
     }
 
