@@ -311,4 +311,17 @@ mod tests {
             }
         }
     }
+
+    /// The first by count, more first and ties on the lower doc, counts
+    /// below `min` left out; a far page's `k` ranks what there is.
+    #[test]
+    fn first_by_count_keeps_the_first() {
+        let counts = [(0, 2), (1, 5), (2, 1), (3, 5), (4, 3)];
+        let mut first = first_by_count(counts.iter().copied(), 2, 3);
+        first.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
+        assert_eq!(first, [(1, 5), (3, 5), (4, 3)]);
+        let mut all = first_by_count(counts.iter().copied(), 2, 5_000_000_000);
+        all.sort_unstable();
+        assert_eq!(all, [(0, 2), (1, 5), (3, 5), (4, 3)]);
+    }
 }
