@@ -309,9 +309,9 @@ fn counted_in(relation: &Relation, firms: usize, set: &impl DealSet) -> Vec<(u32
 }
 
 /// Each firm's deals and leads among the deals of `block`: its deals
-/// (`investors.deals`, ascending) in the block are one run, found by two
-/// binary searches; its leads are the run's payload bytes set. No deal is
-/// walked, whatever the size of the block.
+/// (`investors.deals`, ascending) in the block are one run, found from
+/// the relation's checkpoints; its leads are the run's payload bytes set.
+/// No deal is walked, whatever the size of the block.
 fn runs_in(index: &Index, block: Range<u32>) -> Result<Vec<(u32, u32)>, IndexError> {
     let rel = index.firms.relation("deals")?;
     let checkpoints = index.firms.checkpoints("deals")?;
