@@ -222,12 +222,13 @@ impl Kind {
     /// ([`FlaggedEdges`]), derived on first use, then kept.
     pub fn flagged_edges(&self, name: &str) -> Result<Arc<FlaggedEdges>, IndexError> {
         self.flagged_edges.get(name, || {
-            let relation = self.relation(name)?;
-            let started = std::time::Instant::now();
-            let flagged = FlaggedEdges::derive(&relation.edges(), relation.sources());
-            let ms = started.elapsed().as_millis() as u64;
-            tracing::info!(bytes = flagged.heap_bytes(), ms, "flagged edges derived");
-            Ok(flagged)
+            let derived = self.derive_one(name, FlaggedEdges::derive)?;
+            tracing::info!(
+                bytes = derived.0.heap_bytes(),
+                ms = derived.1,
+                "flagged edges derived"
+            );
+            Ok(derived.0)
         })
     }
 
@@ -235,13 +236,27 @@ impl Kind {
     /// boundaries ([`Checkpoints`]), derived on first use, then kept.
     pub fn checkpoints(&self, name: &str) -> Result<Arc<Checkpoints>, IndexError> {
         self.checkpoints.get(name, || {
-            let relation = self.relation(name)?;
-            let started = std::time::Instant::now();
-            let checkpoints = Checkpoints::derive(&relation.edges(), relation.sources());
-            let ms = started.elapsed().as_millis() as u64;
-            tracing::info!(bytes = checkpoints.heap_bytes(), ms, "checkpoints derived");
-            Ok(checkpoints)
+            let derived = self.derive_one(name, Checkpoints::derive)?;
+            tracing::info!(
+                bytes = derived.0.heap_bytes(),
+                ms = derived.1,
+                "checkpoints derived"
+            );
+            Ok(derived.0)
         })
+    }
+
+    /// `derive` over relation `name` and its sources, and the
+    /// milliseconds it took.
+    fn derive_one<T>(
+        &self,
+        name: &str,
+        derive: impl FnOnce(&Edges, usize) -> T,
+    ) -> Result<(T, u64), IndexError> {
+        let relation = self.relation(name)?;
+        let started = std::time::Instant::now();
+        let derived = derive(&relation.edges(), relation.sources());
+        Ok((derived, started.elapsed().as_millis() as u64))
     }
 
     /// `derive` over relations `first` and `second` and their common
