@@ -66,6 +66,20 @@ impl<'a> Edges<'a> {
         lo..hi
     }
 
+    /// Positions of the edges of every source in `sources` (contiguous:
+    /// sources in order); none past the last source.
+    #[inline]
+    pub fn positions_of_run(&self, sources: std::ops::Range<u32>) -> std::ops::Range<usize> {
+        let last = self.offsets.len().saturating_sub(1);
+        let at = |s: u32| {
+            self.offsets
+                .get((s as usize).min(last))
+                .map_or(0, |&o| o as usize)
+        };
+        let end = at(sources.end);
+        at(sources.start).min(end)..end
+    }
+
     /// Every edge's target, sources in order (source `s`'s are at
     /// [`Edges::positions`]).
     pub fn all_targets(&self) -> &'a [u32] {
@@ -229,5 +243,23 @@ impl Relation {
             off[source as usize] as usize,
             off[source as usize + 1] as usize,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_of_sources_has_its_edges_contiguous() {
+        // Sources 0..4 with 2, 0, 3 and 1 edges.
+        let (offsets, targets) = ([0u32, 2, 2, 5, 6], [1u32, 2, 0, 4, 5, 3]);
+        let edges = Edges::of(&offsets, &targets, &[]);
+        assert_eq!(edges.positions_of_run(0..4), 0..6);
+        assert_eq!(edges.positions_of_run(1..3), 2..5);
+        assert_eq!(edges.positions_of_run(1..2), 2..2);
+        assert_eq!(edges.positions_of_run(3..9), 5..6, "past the last source");
+        assert_eq!(edges.positions_of_run(7..9), 6..6);
+        assert_eq!(edges.positions_of_run(3..3), 5..5);
     }
 }

@@ -23,6 +23,7 @@ pub mod semantic;
 mod span;
 mod supersets;
 mod tally;
+mod walked_counts;
 mod words;
 
 use std::fmt;

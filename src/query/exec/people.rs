@@ -13,8 +13,9 @@
 //! - `investor.deals` selects the qualifying deals D (a deals plan), then
 //!   keeps the candidates with at least `min_matching_deals` distinct
 //!   deals in D: either counted from the deal side (each deal's
-//!   `participants`, or the deals outside D taken from each person's
-//!   totals), or decided from the people side (their `angel_deals` /
+//!   `participants` into a tally, or into a bare counter per investor
+//!   for a broad D or a block of deals, see `walked_counts`, or the deals
+//!   outside D taken from each person's totals), or decided from the people side (their `angel_deals` /
 //!   `partner_deals`, each read only up to its `min`-th deal in D; exact
 //!   counts are then taken for the first page's worth only, see
 //!   `at_least`), or counted for every candidate at once from running
@@ -35,7 +36,7 @@ use roaring::RoaringBitmap;
 
 use crate::index::column::NULL_I32;
 use crate::index::docs::{bitmap_of, bitmap_of_kept, docs};
-use crate::index::payload::{PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
+use crate::index::payload::PARTICIPANT_LEAD;
 use crate::index::{Index, IndexError};
 use crate::query::filter::evaluate;
 use crate::query::plan::Plan;
@@ -57,6 +58,7 @@ use super::semantic::{cosine_key, semantic_companies, semantic_hits, SemanticSet
 use super::span::block_of;
 use super::supersets::{Entities, Superset, ValueBase};
 use super::tally::{other_deals, Acc, Sides, Tally, Totals};
+use super::walked_counts::{count_walked, walked_ns};
 use super::{page_of, Order, QueryError};
 
 const TRUE: &[&str] = &["true"];
@@ -209,7 +211,9 @@ fn count_deals(
         None => PEOPLE_SIDES.entity_ns(deals.len(), 0),
     };
     let every_ns = every_ns(index, rules)? + set_ns;
-    let budget = (&PEOPLE_SIDES, walk_ns.min(people_ns).min(every_ns));
+    let walked_ns = walked_ns(index, deals, block.as_ref(), dated_investors(index)? as u64)?;
+    let cheapest = walk_ns.min(people_ns).min(every_ns).min(walked_ns);
+    let budget = (&PEOPLE_SIDES, cheapest);
     let supersets = if every_rule { supersets } else { &[] };
     let base = ValueBase::cheapest(index, Entities::People, supersets, deals, budget)?;
     if let Some(base) = base {
@@ -221,6 +225,10 @@ fn count_deals(
             only_lead: rules.only_lead,
             investors: candidates_of(based, candidates, &investors),
         }));
+    }
+    if walked_ns == cheapest && walked_ns < walk_ns {
+        let walked = (deals, block);
+        return walked_from_deals(index, rules, walked, only);
     }
     if every_ns < people_ns.min(walk_ns) {
         return every(index, rules, deals, candidates, block);
@@ -301,6 +309,23 @@ fn every(
             let counts = count_every(index, rules, &set, candidates)?;
             (Box::new(set), counts)
         }
+    };
+    Ok(PersonCounts::Every { set, counts })
+}
+
+/// Every candidate's count over `deals` (one block when `block` is),
+/// walked from the deals' participants into a counter per investor.
+fn walked_from_deals(
+    index: &Index,
+    rules: &DealRules,
+    (deals, block): (&RoaringBitmap, Option<Range<u32>>),
+    only: Option<&RoaringBitmap>,
+) -> Result<PersonCounts, IndexError> {
+    let dated = dated_investors(index)?;
+    let counts = count_walked(index, rules, (deals, block.clone()), dated, only)?;
+    let set: Box<dyn DealSet> = match block {
+        Some(block) => Box::new(Block(block)),
+        None => Box::new(DenseSet::of(deals, index.deals.docs as u32)),
     };
     Ok(PersonCounts::Every { set, counts })
 }
@@ -511,20 +536,10 @@ fn count_from_deals(
     let relation = index.deals.relation("participants")?;
     let participants = relation.edges();
     let mut tally = Tally::new(dated_investors(index)?);
-    let counted = (if rules.angel { PARTICIPANT_ANGEL } else { 0 })
-        | (if rules.institutional {
-            PARTICIPANT_PARTNER
-        } else {
-            0
-        });
     participants.each_of(deals, |_, people, flags| {
         for (&p, &flags) in people.iter().zip(flags) {
-            let lead = flags & PARTICIPANT_LEAD != 0;
-            if flags & counted != 0
-                && (lead || !rules.only_lead)
-                && candidates.is_none_or(|c| c.contains(p))
-            {
-                tally.add(p, lead);
+            if rules.counts_participant(flags) && candidates.is_none_or(|c| c.contains(p)) {
+                tally.add(p, flags & PARTICIPANT_LEAD != 0);
             }
         }
     });
@@ -869,10 +884,14 @@ mod tests {
                         let only = (!every).then_some(candidates);
                         let direct = count_from_deals(&index, &rules, deals, only).unwrap();
                         let direct = PersonCounts::Exact(PersonTally::Direct(direct));
+                        let walked = (deals, block.clone());
+                        let walked = walked_from_deals(&index, &rules, walked, only);
+                        let walked = walked.unwrap();
                         for first in [None, Some(0), Some(1), Some(5), Some(1000)] {
                             let ranked = (candidates, first);
-                            every_agrees(&index, &rules, (deals, &all), ranked, &from_deals);
-                            every_agrees(&index, &rules, (deals, &direct), ranked, &from_deals);
+                            for counts in [&all, &direct, &walked] {
+                                every_agrees(&index, &rules, (deals, counts), ranked, &from_deals);
+                            }
                         }
                         let n = index.deals.docs as u32;
                         let dense = || Box::new(DenseSet::of(deals, n)) as Box<dyn DealSet>;

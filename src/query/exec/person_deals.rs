@@ -9,6 +9,7 @@
 
 use std::sync::Arc;
 
+use crate::index::payload::{PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
 use crate::index::relation::{Edges, Relation};
 use crate::index::{Index, IndexError};
 use crate::query::request::{InvestmentType, PersonDealsFilter};
@@ -52,6 +53,16 @@ impl DealRules {
             institutional: f.investment_type != InvestmentType::Angel,
             only_lead: f.only_lead_deals,
         }
+    }
+
+    /// Whether a participation counts, from its `participants` flags (one
+    /// edge per person and deal, see `index::payload`).
+    #[inline]
+    pub fn counts_participant(&self, flags: u8) -> bool {
+        let counted = (PARTICIPANT_ANGEL * u8::from(self.angel))
+            | (PARTICIPANT_PARTNER * u8::from(self.institutional));
+        let lead = flags & PARTICIPANT_LEAD != 0;
+        (flags & counted != 0) & (lead | !self.only_lead)
     }
 
     /// Appends `person`'s counted participations as (deal, led) to `out`
