@@ -15,12 +15,12 @@
 //!   deals in D: either counted from the deal side (each deal's
 //!   `participants` into a tally, or into a bare counter per investor
 //!   for a broad D or a block of deals, see `walked_counts`, or the deals
-//!   outside D taken from each person's totals), or decided from the people side (their `angel_deals` /
-//!   `partner_deals`, each read only up to its `min`-th deal in D; exact
-//!   counts are then taken for the first page's worth only, see
-//!   `at_least`), or counted for every candidate at once from running
-//!   counts along all the people's lists (`every_person`), whichever is
-//!   estimated cheaper.
+//!   outside D taken from each person's totals), or decided from the
+//!   people side (their `angel_deals` / `partner_deals`, each read only
+//!   up to its `min`-th deal in D; exact counts are then taken for the
+//!   first page's worth only, see `at_least`), or counted for every
+//!   candidate at once from running counts along all the people's lists
+//!   (`every_person`), whichever is estimated cheaper.
 //! - Semantic search: `company.search_query` narrows the employer
 //!   companies to their semantic set (among the employers the other
 //!   `company` keys leave); `investor.deals.search_query` narrows D to the
