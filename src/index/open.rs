@@ -197,9 +197,8 @@ impl Kind {
     /// ([`CommonEdges`]), derived on first use (9 ms at M), then kept.
     pub fn common_edges(&self, first: &str, second: &str) -> Result<Arc<CommonEdges>, IndexError> {
         self.common_edges.get(&format!("{first}&{second}"), || {
-            let (common, ms) = self.derive_pair((first, second), CommonEdges::derive)?;
-            tracing::info!(bytes = common.heap_bytes(), ms, "common edges derived");
-            Ok(common)
+            let derive = (CommonEdges::derive, CommonEdges::heap_bytes);
+            self.derive_pair((first, second), "common edges", derive)
         })
     }
 
@@ -212,9 +211,8 @@ impl Kind {
         second: &str,
     ) -> Result<Arc<JointSources>, IndexError> {
         self.joint_sources.get(&format!("{first}&{second}"), || {
-            let (joint, ms) = self.derive_pair((first, second), JointSources::derive)?;
-            tracing::info!(bytes = joint.heap_bytes(), ms, "joint sources derived");
-            Ok(joint)
+            let derive = (JointSources::derive, JointSources::heap_bytes);
+            self.derive_pair((first, second), "joint sources", derive)
         })
     }
 
@@ -222,13 +220,8 @@ impl Kind {
     /// ([`FlaggedEdges`]), derived on first use, then kept.
     pub fn flagged_edges(&self, name: &str) -> Result<Arc<FlaggedEdges>, IndexError> {
         self.flagged_edges.get(name, || {
-            let derived = self.derive_one(name, FlaggedEdges::derive)?;
-            tracing::info!(
-                bytes = derived.0.heap_bytes(),
-                ms = derived.1,
-                "flagged edges derived"
-            );
-            Ok(derived.0)
+            let derive = (FlaggedEdges::derive, FlaggedEdges::heap_bytes);
+            self.derive_one(name, "flagged edges", derive)
         })
     }
 
@@ -236,41 +229,43 @@ impl Kind {
     /// boundaries ([`Checkpoints`]), derived on first use, then kept.
     pub fn checkpoints(&self, name: &str) -> Result<Arc<Checkpoints>, IndexError> {
         self.checkpoints.get(name, || {
-            let derived = self.derive_one(name, Checkpoints::derive)?;
-            tracing::info!(
-                bytes = derived.0.heap_bytes(),
-                ms = derived.1,
-                "checkpoints derived"
-            );
-            Ok(derived.0)
+            let derive = (Checkpoints::derive, Checkpoints::heap_bytes);
+            self.derive_one(name, "checkpoints", derive)
         })
     }
 
-    /// `derive` over relation `name` and its sources, and the
-    /// milliseconds it took.
+    /// `derive` over relation `name` and its sources, logged as `what`
+    /// with its `bytes` and the milliseconds it took.
     fn derive_one<T>(
         &self,
         name: &str,
-        derive: impl FnOnce(&Edges, usize) -> T,
-    ) -> Result<(T, u64), IndexError> {
+        what: &str,
+        (derive, bytes): (impl FnOnce(&Edges, usize) -> T, impl Fn(&T) -> usize),
+    ) -> Result<T, IndexError> {
         let relation = self.relation(name)?;
         let started = std::time::Instant::now();
         let derived = derive(&relation.edges(), relation.sources());
-        Ok((derived, started.elapsed().as_millis() as u64))
+        log_derived(what, bytes(&derived), started);
+        Ok(derived)
     }
 
     /// `derive` over relations `first` and `second` and their common
-    /// sources, and the milliseconds it took.
+    /// sources, logged as [`Kind::derive_one`] logs.
     fn derive_pair<T>(
         &self,
         (first, second): (&str, &str),
-        derive: impl FnOnce(&Edges, &Edges, usize) -> T,
-    ) -> Result<(T, u64), IndexError> {
+        what: &str,
+        (derive, bytes): (
+            impl FnOnce(&Edges, &Edges, usize) -> T,
+            impl Fn(&T) -> usize,
+        ),
+    ) -> Result<T, IndexError> {
         let (first, second) = (self.relation(first)?, self.relation(second)?);
         let started = std::time::Instant::now();
         let sources = first.sources().min(second.sources());
         let derived = derive(&first.edges(), &second.edges(), sources);
-        Ok((derived, started.elapsed().as_millis() as u64))
+        log_derived(what, bytes(&derived), started);
+        Ok(derived)
     }
 
     /// The deals behind value counts `counted` of this kind's facet
@@ -577,4 +572,11 @@ fn open_vectors(dir: &Path, companies: usize) -> Result<Option<Vectors>, IndexEr
         return Ok(None);
     }
     Vectors::open(Bundle::open(&path, VECTORS_TAG, false)?, companies).map(Some)
+}
+
+/// Logs a structure derived in memory: `what`, its heap `bytes`, and the
+/// milliseconds since `started`.
+fn log_derived(what: &str, bytes: usize, started: std::time::Instant) {
+    let ms = started.elapsed().as_millis() as u64;
+    tracing::info!(bytes, ms, "{what} derived");
 }
