@@ -93,6 +93,7 @@ impl Checkpoints {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::index::relation::TestArrays;
     use proptest::prelude::*;
 
     proptest! {
@@ -104,13 +105,8 @@ mod tests {
                 proptest::collection::btree_set(0u32..5_000, 0..80), 0..12),
             blocks in proptest::collection::vec((0u32..5_200, 0u32..5_200), 1..8),
         ) {
-            let mut offsets = vec![0u32];
-            let mut targets = Vec::new();
-            for list in &lists {
-                targets.extend(list.iter().copied());
-                offsets.push(targets.len() as u32);
-            }
-            let edges = Edges::of(&offsets, &targets, &[]);
+            let arrays = TestArrays::of(lists.iter().map(|l| l.iter().map(|&t| (t, 0))));
+            let edges = arrays.bare_edges();
             let checkpoints = Checkpoints::derive(&edges, lists.len());
             for (s, list) in lists.iter().enumerate() {
                 let list: Vec<u32> = list.iter().copied().collect();

@@ -81,6 +81,7 @@ impl FlaggedEdges {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::index::relation::TestArrays;
     use proptest::prelude::*;
 
     proptest! {
@@ -91,14 +92,8 @@ mod tests {
             lists in proptest::collection::vec(
                 proptest::collection::vec((0u32..1_000, 0u8..3), 0..10), 0..30),
         ) {
-            let mut offsets = vec![0u32];
-            let (mut targets, mut payload) = (Vec::new(), Vec::new());
-            for list in &lists {
-                targets.extend(list.iter().map(|e| e.0));
-                payload.extend(list.iter().map(|e| e.1));
-                offsets.push(targets.len() as u32);
-            }
-            let edges = Edges::of(&offsets, &targets, &payload);
+            let arrays = TestArrays::of(lists.iter().map(|l| l.iter().copied()));
+            let edges = arrays.edges();
             let flagged = FlaggedEdges::derive(&edges, lists.len());
             let mut i = 0;
             for (source, list) in lists.iter().enumerate() {

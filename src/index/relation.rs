@@ -26,6 +26,44 @@ pub struct Edges<'a> {
     payload: &'a [u8],
 }
 
+/// Relation arrays built from each source's (target, payload byte)
+/// edges, in the order given, for tests.
+#[cfg(test)]
+pub struct TestArrays {
+    pub offsets: Vec<u32>,
+    pub targets: Vec<u32>,
+    pub payload: Vec<u8>,
+}
+
+#[cfg(test)]
+impl TestArrays {
+    pub fn of<L: IntoIterator<Item = (u32, u8)>>(lists: impl IntoIterator<Item = L>) -> TestArrays {
+        let mut arrays = TestArrays {
+            offsets: vec![0],
+            targets: Vec::new(),
+            payload: Vec::new(),
+        };
+        for list in lists {
+            for (target, payload) in list {
+                arrays.targets.push(target);
+                arrays.payload.push(payload);
+            }
+            arrays.offsets.push(arrays.targets.len() as u32);
+        }
+        arrays
+    }
+
+    /// The arrays as [`Edges`], with their payload.
+    pub fn edges(&self) -> Edges<'_> {
+        Edges::of(&self.offsets, &self.targets, &self.payload)
+    }
+
+    /// The arrays as [`Edges`] of a relation without a payload.
+    pub fn bare_edges(&self) -> Edges<'_> {
+        Edges::of(&self.offsets, &self.targets, &[])
+    }
+}
+
 impl<'a> Edges<'a> {
     /// Edges over plain arrays (offsets as in the module doc), for tests.
     #[cfg(test)]

@@ -73,7 +73,7 @@ fn each_led(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::relation::Edges;
+    use crate::index::relation::TestArrays;
     use proptest::prelude::*;
 
     proptest! {
@@ -87,14 +87,8 @@ mod tests {
             run_people in 1usize..8,
             every_other in any::<bool>(),
         ) {
-            let mut offsets = vec![0u32];
-            let (mut targets, mut payload) = (Vec::new(), Vec::new());
-            for list in &lists {
-                targets.extend(list.keys());
-                payload.extend(list.values());
-                offsets.push(targets.len() as u32);
-            }
-            let edges = Edges::of(&offsets, &targets, &payload);
+            let arrays = TestArrays::of(lists.iter().map(|l| l.iter().map(|(&t, &b)| (t, b))));
+            let edges = arrays.edges();
             let led = FlaggedEdges::derive(&edges, lists.len());
             let set: RoaringBitmap = set.into_iter().collect();
             let dense = DenseSet::of(&set, 200);

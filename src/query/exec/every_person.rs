@@ -276,23 +276,19 @@ impl Shared<'_> {
 mod tests {
     use super::*;
     use crate::index::common_edges::CommonEdges;
+    use crate::index::relation::TestArrays;
     use crate::query::exec::dense::{Block, DenseSet};
     use crate::query::request::{InvestmentType, PersonDealsFilter};
     use proptest::prelude::*;
 
     /// Relation arrays of per-person ascending, distinct lists.
-    fn arrays(lists: &[Vec<(u32, u8)>]) -> (Vec<u32>, Vec<u32>, Vec<u8>) {
-        let mut offsets = vec![0];
-        let (mut targets, mut payload) = (Vec::new(), Vec::new());
-        for list in lists {
+    fn arrays(lists: &[Vec<(u32, u8)>]) -> TestArrays {
+        TestArrays::of(lists.iter().map(|list| {
             let mut list = list.clone();
             list.sort_unstable();
             list.dedup_by_key(|e| e.0);
-            targets.extend(list.iter().map(|e| e.0));
-            payload.extend(list.iter().map(|e| e.1));
-            offsets.push(targets.len() as u32);
-        }
-        (offsets, targets, payload)
+            list
+        }))
     }
 
     fn lists() -> impl Strategy<Value = Vec<Vec<(u32, u8)>>> {
@@ -323,10 +319,9 @@ mod tests {
                 let common: Vec<(u32, u8)> = partner[p].iter().take(3).copied().collect();
                 angel[p].extend(common.iter().map(|&(d, _)| (d, 0)));
             }
-            let (ao, at, _) = arrays(&angel);
-            let (po, pt, pp) = arrays(&partner);
-            let (angel, partner) = (Edges::of(&ao, &at, &[]), Edges::of(&po, &pt, &pp));
-            let people = ao.len() - 1;
+            let people = angel.len();
+            let (angel, partner) = (arrays(&angel), arrays(&partner));
+            let (angel, partner) = (angel.bare_edges(), partner.edges());
             let common = CommonEdges::derive(&angel, &partner, people);
             let joint = JointSources::derive(&angel, &partner, people);
             let some: RoaringBitmap = (0..people as u32).filter(|p| p % 5 != 3).collect();

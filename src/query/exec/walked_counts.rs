@@ -212,20 +212,9 @@ fn counted_of(counters: &[u32], only: &RoaringBitmap) -> Vec<(u32, u32)> {
 mod tests {
     use super::*;
     use crate::index::payload::{PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
+    use crate::index::relation::TestArrays;
     use crate::query::request::{InvestmentType, PersonDealsFilter};
     use proptest::prelude::*;
-
-    /// Participants arrays: per deal, (person, flags) edges.
-    fn arrays(deals: &[Vec<(u32, u8)>]) -> (Vec<u32>, Vec<u32>, Vec<u8>) {
-        let mut offsets = vec![0];
-        let (mut people, mut flags) = (Vec::new(), Vec::new());
-        for d in deals {
-            people.extend(d.iter().map(|e| e.0));
-            flags.extend(d.iter().map(|e| e.1));
-            offsets.push(people.len() as u32);
-        }
-        (offsets, people, flags)
-    }
 
     fn flags() -> impl Strategy<Value = u8> {
         let kinds = [PARTICIPANT_ANGEL, PARTICIPANT_PARTNER];
@@ -250,8 +239,8 @@ mod tests {
             only in proptest::collection::btree_set(0u32..30, 0..30),
             dense in 0usize..32,
         ) {
-            let (offsets, people, payload) = arrays(&deals);
-            let edges = Edges::of(&offsets, &people, &payload);
+            let arrays = TestArrays::of(deals.iter().map(|d| d.iter().copied()));
+            let edges = arrays.edges();
             let n = deals.len() as u32;
             let d: RoaringBitmap = d.into_iter().filter(|&x| x < n).collect();
             let block = block.0.min(block.1).min(n)..block.0.max(block.1).min(n);
