@@ -306,7 +306,7 @@ impl JournalStore {
     /// durable: the syncer's flush, woken now; or nothing when a compaction
     /// is due, which this thread then leads (flush and snapshot) itself.
     fn pending(&self, seq: u64) -> io::Result<Option<Durability>> {
-        if self.commit.in_journal() >= self.compact_after.load(Ordering::Relaxed) {
+        if self.compaction_due() {
             self.wait_durable(seq)?;
             return Ok(None);
         }
@@ -406,10 +406,24 @@ impl JournalStore {
         Ok(())
     }
 
+    /// Whether the journal holds enough records to be compacted.
+    fn compaction_due(&self) -> bool {
+        self.commit.in_journal() >= self.compact_after.load(Ordering::Relaxed)
+    }
+
     /// Returns once record `seq` is durable, flushing (and compacting when
-    /// due) if this thread is elected leader.
+    /// due) if this thread is elected leader. When a compaction is due the
+    /// caller leads even if the syncer already made `seq` durable: a busy
+    /// syncer flushes every record as it comes and never compacts, so a due
+    /// compaction is done (by this caller or the leader before it) before
+    /// the caller returns.
     fn wait_durable(&self, seq: u64) -> io::Result<()> {
-        let Some(mut leader) = self.commit.leader_for(seq)? else {
+        let leader = if self.compaction_due() {
+            Some(self.commit.leader()?)
+        } else {
+            self.commit.leader_for(seq)?
+        };
+        let Some(mut leader) = leader else {
             return Ok(());
         };
         leader.flush()?;

@@ -491,6 +491,9 @@ fn pending_charges_from_threads_across_automatic_compactions() {
     let reported: u64 = threads.into_iter().map(|t| t.join().unwrap()).sum();
     assert_eq!(reported, 720);
     let stats = accounts.stats();
+    // Deterministic whatever the timing: a charge that finds the journal
+    // due leads a compaction even when the syncer already flushed it, and
+    // 240 records fill a journal of 7 (plus 8 in flight) many times over.
     assert!(stats.compactions > 1, "compactions ran on the pending path");
     assert_eq!(stats.compaction_error, None);
     let now = at(2026, 8, 10);
