@@ -30,9 +30,9 @@ pub struct Edges<'a> {
 /// edges, in the order given, for tests.
 #[cfg(test)]
 pub struct TestArrays {
-    pub offsets: Vec<u32>,
-    pub targets: Vec<u32>,
-    pub payload: Vec<u8>,
+    offsets: Vec<u32>,
+    targets: Vec<u32>,
+    payload: Vec<u8>,
 }
 
 #[cfg(test)]
