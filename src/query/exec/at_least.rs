@@ -209,13 +209,25 @@ pub fn first_by_count(
     min: u32,
     k: usize,
 ) -> Vec<(u32, u32)> {
+    ranked_first(counts, min, k).0
+}
+
+/// [`first_by_count`], and how many of `counts` have at least `min`
+/// (≥ 1): all a page ranked by count needs, in one pass.
+pub fn ranked_first(
+    counts: impl Iterator<Item = (u32, u32)>,
+    min: u32,
+    k: usize,
+) -> (Vec<(u32, u32)>, u64) {
     let mut ranking = Ranking::new(k);
+    let mut reaching = 0u64;
     for (p, n) in counts {
         // A count below `min` is taken as 0, without a branch (kept or not
         // is a coin toss over a broad D): the one branch, seldom taken once
         // `k` are ranked, is on the ranking. Zeros ranked while fewer than
         // `k` are are the first dropped, and left out at the end.
         let n = n & 0u32.wrapping_sub(u32::from(n >= min.max(1)));
+        reaching += u64::from(n > 0);
         // People come in doc order: a tie with the k-th loses on the doc id.
         if ranking.may_take(n.saturating_sub(1)) {
             ranking.offer(p, n);
@@ -223,7 +235,7 @@ pub fn first_by_count(
     }
     let mut first = ranking.into_first();
     first.retain(|&(_, n)| n > 0);
-    first
+    (first, reaching)
 }
 
 /// Ranking entries: more deals first, then the lower doc id (the order of
@@ -323,5 +335,12 @@ mod tests {
         let mut all = first_by_count(counts.iter().copied(), 2, 5_000_000_000);
         all.sort_unstable();
         assert_eq!(all, [(0, 2), (1, 5), (3, 5), (4, 3)]);
+        assert_eq!(ranked_first(counts.iter().copied(), 2, 1).1, 4);
+        assert_eq!(
+            ranked_first(counts.iter().copied(), 0, 1).1,
+            5,
+            "min 0 is 1"
+        );
+        assert_eq!(ranked_first(counts.iter().copied(), 6, 3), (vec![], 0));
     }
 }

@@ -127,10 +127,15 @@ fn page_of(
         ),
         Order::Keys(keyed, dir) => page_by_keys(keyed, dir, page),
     };
-    Ok(ResultPage {
-        total_count: matches.len(),
+    Ok(counted_page(matches.len(), docs))
+}
+
+/// A page of `docs` out of `total_count` matches, nothing else known yet.
+fn counted_page(total_count: u64, docs: Vec<u32>) -> ResultPage {
+    ResultPage {
+        total_count,
         docs,
         filtered: Vec::new(),
         similarity: Vec::new(),
-    })
+    }
 }

@@ -41,13 +41,15 @@ use crate::index::{Index, IndexError};
 use crate::query::filter::evaluate;
 use crate::query::plan::Plan;
 use crate::query::request::{
-    FilteredCounts, InvestorPersonFilter, PeopleQuery, PersonDealsFilter, PersonFilter,
-    PersonIdentifiers, PersonSort, PersonType, ResultPage,
+    FilteredCounts, InvestorPersonFilter, PageRequest, PeopleQuery, PersonDealsFilter,
+    PersonFilter, PersonIdentifiers, PersonSort, PersonType, ResultPage,
 };
-use crate::query::sort::page_end;
 use crate::query::sort::Direction::{Ascending, Descending};
+use crate::query::sort::{page_by_keys, page_end};
 
-use super::at_least::{first_by_count, people_reaching, reaching_ns, reads_estimate, Reaching};
+use super::at_least::{
+    first_by_count, people_reaching, ranked_first, reaching_ns, reads_estimate, Reaching,
+};
 use super::blocks::{company_on_deals, deal_on_deals};
 use super::dense::{Block, DealSet, DenseSet};
 use super::employment::{employed_by, employers, Employment};
@@ -59,7 +61,7 @@ use super::span::block_of;
 use super::supersets::{Entities, Superset, ValueBase};
 use super::tally::{other_deals, Acc, Sides, Tally, Totals};
 use super::walked_counts::{count_walked, walked_ns};
-use super::{page_of, Order, QueryError};
+use super::{counted_page, page_of, Order, QueryError};
 
 const TRUE: &[&str] = &["true"];
 
@@ -363,6 +365,23 @@ impl PersonCounts {
         }
     }
 
+    /// How many people have at least `min` counted deals, and the first
+    /// `k` of them by count (in no order): all a page ranked by count
+    /// needs, in one pass, without the set of the people (over a broad D
+    /// at M, building the set took 0.13–0.20 ms of the 0.23–0.38 ms that
+    /// [`PersonCounts::kept`] took). `None` when the first were not
+    /// counted.
+    fn ranked(&self, min: u32, k: usize) -> Option<(u64, Vec<(u32, u32)>)> {
+        let (first, reaching) = match self {
+            PersonCounts::AtLeast { reaching, .. } => {
+                return Some((reaching.people.len(), reaching.first.clone()?))
+            }
+            PersonCounts::Exact(tally) => ranked_first(tally.counts().into_iter(), min, k),
+            PersonCounts::Every { counts, .. } => ranked_first(counts.iter().copied(), min, k),
+        };
+        Some((reaching, first))
+    }
+
     /// Counts of every person of `kept` (when the first by count were not
     /// asked of [`PersonCounts::AtLeast`]).
     fn counts_of(
@@ -627,6 +646,10 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
             q.sort == PersonSort::FilteredDealCount && employer_set.is_none() && set.is_none();
         let first = ranked.then(|| page_end(q.page));
         let tally = count_deals(index, &rules, (&deals, min), &matches, &supersets, first)?;
+        if let Some(ranked) = first.and_then(|k| tally.ranked(min, k)) {
+            let counted = (&rules, &deals, &tally);
+            return ranked_page(index, counted, ranked, q.page);
+        }
         (matches, qualifying) = tally.kept(min, first);
         portfolio = set;
         counted = Some((rules, deals, tally));
@@ -660,8 +683,7 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
                 Some(counts) => counts,
                 None => tally.counts_of(index, rules, &matches)?,
             };
-            let keys = counts.iter().map(|&(p, n)| (Some(n as i64), p));
-            Order::Keys(keys.collect(), Descending)
+            Order::Keys(count_keys(&counts), Descending)
         }
     };
     let mut page = page_of(&index.people, (&matches, &plan), order, q.page)?;
@@ -669,6 +691,25 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
         page.filtered = tally.page_counts(index, rules, deals, &page.docs)?;
     }
     Ok(page)
+}
+
+/// A page of the people ranked by their counts, from how many are kept
+/// and the first of them ([`PersonCounts::ranked`]), with its rows' counts.
+fn ranked_page(
+    index: &Index,
+    (rules, deals, tally): (&DealRules, &RoaringBitmap, &PersonCounts),
+    (kept, first): (u64, Vec<(u32, u32)>),
+    page: PageRequest,
+) -> Result<ResultPage, QueryError> {
+    let docs = page_by_keys(count_keys(&first), Descending, page);
+    let mut page = counted_page(kept, docs);
+    page.filtered = tally.page_counts(index, rules, deals, &page.docs)?;
+    Ok(page)
+}
+
+/// Sort keys of (person, count): the count.
+fn count_keys(counts: &[(u32, u32)]) -> Vec<(Option<i64>, u32)> {
+    counts.iter().map(|&(p, n)| (Some(n as i64), p)).collect()
 }
 
 /// Sort keys of a semantic `/people`: the employer's cosine, the best
@@ -768,6 +809,7 @@ mod tests {
                 set: set_of(),
                 reaching: decided,
             };
+            assert_eq!(counts.ranked(min, 3), None, "the first were not counted");
             let mut every = counts.counts_of(index, rules, &kept).unwrap();
             every.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
             assert_eq!(every, ranked, "min {min}");
@@ -826,6 +868,15 @@ mod tests {
                 counts.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
             }
             assert_eq!(counts, want, "min {min}, first {first:?}");
+            if let Some(k) = first {
+                let (reaching, mut ranked) = all.ranked(min, k).expect("the first are counted");
+                ranked.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
+                assert_eq!(
+                    (reaching, ranked),
+                    (kept.len(), counts),
+                    "min {min}, ranked"
+                );
+            }
         }
         let page: Vec<u32> = want.iter().map(|&(p, _)| p).collect();
         rows_agree(index, rules, (all, deals), &page, exact);
