@@ -47,9 +47,7 @@ use crate::query::request::{
 use crate::query::sort::Direction::{Ascending, Descending};
 use crate::query::sort::{page_by_keys, page_end};
 
-use super::at_least::{
-    first_by_count, people_reaching, ranked_first, reaching_ns, reads_estimate, Reaching,
-};
+use super::at_least::{people_reaching, ranked_first, reaching_ns, reads_estimate, Reaching};
 use super::blocks::{company_on_deals, deal_on_deals};
 use super::dense::{Block, DealSet, DenseSet};
 use super::employment::{employed_by, employers, Employment};
@@ -353,15 +351,13 @@ enum PersonCounts {
 }
 
 impl PersonCounts {
-    /// The people with at least `min` counted deals, and their counts when
-    /// known (only the first `first` by count, when asked).
-    fn kept(&self, min: u32, first: Option<usize>) -> (RoaringBitmap, Option<Vec<(u32, u32)>>) {
+    /// The people with at least `min` counted deals (a page ranked by
+    /// count needs only how many: [`PersonCounts::ranked`]).
+    fn kept(&self, min: u32) -> RoaringBitmap {
         match self {
-            PersonCounts::AtLeast { reaching, .. } => {
-                (reaching.people.clone(), reaching.first.clone())
-            }
-            PersonCounts::Exact(tally) => keep(&tally.counts(), min.max(1), first),
-            PersonCounts::Every { counts, .. } => keep(counts, min, first),
+            PersonCounts::AtLeast { reaching, .. } => reaching.people.clone(),
+            PersonCounts::Exact(tally) => keep(&tally.counts(), min.max(1)),
+            PersonCounts::Every { counts, .. } => keep(counts, min),
         }
     }
 
@@ -382,8 +378,9 @@ impl PersonCounts {
         Some((reaching, first))
     }
 
-    /// Counts of every person of `kept` (when the first by count were not
-    /// asked of [`PersonCounts::AtLeast`]).
+    /// Counts of every person of `kept`, for tests: a page ranked by count
+    /// takes [`PersonCounts::ranked`].
+    #[cfg(test)]
     fn counts_of(
         &self,
         index: &Index,
@@ -438,25 +435,17 @@ impl PersonCounts {
 }
 
 /// The people of `counts` ((person, count), people ascending) with at
-/// least `min`, and their counts (only the first `first` by count, when
-/// asked); read in one pass or two, nothing collected in between.
-fn keep(
-    counts: &[(u32, u32)],
-    min: u32,
-    first: Option<usize>,
-) -> (RoaringBitmap, Option<Vec<(u32, u32)>>) {
-    let kept = counts.iter().copied().filter(|&(_, n)| n >= min);
-    let people = match counts.last() {
+/// least `min`, read in one pass.
+fn keep(counts: &[(u32, u32)], min: u32) -> RoaringBitmap {
+    match counts.last() {
         Some(&(max, _)) if counts.len() >= (max as usize >> 6) => {
             bitmap_of_kept(counts.iter().map(|&(p, n)| (p, n >= min)), max)
         }
-        _ => RoaringBitmap::from_sorted_iter(kept.clone().map(|(p, _)| p)).unwrap_or_default(),
-    };
-    let counts = match first {
-        Some(k) => first_by_count(counts.iter().copied(), min, k),
-        None => kept.collect(),
-    };
-    (people, Some(counts))
+        _ => {
+            let kept = counts.iter().filter(|&&(_, n)| n >= min).map(|&(p, _)| p);
+            RoaringBitmap::from_sorted_iter(kept).unwrap_or_default()
+        }
+    }
 }
 
 /// Each candidate's counts over the qualifying deals D. When D is most of
@@ -527,7 +516,8 @@ fn dated_investors(index: &Index) -> Result<usize, IndexError> {
 
 /// Each candidate's counts over `set`: each one's own deals within the
 /// set's span, read in order and tested against it (a block's run is
-/// found by search, nothing tested).
+/// found by search, nothing tested). For tests: an oracle of the counts.
+#[cfg(test)]
 fn count_people_in(
     index: &Index,
     rules: &DealRules,
@@ -635,8 +625,6 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
     let mut portfolio = None;
     // The rules, D and what was counted, when `investor.deals` counts.
     let mut counted = None;
-    // (person, counted deals) of the matches, when every count is known.
-    let mut qualifying = None;
     if let Some(f) = deals_filter {
         let (deals, set) = qualifying_deals(index, f)?;
         let rules = DealRules::of(f);
@@ -650,7 +638,7 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
             let counted = (&rules, &deals, &tally);
             return ranked_page(index, counted, ranked, q.page);
         }
-        (matches, qualifying) = tally.kept(min, first);
+        matches = tally.kept(min);
         portfolio = set;
         counted = Some((rules, deals, tally));
     }
@@ -664,9 +652,8 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
             relevance_keys(index, &matches, employer_set.as_ref(), portfolio)?,
             Descending,
         ),
-        (PersonSort::MostRecentDealDate, _) | (PersonSort::FilteredDealCount, None) => {
-            Order::ByDocId
-        }
+        // A page by count was ranked above (`ranked_page`) unless semantic.
+        (PersonSort::MostRecentDealDate | PersonSort::FilteredDealCount, _) => Order::ByDocId,
         (PersonSort::TotalRaised, _) => Order::I64("employer_total_raised", Descending),
         (PersonSort::LatestDealSize, _) => Order::I64("employer_latest_deal_size", Descending),
         (PersonSort::Name, _) => Order::I32("name_rank", Ascending),
@@ -677,13 +664,6 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
         (PersonSort::LeadDealCount, _) => Order::I32("lead_deal_count", Descending),
         (PersonSort::LeadDealCountLast12Months, _) => {
             Order::I32("lead_deal_count_last_12_months", Descending)
-        }
-        (PersonSort::FilteredDealCount, Some((rules, _, tally))) => {
-            let counts = match qualifying {
-                Some(counts) => counts,
-                None => tally.counts_of(index, rules, &matches)?,
-            };
-            Order::Keys(count_keys(&counts), Descending)
         }
     };
     let mut page = page_of(&index.people, (&matches, &plan), order, q.page)?;
@@ -849,8 +829,7 @@ mod tests {
             .filter(|&(_, n)| n > 0)
             .collect();
         for min in 1..=5 {
-            let (kept, counts) = all.kept(min, first);
-            let mut counts = counts.expect("every count is known");
+            let kept = all.kept(min);
             let mut want: Vec<(u32, u32)> =
                 want.iter().copied().filter(|&(_, n)| n >= min).collect();
             assert_eq!(
@@ -865,17 +844,10 @@ mod tests {
             if let Some(k) = first {
                 want.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
                 want.truncate(k);
-                counts.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
-            }
-            assert_eq!(counts, want, "min {min}, first {first:?}");
-            if let Some(k) = first {
                 let (reaching, mut ranked) = all.ranked(min, k).expect("the first are counted");
                 ranked.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
-                assert_eq!(
-                    (reaching, ranked),
-                    (kept.len(), counts),
-                    "min {min}, ranked"
-                );
+                assert_eq!(ranked, want, "min {min}, first {first:?}");
+                assert_eq!(reaching, kept.len(), "min {min}, ranked");
             }
         }
         let page: Vec<u32> = want.iter().map(|&(p, _)| p).collect();
@@ -1060,9 +1032,10 @@ mod tests {
                             .into_iter()
                             .map(|p| (p, walked.get(p).deals));
                         let want: Vec<_> = counts.filter(|&(_, n)| n >= min).collect();
-                        let (kept, counts) = keep(&tally.counts(), min, None);
-                        assert_eq!(counts, Some(want.clone()), "min {min}, {superset:?}");
-                        let kept: Vec<u32> = kept.iter().collect();
+                        let counts = tally.counts().into_iter().filter(|&(_, n)| n >= min);
+                        let counts: Vec<_> = counts.collect();
+                        assert_eq!(counts, want, "min {min}, {superset:?}");
+                        let kept: Vec<u32> = keep(&tally.counts(), min).iter().collect();
                         assert_eq!(kept, want.iter().map(|&(p, _)| p).collect::<Vec<_>>());
                     }
                 }
