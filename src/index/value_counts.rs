@@ -6,9 +6,10 @@
 //! `round`, which each deal has exactly one value of (an entity's deals
 //! among several rounds are the sum of its counts for each), and
 //! `company_super_category`, which a deal may have several values of
-//! (only one value's counts are used at a time). A third, the firms'
-//! counts of `company_industry` ([`INDUSTRY`]), is not stored but derived
-//! in memory ([`ValueCounts::derive`]; 2.6 million entries, 31 MB, at M).
+//! (only one value's counts are used at a time). A third, the counts of
+//! `company_industry` ([`INDUSTRY`]), is not stored but derived in memory
+//! ([`ValueCounts::derive`]; at M, 2.6 million entries, 31 MB, in 0.27 s
+//! for firms; 4.6 million, 55 MB, in 0.88 s for people).
 //!
 //! Arrays of counts `C` in a bundle (entries of value `i` are
 //! `offsets[i]..offsets[i+1]`, entities ascending within a value):

@@ -186,7 +186,7 @@ impl FirmTally {
         if let Some(base) = ValueBase::cheapest(index, Entities::Firms, supersets, d, budget)? {
             let mut counts = vec![(0, 0); index.firms.docs];
             base.add_base(&mut counts);
-            for less in std::iter::once(&base.outside).chain(&base.overlaps) {
+            for less in base.less() {
                 walk_into(index, less, &mut counts, Walk::Less)?;
             }
             return Ok(FirmTally::PerFirm(counts));
@@ -461,8 +461,7 @@ fn firm_counts(index: &Index, p: &PortfolioFilter) -> Result<FirmCounts, QueryEr
         None => None,
     };
     let deals = evaluate(&index.deals, &plan)?;
-    let mut supersets = Superset::of_request(&p.deal, &p.company);
-    supersets.extend(Superset::of_industries(&p.company));
+    let supersets = Superset::of_request(&p.deal, &p.company);
     let rounds = rounds_in_block(p);
     let shapes = (&supersets[..], rounds.as_ref().map(|r| &r.values[..]));
     let tally = FirmTally::of(index, &deals, shapes, p.only_lead_deals)?;
@@ -807,7 +806,7 @@ mod tests {
                     .then(|| base.totals(tally_firms(&index, &base.outside).unwrap(), 3));
                 let mut counts = vec![(0, 0); index.firms.docs];
                 base.add_base(&mut counts);
-                for less in std::iter::once(&base.outside).chain(&base.overlaps) {
+                for less in base.less() {
                     walk_into(&index, less, &mut counts, Walk::Less).unwrap();
                 }
                 for f in 0..index.firms.docs as u32 {

@@ -217,8 +217,10 @@ fn count_deals(
     let supersets = if every_rule { supersets } else { &[] };
     let base = ValueBase::cheapest(index, Entities::People, supersets, deals, budget)?;
     if let Some(base) = base {
-        let rest = count_from_deals(index, rules, &base.outside, only)?;
-        let totals = base.totals(rest, dated_investors(index)?);
+        let totals = base.totals(
+            count_less(index, rules, &base, only)?,
+            dated_investors(index)?,
+        );
         let based = totals.based().unwrap_or_default();
         return Ok(PersonCounts::Exact(PersonTally::Complement {
             totals,
@@ -542,17 +544,43 @@ fn count_from_deals(
     deals: &RoaringBitmap,
     candidates: Option<&RoaringBitmap>,
 ) -> Result<Tally, IndexError> {
-    let relation = index.deals.relation("participants")?;
-    let participants = relation.edges();
     let mut tally = Tally::new(dated_investors(index)?);
-    participants.each_of(deals, |_, people, flags| {
+    count_into(index, rules, deals, candidates, &mut tally)?;
+    Ok(tally)
+}
+
+/// What `base`'s counts count beyond D, tallied from the deal side (see
+/// [`count_from_deals`]): a deal once for each set of [`ValueBase::less`].
+fn count_less(
+    index: &Index,
+    rules: &DealRules,
+    base: &ValueBase,
+    candidates: Option<&RoaringBitmap>,
+) -> Result<Tally, IndexError> {
+    let mut tally = Tally::new(dated_investors(index)?);
+    for less in base.less() {
+        count_into(index, rules, less, candidates, &mut tally)?;
+    }
+    Ok(tally)
+}
+
+/// Adds the counted participants of `deals` to `tally`.
+fn count_into(
+    index: &Index,
+    rules: &DealRules,
+    deals: &RoaringBitmap,
+    candidates: Option<&RoaringBitmap>,
+    tally: &mut Tally,
+) -> Result<(), IndexError> {
+    let relation = index.deals.relation("participants")?;
+    relation.edges().each_of(deals, |_, people, flags| {
         for (&p, &flags) in people.iter().zip(flags) {
             if rules.counts_participant(flags) && candidates.is_none_or(|c| c.contains(p)) {
                 tally.add(p, flags & PARTICIPANT_LEAD != 0);
             }
         }
     });
-    Ok(tally)
+    Ok(())
 }
 
 /// The date (days) of deal `d`, from the resolved `date` column.
@@ -987,8 +1015,10 @@ mod tests {
     }
 
     /// The value counts of a superset B of D (some rounds, a lone super
-    /// category) less the deals of B outside D agree with walking D, for
-    /// every investor or a few, with and without `only_lead_deals`.
+    /// category, one to four industries: counts derived in memory) less
+    /// the deals of B outside D (and, for industries, less their overlaps)
+    /// agree with walking D, for every investor or a few, with and without
+    /// `only_lead_deals`.
     #[test]
     fn value_counts_agree_with_walking() {
         let index = Index::open(&build_fixture("people-rounds", "2026-11-01")).unwrap();
@@ -1001,10 +1031,17 @@ mod tests {
             .unwrap();
         let few: RoaringBitmap = investors.iter().step_by(2).collect();
         let budget = (&PEOPLE_SIDES, u64::MAX);
-        for superset in Superset::samples(&index) {
+        let industries = Superset::industry_samples(&index);
+        let every_deal = every_doc(index.deals.docs);
+        let _ = ValueBase::cheapest(&index, Entities::People, &industries, &every_deal, budget);
+        index.wait_for_derived();
+        let mut overlapping = 0;
+        for superset in Superset::samples(&index).into_iter().chain(industries) {
             let b = superset.deals(&index).unwrap();
             let d: RoaringBitmap = b.iter().filter(|d| d % 3 != 0).collect();
             let supersets = [superset.clone()];
+            let base = ValueBase::cheapest(&index, Entities::People, &supersets, &d, budget);
+            overlapping += base.unwrap().unwrap().overlaps.len();
             for only_lead_deals in [false, true] {
                 let rules = DealRules::of(&PersonDealsFilter {
                     only_lead_deals,
@@ -1015,7 +1052,7 @@ mod tests {
                     let base =
                         ValueBase::cheapest(&index, Entities::People, &supersets, &d, budget);
                     let base = base.unwrap().unwrap();
-                    let rest = count_from_deals(&index, &rules, &base.outside, Some(candidates));
+                    let rest = count_less(&index, &rules, &base, Some(candidates));
                     let totals = base.totals(rest.unwrap(), 2);
                     let based = totals.based().unwrap();
                     let tally = PersonTally::Complement {
@@ -1041,5 +1078,6 @@ mod tests {
                 }
             }
         }
+        assert!(overlapping > 0, "no deal of two industries");
     }
 }

@@ -10,8 +10,8 @@
 //! superset whose counts can be read (two would count a deal with both
 //! twice).
 //!
-//! A company's industries overlap too, but their counts (of firms only:
-//! derived in memory, see `value_counts::INDUSTRY`) are read for up to
+//! A company's industries overlap too, but their counts (derived in
+//! memory, see `value_counts::INDUSTRY`) are read for up to
 //! [`MAX_OVERLAPPING`] industries at once: a deal of `m` of them is counted
 //! `m` times, so the deals in at least `k` of them, for each `k` from 2,
 //! are walked off once each (at M, a few thousand deals where D has
@@ -21,12 +21,17 @@ use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 
-use crate::index::payload::FIRM_LED;
+use crate::index::payload::{FIRM_LED, PARTICIPANT_LEAD};
+use crate::index::relation::Relation;
 use crate::index::value_counts::{CountedFacet, ValueCounts, INDUSTRY, ROUND, SUPER_CATEGORY};
 use crate::index::{Index, IndexError};
 use crate::query::request::{CompanyFilter, DealFilter};
 
 use super::tally::{Sides, Tally, Totals};
+
+/// The deals' relation to some entities, how many of them there are, and
+/// which of its payloads mark a led deal.
+type DealSide = (Arc<Relation>, usize, fn(u8) -> bool);
 
 /// Whose counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +47,21 @@ impl Entities {
             Entities::Firms => facet.firms,
             Entities::People => facet.people,
         }
+    }
+
+    fn deal_side(self, index: &Index) -> Result<DealSide, IndexError> {
+        Ok(match self {
+            Entities::Firms => (
+                index.deals.relation("firms")?,
+                index.firms.docs,
+                |payload| payload & FIRM_LED != 0,
+            ),
+            Entities::People => (
+                index.deals.relation("participants")?,
+                index.people.docs,
+                |payload| payload & PARTICIPANT_LEAD != 0,
+            ),
+        })
     }
 }
 
@@ -63,6 +83,14 @@ impl Superset {
     /// The supersets a request's D lies within, given the filters on its
     /// deals and on their companies.
     pub fn of_request(deal: &DealFilter, company: &CompanyFilter) -> Vec<Superset> {
+        let mut supersets = Superset::of_rounds_or_super(deal, company);
+        supersets.extend(Superset::of_industries(company));
+        supersets
+    }
+
+    /// The rounds a request keeps, and the lone super category its
+    /// companies must have.
+    fn of_rounds_or_super(deal: &DealFilter, company: &CompanyFilter) -> Vec<Superset> {
         let rounds = deal.financing_types.as_ref().map(|kept| {
             let values = kept.iter().map(|k| k.facet_value()).collect();
             Superset::new(ROUND, values)
@@ -75,9 +103,9 @@ impl Superset {
         rounds.into_iter().chain(lone_super).collect()
     }
 
-    /// The superset of the industries a company filter keeps (firms'
-    /// counts only), when they are at most [`MAX_OVERLAPPING`].
-    pub fn of_industries(company: &CompanyFilter) -> Option<Superset> {
+    /// The superset of the industries a company filter keeps, when they
+    /// are at most [`MAX_OVERLAPPING`].
+    fn of_industries(company: &CompanyFilter) -> Option<Superset> {
         let values = company.industries.clone()?;
         let superset = Superset::new(INDUSTRY, values);
         (!superset.values.is_empty() && superset.values.len() <= MAX_OVERLAPPING)
@@ -196,10 +224,16 @@ impl ValueBase {
         }
     }
 
-    /// The counts over D, given `rest`, the tally over [`ValueBase::outside`]
-    /// (of a base without overlaps: people's, whose counts are all stored).
+    /// What the counts over B count beyond D: the deals of B outside D,
+    /// then each level of [`ValueBase::overlaps`] (a deal of `m` values
+    /// is in `m - 1` of them).
+    pub fn less(&self) -> impl Iterator<Item = &RoaringBitmap> {
+        std::iter::once(&self.outside).chain(&self.overlaps)
+    }
+
+    /// The counts over D, given `rest`, the tally over every set of
+    /// [`ValueBase::less`] (a deal once for each set it is in).
     pub fn totals(&self, rest: Tally, dense: usize) -> Totals {
-        debug_assert!(self.overlaps.is_empty(), "totals of overlapping values");
         Totals::of_values(&self.counts, &self.values, rest, dense)
     }
 }
@@ -253,26 +287,20 @@ fn estimate(
 }
 
 /// The counts of `superset`'s facet for `entities`: stored, or derived
-/// (industries, firms only; `None` until they are).
+/// (industries; `None` until they are).
 fn counts_of(
     index: &Index,
     entities: Entities,
     superset: &Superset,
 ) -> Result<Option<Arc<ValueCounts>>, IndexError> {
+    let name = entities.counts_of(&superset.facet);
     if superset.facet != INDUSTRY {
-        let name = entities.counts_of(&superset.facet);
         return index.deals.value_counts(name).map(Some);
     }
-    if entities != Entities::Firms {
-        return Ok(None);
-    }
-    let deal_side = index.deals.relation("firms")?;
-    let led: fn(u8) -> bool = |payload| payload & FIRM_LED != 0;
-    index.deals.derived_counts_if_ready(
-        (INDUSTRY.firms, INDUSTRY.facet),
-        deal_side,
-        (index.firms.docs, led),
-    )
+    let (deal_side, docs, led) = entities.deal_side(index)?;
+    index
+        .deals
+        .derived_counts_if_ready((name, INDUSTRY.facet), deal_side, (docs, led))
 }
 
 /// The deals in at least 2, 3… of `sets` (up to the last level any deal
