@@ -112,6 +112,16 @@ impl Superset {
             .then_some(superset)
     }
 
+    /// The deals of each value.
+    fn sets(&self, index: &Index) -> Result<Vec<Arc<RoaringBitmap>>, IndexError> {
+        let facet = index.deals.facet(self.facet.facet)?;
+        let mut sets = Vec::with_capacity(self.values.len());
+        for value in &self.values {
+            sets.extend(facet.docids(value)?);
+        }
+        Ok(sets)
+    }
+
     /// B: the deals of the values.
     pub fn deals(&self, index: &Index) -> Result<RoaringBitmap, IndexError> {
         let facet = index.deals.facet(self.facet.facet)?;
@@ -175,9 +185,9 @@ pub struct ValueBase {
 impl ValueBase {
     /// The cheapest of `supersets` for counting `entities` over `d`, when
     /// counting that way is estimated cheaper than `budget_ns`; `None`
-    /// otherwise, or unless `d` lies within it. The estimate needs no set
-    /// operation: B's size is the sum of its values' (the only superset of
-    /// several values is rounds, which are disjoint).
+    /// otherwise, or unless `d` lies within it. The estimates need no set
+    /// operation (see [`estimate`]); B and, for industries, its overlaps
+    /// are found for the chosen superset only.
     pub fn cheapest(
         index: &Index,
         entities: Entities,
@@ -203,11 +213,15 @@ impl ValueBase {
         if outside.len() + d.len() != b.len() {
             return Ok(None);
         }
+        let overlaps = match superset.facet == INDUSTRY {
+            true => at_least_twice(&superset.sets(index)?),
+            false => Vec::new(),
+        };
         Ok(Some(ValueBase {
             counts: estimate.counts,
             values: superset.values.clone(),
             outside,
-            overlaps: estimate.overlaps,
+            overlaps,
         }))
     }
 
@@ -242,13 +256,14 @@ impl ValueBase {
 struct Estimate {
     ns: u64,
     counts: Arc<ValueCounts>,
-    overlaps: Vec<RoaringBitmap>,
 }
 
-/// The estimated cost of counting over `d` from `superset`, its counts and
-/// its values' overlaps; `None` when it has no counts (yet) for
-/// `entities`, or when it cannot cost less than `bound` (then the
-/// overlaps are not looked for: a union is at least its largest value).
+/// The estimated cost of counting over `d` from `superset`, and its
+/// counts; `None` when it has no counts (yet) for `entities`, or when it
+/// cannot cost less than `bound`. The deals walked are B's outside D and,
+/// for values that overlap, each deal once more for each value it has
+/// beyond its first: together, the sum of the values' sizes less D's (D
+/// lies within B), found without a set operation.
 fn estimate(
     index: &Index,
     entities: Entities,
@@ -259,31 +274,11 @@ fn estimate(
     let Some(counts) = counts_of(index, entities, superset)? else {
         return Ok(None);
     };
-    let facet = index.deals.facet(superset.facet.facet)?;
-    let mut sets = Vec::with_capacity(superset.values.len());
-    for value in &superset.values {
-        sets.extend(facet.docids(value)?);
-    }
-    let all = index.deals.docs as u64;
+    let counted: u64 = superset.sets(index)?.iter().map(|s| s.len()).sum();
     let read = counts.entries(&superset.values) as u64 * sides.entry_ns;
-    let largest = sets.iter().map(|s| s.len()).max().unwrap_or(0);
-    let cheapest_deal = sides.deal_dense_ns.min(sides.deal_sparse_ns);
-    if read + largest.saturating_sub(d.len()) * cheapest_deal >= bound {
-        return Ok(None);
-    }
-    let overlaps = match superset.facet == INDUSTRY {
-        true => at_least_twice(&sets),
-        false => Vec::new(),
-    };
-    let counted: u64 = sets.iter().map(|s| s.len()).sum();
-    let extra: u64 = overlaps.iter().map(|o| o.len()).sum();
-    let walked = (counted - extra).saturating_sub(d.len()) + extra;
-    let ns = read + sides.walk_ns(walked, all);
-    Ok(Some(Estimate {
-        ns,
-        counts,
-        overlaps,
-    }))
+    let all = index.deals.docs as u64;
+    let ns = read + sides.walk_ns(counted.saturating_sub(d.len()), all);
+    Ok((ns < bound).then_some(Estimate { ns, counts }))
 }
 
 /// The counts of `superset`'s facet for `entities`: stored, or derived
