@@ -498,12 +498,16 @@ impl PersonTally {
 /// 70 ns when D is sparse, 35 ns when dense (a cache miss per person's
 /// counter); a person's deal tested against the bitset about 2.3 ns
 /// (deciding every investor at `min_matching_deals` 2 over 1.1 million
-/// deals read 1.4 million of their deals in about 5.5 ms, 2026-11-29).
+/// deals read 1.4 million of their deals in about 5.5 ms, 2026-11-29); a
+/// value-count entry about 12 ns, added to a tally and read back for its
+/// person (12.5–17.5 ns for the 79,000–183,000 entries of one to three
+/// industries in a slow phase, 2026-12-03; C4's p99 6.97 → 6.38 ms against
+/// 8 ns, over four alternations).
 const PEOPLE_SIDES: Sides = Sides {
     deal_sparse_ns: 70,
     deal_dense_ns: 35,
     entity_edge_ps: 2_300,
-    entry_ns: 8,
+    entry_ns: 12,
 };
 
 /// People with a dated deal: doc ids `0..n` (doc ids follow the most
