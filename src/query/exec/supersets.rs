@@ -49,6 +49,7 @@ impl Entities {
         }
     }
 
+    /// Where these entities' derived counts are counted from.
     fn deal_side(self, index: &Index) -> Result<DealSide, IndexError> {
         Ok(match self {
             Entities::Firms => (
