@@ -218,7 +218,7 @@ fn count_deals(
     let base = ValueBase::cheapest(index, Entities::People, supersets, deals, budget)?;
     if let Some(base) = base {
         let totals = base.totals(
-            count_less(index, rules, &base, only)?,
+            count_from_sets(index, rules, base.less(), only)?,
             dated_investors(index)?,
         );
         let based = totals.based().unwrap_or_default();
@@ -548,43 +548,30 @@ fn count_from_deals(
     deals: &RoaringBitmap,
     candidates: Option<&RoaringBitmap>,
 ) -> Result<Tally, IndexError> {
-    let mut tally = Tally::new(dated_investors(index)?);
-    count_into(index, rules, deals, candidates, &mut tally)?;
-    Ok(tally)
+    count_from_sets(index, rules, [deals], candidates)
 }
 
-/// What `base`'s counts count beyond D, tallied from the deal side (see
-/// [`count_from_deals`]): a deal once for each set of [`ValueBase::less`].
-fn count_less(
+/// [`count_from_deals`] over several sets of deals, a deal once for each
+/// set it is in (what a value base counts beyond D: [`ValueBase::less`]).
+fn count_from_sets<'a>(
     index: &Index,
     rules: &DealRules,
-    base: &ValueBase,
+    sets: impl IntoIterator<Item = &'a RoaringBitmap>,
     candidates: Option<&RoaringBitmap>,
 ) -> Result<Tally, IndexError> {
+    let relation = index.deals.relation("participants")?;
+    let participants = relation.edges();
     let mut tally = Tally::new(dated_investors(index)?);
-    for less in base.less() {
-        count_into(index, rules, less, candidates, &mut tally)?;
+    for deals in sets {
+        participants.each_of(deals, |_, people, flags| {
+            for (&p, &flags) in people.iter().zip(flags) {
+                if rules.counts_participant(flags) && candidates.is_none_or(|c| c.contains(p)) {
+                    tally.add(p, flags & PARTICIPANT_LEAD != 0);
+                }
+            }
+        });
     }
     Ok(tally)
-}
-
-/// Adds the counted participants of `deals` to `tally`.
-fn count_into(
-    index: &Index,
-    rules: &DealRules,
-    deals: &RoaringBitmap,
-    candidates: Option<&RoaringBitmap>,
-    tally: &mut Tally,
-) -> Result<(), IndexError> {
-    let relation = index.deals.relation("participants")?;
-    relation.edges().each_of(deals, |_, people, flags| {
-        for (&p, &flags) in people.iter().zip(flags) {
-            if rules.counts_participant(flags) && candidates.is_none_or(|c| c.contains(p)) {
-                tally.add(p, flags & PARTICIPANT_LEAD != 0);
-            }
-        }
-    });
-    Ok(())
 }
 
 /// The date (days) of deal `d`, from the resolved `date` column.
@@ -1056,7 +1043,7 @@ mod tests {
                     let base =
                         ValueBase::cheapest(&index, Entities::People, &supersets, &d, budget);
                     let base = base.unwrap().unwrap();
-                    let rest = count_less(&index, &rules, &base, Some(candidates));
+                    let rest = count_from_sets(&index, &rules, base.less(), Some(candidates));
                     let totals = base.totals(rest.unwrap(), 2);
                     let based = totals.based().unwrap();
                     let tally = PersonTally::Complement {
