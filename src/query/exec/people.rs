@@ -35,7 +35,7 @@ use std::ops::Range;
 use roaring::RoaringBitmap;
 
 use crate::index::column::NULL_I32;
-use crate::index::docs::{bitmap_of, bitmap_of_kept, docs};
+use crate::index::docs::{bitmap_of_kept, docs};
 use crate::index::payload::PARTICIPANT_LEAD;
 use crate::index::{Index, IndexError};
 use crate::query::filter::evaluate;
@@ -221,11 +221,10 @@ fn count_deals(
             count_from_sets(index, rules, base.less(), only)?,
             dated_investors(index)?,
         );
-        let based = totals.based().unwrap_or_default();
-        return Ok(PersonCounts::Exact(PersonTally::Complement {
+        return Ok(PersonCounts::Exact(PersonTally::Based {
             totals,
             only_lead: rules.only_lead,
-            investors: candidates_of(based, candidates, &investors),
+            only: only.cloned(),
         }));
     }
     if walked_ns == cheapest && walked_ns < walk_ns {
@@ -248,19 +247,6 @@ fn count_deals(
         only_lead: rules.only_lead,
         investors: docs(&(investors.as_ref() & candidates)).collect(),
     }))
-}
-
-/// The candidates among `people` (ascending investors): all of them when
-/// every investor is a candidate, found without a lookup per person.
-fn candidates_of(
-    people: Vec<u32>,
-    candidates: &RoaringBitmap,
-    investors: &RoaringBitmap,
-) -> Vec<u32> {
-    if investors.is_subset(candidates) {
-        return people;
-    }
-    docs(&(bitmap_of(people) & candidates)).collect()
 }
 
 /// The candidates with at least `min` counted deals in `deals` (one block
@@ -463,6 +449,12 @@ enum PersonTally {
         /// The candidates with any deal, ascending.
         investors: Vec<u32>,
     },
+    /// Over a value base B (`supersets`): its people, or those of `only`.
+    Based {
+        totals: Totals,
+        only_lead: bool,
+        only: Option<RoaringBitmap>,
+    },
 }
 
 impl PersonTally {
@@ -471,6 +463,9 @@ impl PersonTally {
         match self {
             PersonTally::Direct(t) => t.get(p),
             PersonTally::Complement {
+                totals, only_lead, ..
+            }
+            | PersonTally::Based {
                 totals, only_lead, ..
             } => {
                 let (deals, leads) = totals.get(p);
@@ -485,11 +480,23 @@ impl PersonTally {
     /// (person, deals) of every person who may have a counted deal (some
     /// may have none), ascending; each person's counts read once.
     fn counts(&self) -> Vec<(u32, u32)> {
-        let people: Box<dyn Iterator<Item = u32>> = match self {
-            PersonTally::Direct(t) => Box::new(t.touched().into_iter()),
-            PersonTally::Complement { investors, .. } => Box::new(investors.iter().copied()),
-        };
-        people.map(|p| (p, self.get(p).deals)).collect()
+        match self {
+            PersonTally::Direct(t) => t.counted(|_, acc| acc.deals),
+            PersonTally::Complement { investors, .. } => {
+                investors.iter().map(|&p| (p, self.get(p).deals)).collect()
+            }
+            PersonTally::Based {
+                totals,
+                only_lead,
+                only,
+            } => {
+                let mut counts = totals.based_counts(*only_lead).unwrap_or_default();
+                if let Some(only) = only {
+                    counts.retain(|&(p, _)| only.contains(p));
+                }
+                counts
+            }
+        }
     }
 }
 
@@ -1045,11 +1052,11 @@ mod tests {
                     let base = base.unwrap().unwrap();
                     let rest = count_from_sets(&index, &rules, base.less(), Some(candidates));
                     let totals = base.totals(rest.unwrap(), 2);
-                    let based = totals.based().unwrap();
-                    let tally = PersonTally::Complement {
+                    let every = investors.is_subset(candidates);
+                    let tally = PersonTally::Based {
                         totals,
                         only_lead: only_lead_deals,
-                        investors: candidates_of(based, candidates, &investors),
+                        only: (!every).then(|| candidates.clone()),
                     };
                     for p in candidates {
                         assert_eq!(tally.get(p), walked.get(p), "person {p}, {superset:?}");

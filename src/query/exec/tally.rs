@@ -149,6 +149,53 @@ impl Tally {
         self.sparse.get(&doc).copied().unwrap_or(Acc::EMPTY)
     }
 
+    /// `(doc, pick(doc, counts))` of each doc with a counted deal,
+    /// ascending, in one pass: the touched list sorted, or, when it covers
+    /// much of the dense part, the slots read in order and written without
+    /// a branch on the count (counted or not is a coin toss for the
+    /// predictor), then the docs past them sorted. At M, over the 211,000
+    /// people of two rounds, this took a fifth of the time of listing the
+    /// docs ([`Tally::touched`]) then reading each one's counts.
+    pub fn counted(&self, pick: impl Fn(u32, Acc) -> u32) -> Vec<(u32, u32)> {
+        if self.touched.len() < self.limit / 16 {
+            let docs = self.touched().into_iter();
+            return docs.map(|d| (d, pick(d, self.get(d)))).collect();
+        }
+        let mut out = vec![(0, 0); self.touched.len() + 1];
+        let mut end = 0;
+        for (d, slot) in self.dense[..self.limit].iter().enumerate() {
+            let d = d as u32;
+            let acc = match slot.deals {
+                SPILLED => self.sparse[&d],
+                _ => Acc {
+                    deals: u32::from(slot.deals),
+                    leads: u32::from(slot.leads),
+                },
+            };
+            out[end] = (d, pick(d, acc));
+            end += usize::from(slot.deals > 0);
+        }
+        out.truncate(end);
+        let mut beyond: Vec<u32> = self.sparse_beyond().collect();
+        beyond.sort_unstable();
+        out.extend(beyond.into_iter().map(|d| (d, pick(d, self.sparse[&d]))));
+        out
+    }
+
+    /// The docs counted in the map past the dense part, in no order.
+    fn sparse_beyond(&self) -> impl Iterator<Item = u32> + '_ {
+        let limit = self.limit;
+        self.sparse
+            .keys()
+            .copied()
+            .filter(move |&d| d as usize >= limit)
+    }
+
+    /// Whether no deal was counted.
+    pub fn is_empty(&self) -> bool {
+        self.touched.is_empty()
+    }
+
     /// Doc ids with at least one counted deal, ascending: the touched list
     /// sorted, or, when it covers much of the dense part, a scan of the
     /// slots (sequential, cheaper than sorting) and the sparse ones sorted.
@@ -163,8 +210,7 @@ impl Tally {
             .filter(|(_, a)| a.deals > 0)
             .map(|(d, _)| d as u32)
             .collect();
-        let beyond = self.sparse.keys().filter(|&&d| d as usize >= self.limit);
-        let mut sparse: Vec<u32> = beyond.copied().collect();
+        let mut sparse: Vec<u32> = self.sparse_beyond().collect();
         sparse.sort_unstable();
         docs.extend(sparse);
         docs
@@ -251,13 +297,21 @@ impl Totals {
         )
     }
 
-    /// The docs with a deal in B, ascending, when B is a few rounds (every
-    /// entity may have one when B is every deal: `None`).
-    pub fn based(&self) -> Option<Vec<u32>> {
-        match &self.base {
-            Base::Columns { .. } => None,
-            Base::Counted(tally) => Some(tally.touched()),
-        }
+    /// `(doc, deals over D)` (leads, when `leads`) of each doc with a deal
+    /// in B, ascending, read in one pass ([`Tally::counted`]); `None` when
+    /// B is every deal.
+    pub fn based_counts(&self, leads: bool) -> Option<Vec<(u32, u32)>> {
+        let Base::Counted(base) = &self.base else {
+            return None;
+        };
+        let pick = |b: Acc, r: Acc| match leads {
+            true => b.leads.saturating_sub(r.leads),
+            false => b.deals.saturating_sub(r.deals),
+        };
+        Some(match self.rest.is_empty() {
+            true => base.counted(|_, b| pick(b, Acc::EMPTY)),
+            false => base.counted(|d, b| pick(b, self.rest.get(d))),
+        })
     }
 }
 
@@ -384,6 +438,31 @@ mod tests {
         }
         let t = Tally::new(10);
         assert!((0..10).all(|d| t.get(d) == Acc::EMPTY));
+    }
+
+    /// One pass over the slots or the touched list sorted, spilled and
+    /// sparse docs included: each counted doc once, ascending, with its
+    /// counts.
+    #[test]
+    fn counted_lists_each_doc_with_its_counts() {
+        for (dense, docs) in [(0, 40), (100, 3), (100, 90), (1000, 1000)] {
+            let mut t = Tally::new(dense);
+            for d in (0..docs as u32).rev().step_by(3).chain([5, 5, 2_000]) {
+                t.add(d, d % 2 == 0);
+            }
+            t.add_counts(
+                4,
+                Acc {
+                    deals: 70_000,
+                    leads: 1,
+                },
+            );
+            let want: Vec<(u32, u32)> = t.touched().iter().map(|&d| (d, t.get(d).deals)).collect();
+            assert_eq!(t.counted(|_, acc| acc.deals), want, "dense {dense}");
+            let leads: Vec<(u32, u32)> =
+                want.iter().map(|&(d, _)| (d, t.get(d).leads + d)).collect();
+            assert_eq!(t.counted(|d, acc| acc.leads + d), leads);
+        }
     }
 
     #[test]
