@@ -58,7 +58,7 @@ use super::semantic::{cosine_key, semantic_companies, semantic_hits, SemanticSet
 use super::span::block_of;
 use super::supersets::{Entities, Superset, ValueBase};
 use super::tally::{other_deals, Acc, Sides, Tally, Totals};
-use super::walked_counts::{count_walked, walked_ns};
+use super::walked_counts::{count_walked, count_walked_outside, walked_ns, walked_outside_ns};
 use super::{counted_page, page_of, Order, QueryError};
 
 const TRUE: &[&str] = &["true"];
@@ -211,8 +211,15 @@ fn count_deals(
         None => PEOPLE_SIDES.entity_ns(deals.len(), 0),
     };
     let every_ns = every_ns(index, rules)? + set_ns;
-    let walked_ns = walked_ns(index, deals, block.as_ref(), dated_investors(index)? as u64)?;
-    let cheapest = walk_ns.min(people_ns).min(every_ns).min(walked_ns);
+    let dated = dated_investors(index)? as u64;
+    let walked_ns = walked_ns(index, deals, block.as_ref(), dated)?;
+    let outside_ns = match every_rule {
+        true => walked_outside_ns(index, deals, block.as_ref(), dated)?,
+        false => u64::MAX,
+    };
+    let cheapest = (walk_ns.min(people_ns).min(every_ns))
+        .min(walked_ns)
+        .min(outside_ns);
     let budget = (&PEOPLE_SIDES, cheapest);
     let supersets = if every_rule { supersets } else { &[] };
     let base = ValueBase::cheapest(index, Entities::People, supersets, deals, budget)?;
@@ -227,9 +234,13 @@ fn count_deals(
             only: only.cloned(),
         }));
     }
+    if outside_ns == cheapest && outside_ns < walk_ns {
+        let walked = (deals, block);
+        return walked_from_deals(index, rules, walked, only, Some(&investors));
+    }
     if walked_ns == cheapest && walked_ns < walk_ns {
         let walked = (deals, block);
-        return walked_from_deals(index, rules, walked, only);
+        return walked_from_deals(index, rules, walked, only, None);
     }
     if every_ns < people_ns.min(walk_ns) {
         return every(index, rules, deals, candidates, block);
@@ -302,15 +313,22 @@ fn every(
 }
 
 /// Every candidate's count over `deals` (one block when `block` is),
-/// walked from the deals' participants into a counter per investor.
+/// walked from the deals' participants into a counter per investor; from
+/// the deals outside `deals` when `outside` holds every investor (every
+/// participation counting, see `walked_counts`).
 fn walked_from_deals(
     index: &Index,
     rules: &DealRules,
     (deals, block): (&RoaringBitmap, Option<Range<u32>>),
     only: Option<&RoaringBitmap>,
+    outside: Option<&RoaringBitmap>,
 ) -> Result<PersonCounts, IndexError> {
     let dated = dated_investors(index)?;
-    let counts = count_walked(index, rules, (deals, block.clone()), dated, only)?;
+    let walked = (deals, block.clone());
+    let counts = match outside {
+        Some(investors) => count_walked_outside(index, rules, walked, (dated, investors), only)?,
+        None => count_walked(index, rules, walked, dated, only)?,
+    };
     let set: Box<dyn DealSet> = match block {
         Some(block) => Box::new(Block(block)),
         None => Box::new(DenseSet::of(deals, index.deals.docs as u32)),
@@ -934,11 +952,19 @@ mod tests {
                         let direct = count_from_deals(&index, &rules, deals, only).unwrap();
                         let direct = PersonCounts::Exact(PersonTally::Direct(direct));
                         let walked = (deals, block.clone());
-                        let walked = walked_from_deals(&index, &rules, walked, only);
+                        let walked = walked_from_deals(&index, &rules, walked, only, None);
                         let walked = walked.unwrap();
+                        let mut ways = vec![all, direct, walked];
+                        if rules.angel && rules.institutional {
+                            let walk = (deals, block.clone());
+                            let outside = Some(&investors);
+                            ways.push(
+                                walked_from_deals(&index, &rules, walk, only, outside).unwrap(),
+                            );
+                        }
                         for first in [None, Some(0), Some(1), Some(5), Some(1000)] {
                             let ranked = (candidates, first);
-                            for counts in [&all, &direct, &walked] {
+                            for counts in &ways {
                                 every_agrees(&index, &rules, (deals, counts), ranked, &from_deals);
                             }
                         }
