@@ -136,9 +136,9 @@ pub fn count_walked(
     let participants = relation.edges();
     Ok(with_counters(dated, |mut counters| {
         match block {
-            Some(block) => counters.add_run(participants, block, rules),
+            Some(block) => counters.add_run::<ADD>(participants, block, rules),
             None => participants.each_of(deals, |_, people, flags| {
-                counters.add(people, flags, rules);
+                counters.add::<ADD>(people, flags, rules);
             }),
         }
         counters.counted(only)
@@ -167,15 +167,14 @@ pub fn count_walked_outside(
     let all = index.deals.docs as u32;
     Ok(with_counters(dated, |mut counters| {
         counters.start_at(totals);
-        counters.step = TAKE;
         match block {
             Some(block) => {
                 for run in around(&block, all) {
-                    counters.add_run(participants, run, rules);
+                    counters.add_run::<TAKE>(participants, run, rules);
                 }
             }
             None => participants.each_of(&(every_deal(all) - deals), |_, people, flags| {
-                counters.add(people, flags, rules);
+                counters.add::<TAKE>(people, flags, rules);
             }),
         }
         let undated = investors.range(dated as u32..);
@@ -190,9 +189,10 @@ fn every_deal(all: u32) -> RoaringBitmap {
     every
 }
 
-/// [`Counters::step`]s: a participation counted adds one, or takes one off.
-const ADD: u32 = 1;
-const TAKE: u32 = u32::MAX;
+/// Whether a participation counted adds one to its person's counter, or
+/// takes one off (wrapping: a counter started at a total).
+const ADD: bool = false;
+const TAKE: bool = true;
 
 /// A person's total from a totals column (`NULL_I32` or a negative is none).
 fn total_of(totals: &[i32], p: u32) -> u32 {
@@ -207,7 +207,6 @@ fn with_counters<T>(dense: usize, f: impl FnOnce(Counters) -> T) -> T {
     let out = f(Counters {
         dense: &mut kept,
         beyond: Vec::new(),
-        step: ADD,
     });
     COUNTERS.with(|c| *c.borrow_mut() = kept);
     out
@@ -218,20 +217,18 @@ fn with_counters<T>(dense: usize, f: impl FnOnce(Counters) -> T) -> T {
 struct Counters<'a> {
     dense: &'a mut [u32],
     beyond: Vec<u32>,
-    /// What a participation counted adds to its person's counter
-    /// ([`ADD`] or [`TAKE`], wrapping).
-    step: u32,
 }
 
 impl Counters<'_> {
     /// Counts the participations of `people` (with their `flags`) that
-    /// count.
+    /// count: one more each, or one less ([`TAKE`]).
     #[inline]
-    fn add(&mut self, people: &[u32], flags: &[u8], rules: &DealRules) {
+    fn add<const STEP: bool>(&mut self, people: &[u32], flags: &[u8], rules: &DealRules) {
         for (&p, &f) in people.iter().zip(flags) {
             let n = u32::from(rules.counts_participant(f));
             match self.dense.get_mut(p as usize) {
-                Some(c) => *c = c.wrapping_add(n.wrapping_mul(self.step)),
+                Some(c) if STEP == TAKE => *c = c.wrapping_sub(n),
+                Some(c) => *c += n,
                 None => self.add_beyond(p, n),
             }
         }
@@ -285,11 +282,16 @@ impl Counters<'_> {
     }
 
     /// Counts the participations of every deal of `block`, read in one pass.
-    fn add_run(&mut self, participants: Edges, block: Range<u32>, rules: &DealRules) {
+    fn add_run<const STEP: bool>(
+        &mut self,
+        participants: Edges,
+        block: Range<u32>,
+        rules: &DealRules,
+    ) {
         let run = participants.positions_of_run(block);
         let people = &participants.all_targets()[run.clone()];
         let flags = participants.all_payload().get(run).unwrap_or(&[]);
-        self.add(people, flags, rules);
+        self.add::<STEP>(people, flags, rules);
     }
 
     /// (person, count) of every person counted (of `only`, when given).
@@ -394,12 +396,12 @@ mod tests {
                 let of = |c: Vec<u32>| -> Vec<(u32, u32)> { c.into_iter().enumerate().filter(|e| e.1 > 0).map(|(p, n)| (p as u32, n)).collect() };
                 // People from `dense` on are counted aside.
                 let by_deal = with_counters(dense, |mut c| {
-                    edges.each_of(&d, |_, people, flags| c.add(people, flags, &rules));
+                    edges.each_of(&d, |_, people, flags| c.add::<ADD>(people, flags, &rules));
                     c.counted(None)
                 });
                 prop_assert_eq!(&by_deal, &of(scan(&|x| d.contains(x))));
                 let by_block = with_counters(dense, |mut c| {
-                    c.add_run(edges, block.clone(), &rules);
+                    c.add_run::<ADD>(edges, block.clone(), &rules);
                     c.counted(Some(&only))
                 });
                 let expected = of(scan(&|x| block.contains(&x)));
@@ -415,15 +417,13 @@ mod tests {
                 };
                 let outside_deals = with_counters(dense, |mut c| {
                     c.start_at(&totals);
-                    c.step = TAKE;
-                    edges.each_of(&(every_deal(n) - &d), |_, people, flags| c.add(people, flags, &rules));
+                    edges.each_of(&(every_deal(n) - &d), |_, people, flags| c.add::<TAKE>(people, flags, &rules));
                     from_totals(c, None)
                 });
                 prop_assert_eq!(&outside_deals, &by_deal);
                 let around_block = with_counters(dense, |mut c| {
                     c.start_at(&totals);
-                    c.step = TAKE;
-                    around(&block, n).into_iter().for_each(|run| c.add_run(edges, run, &rules));
+                    around(&block, n).into_iter().for_each(|run| c.add_run::<TAKE>(edges, run, &rules));
                     from_totals(c, Some(&only))
                 });
                 prop_assert_eq!(around_block, expected);
