@@ -765,18 +765,20 @@ mod tests {
     }
 
     /// The value counts of a superset B of D less the deals of B outside
-    /// D (and, for industries, less their overlaps) agree with walking D,
-    /// for B some rounds, a lone super category or one to four industries
-    /// (counts derived in memory), and D every deal of B, two thirds of
-    /// them or none; a D reaching outside B is refused.
+    /// D (and less their overlaps) agree with walking D, for B some
+    /// rounds, a lone super category or one to four industries or
+    /// locations (counts derived in memory), and D every deal of B, two
+    /// thirds of them or none; a D reaching outside B is refused.
     #[test]
     fn value_counts_agree_with_walking() {
         let index = Index::open(&build_fixture("firm-rounds", "2026-11-01")).unwrap();
         let n = index.deals.docs as u32;
         let thirds: RoaringBitmap = (0..n).filter(|d| d % 3 != 0).collect();
         let budget = (&FIRM_SIDES, u64::MAX);
-        let industries = Superset::industry_samples(&index);
-        let _ = ValueBase::cheapest(&index, Entities::Firms, &industries, &thirds, budget);
+        let derived = Superset::overlapping_samples(&index);
+        let _ = ValueBase::cheapest(&index, Entities::Firms, &derived, &thirds, budget);
+        let of_industries = |s: &&Superset| s.facet == crate::index::value_counts::INDUSTRY;
+        let industries: Vec<Superset> = derived.iter().filter(of_industries).cloned().collect();
         index.wait_for_derived();
         let overlapped = industries.iter().map(|s| s.deals(&index).unwrap());
         let overlapped: Vec<u64> = overlapped
@@ -793,7 +795,7 @@ mod tests {
             overlapped.iter().any(|&extra| extra > 0),
             "no deal of two industries"
         );
-        for superset in Superset::samples(&index).into_iter().chain(industries) {
+        for superset in Superset::samples(&index).into_iter().chain(derived) {
             let b = superset.deals(&index).unwrap();
             let supersets = [superset.clone()];
             for d in [b.clone(), &b & &thirds, RoaringBitmap::new()] {

@@ -1039,8 +1039,8 @@ mod tests {
     }
 
     /// The value counts of a superset B of D (some rounds, a lone super
-    /// category, one to four industries: counts derived in memory) less
-    /// the deals of B outside D (and, for industries, less their overlaps)
+    /// category, one to four industries or locations: counts derived in
+    /// memory) less the deals of B outside D (and less their overlaps)
     /// agree with walking D, for every investor or a few, with and without
     /// `only_lead_deals`.
     #[test]
@@ -1055,12 +1055,12 @@ mod tests {
             .unwrap();
         let few: RoaringBitmap = investors.iter().step_by(2).collect();
         let budget = (&PEOPLE_SIDES, u64::MAX);
-        let industries = Superset::industry_samples(&index);
+        let derived = Superset::overlapping_samples(&index);
         let every_deal = every_doc(index.deals.docs);
-        let _ = ValueBase::cheapest(&index, Entities::People, &industries, &every_deal, budget);
+        let _ = ValueBase::cheapest(&index, Entities::People, &derived, &every_deal, budget);
         index.wait_for_derived();
         let mut overlapping = 0;
-        for superset in Superset::samples(&index).into_iter().chain(industries) {
+        for superset in Superset::samples(&index).into_iter().chain(derived) {
             let b = superset.deals(&index).unwrap();
             let d: RoaringBitmap = b.iter().filter(|d| d % 3 != 0).collect();
             let supersets = [superset.clone()];

@@ -15,7 +15,10 @@
 //! [`MAX_OVERLAPPING`] industries at once: a deal of `m` of them is counted
 //! `m` times, so the deals in at least `k` of them, for each `k` from 2,
 //! are walked off once each (at M, a few thousand deals where D has
-//! 150,000–210,000).
+//! 150,000–210,000). So are a company's locations (`value_counts::LOCATION`),
+//! which nest: a value whose deals lie within another's kept value is
+//! dropped first ([`Superset::folded`]), so that a city and its country
+//! are counted as the country.
 
 use std::sync::Arc;
 
@@ -23,7 +26,9 @@ use roaring::RoaringBitmap;
 
 use crate::index::payload::{FIRM_LED, PARTICIPANT_LEAD};
 use crate::index::relation::Relation;
-use crate::index::value_counts::{CountedFacet, ValueCounts, INDUSTRY, ROUND, SUPER_CATEGORY};
+use crate::index::value_counts::{
+    CountedFacet, ValueCounts, INDUSTRY, LOCATION, ROUND, SUPER_CATEGORY,
+};
 use crate::index::{Index, IndexError};
 use crate::query::request::{CompanyFilter, DealFilter};
 
@@ -85,7 +90,11 @@ impl Superset {
     /// deals and on their companies.
     pub fn of_request(deal: &DealFilter, company: &CompanyFilter) -> Vec<Superset> {
         let mut supersets = Superset::of_rounds_or_super(deal, company);
-        supersets.extend(Superset::of_industries(company));
+        let overlapping = [
+            (INDUSTRY, &company.industries),
+            (LOCATION, &company.locations),
+        ];
+        supersets.extend(overlapping.into_iter().filter_map(Superset::of_overlapping));
         supersets
     }
 
@@ -104,13 +113,42 @@ impl Superset {
         rounds.into_iter().chain(lone_super).collect()
     }
 
-    /// The superset of the industries a company filter keeps, when they
-    /// are at most [`MAX_OVERLAPPING`].
-    fn of_industries(company: &CompanyFilter) -> Option<Superset> {
-        let values = company.industries.clone()?;
-        let superset = Superset::new(INDUSTRY, values);
+    /// The superset of the values of `facet` (industries or locations) a
+    /// company filter keeps, when they are at most [`MAX_OVERLAPPING`].
+    fn of_overlapping((facet, kept): (CountedFacet, &Option<Vec<String>>)) -> Option<Superset> {
+        let superset = Superset::new(facet, kept.clone()?);
         (!superset.values.is_empty() && superset.values.len() <= MAX_OVERLAPPING)
             .then_some(superset)
+    }
+
+    /// The same deals, less the values whose deals lie within another
+    /// value's (a city within its country; of equal sets, the first is
+    /// kept): overlapping facets only.
+    pub fn folded(&self, index: &Index) -> Result<Superset, IndexError> {
+        if !self.facet.is_derived() || self.values.len() < 2 {
+            return Ok(self.clone());
+        }
+        let sets = self.sets_by_value(index)?;
+        let within = |i: usize| {
+            let a = &sets[i];
+            let inside = |(j, b): (usize, &Option<Arc<RoaringBitmap>>)| {
+                let larger = b.as_ref().map(|b| b.len()) > a.as_ref().map(|a| a.len());
+                j != i
+                    && (larger || j < i)
+                    && a.as_ref()
+                        .is_none_or(|a| b.as_ref().is_some_and(|b| a.is_subset(b)))
+            };
+            sets.iter().enumerate().any(inside)
+        };
+        let values = (0..sets.len()).filter(|&i| !within(i));
+        let values = values.map(|i| self.values[i].clone()).collect();
+        Ok(Superset::new(self.facet, values))
+    }
+
+    /// The deals of each value, `None` for a value no deal has.
+    fn sets_by_value(&self, index: &Index) -> Result<Vec<Option<Arc<RoaringBitmap>>>, IndexError> {
+        let facet = index.deals.facet(self.facet.facet)?;
+        self.values.iter().map(|v| facet.docids(v)).collect()
     }
 
     /// The deals of each value.
@@ -150,20 +188,25 @@ impl Superset {
         sampled.into_iter().chain(lone).collect()
     }
 
-    /// Industries of the firms' derived counts, for tests: one, the two
-    /// with the most deals (which share some), three and four of them.
+    /// Values of the derived counts, for tests: of each facet, one, the
+    /// two with the most deals (industries share some; a location and the
+    /// next largest nest, folded to one), three and four of them.
     #[cfg(test)]
-    pub fn industry_samples(index: &Index) -> Vec<Superset> {
-        let f = index.deals.facet(INDUSTRY.facet).unwrap();
-        let mut by_size: Vec<(u64, String)> = (0..f.len())
-            .map(|i| (f.docids_at(i).unwrap().len(), f.value(i).to_string()))
-            .collect();
-        by_size.sort_unstable_by(|a, b| b.cmp(a));
-        let names: Vec<String> = by_size.into_iter().map(|(_, v)| v).collect();
-        assert!(names.len() >= MAX_OVERLAPPING, "industries to sample");
-        [1, 2, 3, MAX_OVERLAPPING]
-            .map(|n| Superset::new(INDUSTRY, names[..n].to_vec()))
-            .into()
+    pub fn overlapping_samples(index: &Index) -> Vec<Superset> {
+        let mut samples = Vec::new();
+        for facet in crate::index::value_counts::DERIVED {
+            let f = index.deals.facet(facet.facet).unwrap();
+            let mut by_size: Vec<(u64, String)> = (0..f.len())
+                .map(|i| (f.docids_at(i).unwrap().len(), f.value(i).to_string()))
+                .collect();
+            by_size.sort_unstable_by(|a, b| b.cmp(a));
+            let names: Vec<String> = by_size.into_iter().map(|(_, v)| v).collect();
+            assert!(names.len() >= MAX_OVERLAPPING, "values to sample");
+            let sampled =
+                [1, 2, 3, MAX_OVERLAPPING].map(|n| Superset::new(facet, names[..n].to_vec()));
+            samples.extend(sampled);
+        }
+        samples
     }
 }
 
@@ -196,10 +239,11 @@ impl ValueBase {
         d: &RoaringBitmap,
         (sides, budget_ns): (&Sides, u64),
     ) -> Result<Option<ValueBase>, IndexError> {
-        let mut best: Option<(u64, &Superset, Estimate)> = None;
+        let mut best: Option<(u64, Superset, Estimate)> = None;
         for superset in supersets {
             let bound = best.as_ref().map_or(budget_ns, |b| b.0);
-            let Some(estimate) = estimate(index, entities, superset, d, (sides, bound))? else {
+            let superset = superset.folded(index)?;
+            let Some(estimate) = estimate(index, entities, &superset, d, (sides, bound))? else {
                 continue;
             };
             if estimate.ns < bound {
@@ -214,13 +258,13 @@ impl ValueBase {
         if outside.len() + d.len() != b.len() {
             return Ok(None);
         }
-        let overlaps = match superset.facet == INDUSTRY {
+        let overlaps = match superset.facet.is_derived() {
             true => at_least_twice(&superset.sets(index)?),
             false => Vec::new(),
         };
         Ok(Some(ValueBase {
             counts: estimate.counts,
-            values: superset.values.clone(),
+            values: superset.values,
             outside,
             overlaps,
         }))
@@ -283,20 +327,21 @@ fn estimate(
 }
 
 /// The counts of `superset`'s facet for `entities`: stored, or derived
-/// (industries; `None` until they are).
+/// (industries, locations; `None` until they are).
 fn counts_of(
     index: &Index,
     entities: Entities,
     superset: &Superset,
 ) -> Result<Option<Arc<ValueCounts>>, IndexError> {
     let name = entities.counts_of(&superset.facet);
-    if superset.facet != INDUSTRY {
+    if !superset.facet.is_derived() {
         return index.deals.value_counts(name).map(Some);
     }
     let (deal_side, docs, led) = entities.deal_side(index)?;
+    let facet = superset.facet.facet;
     index
         .deals
-        .derived_counts_if_ready((name, INDUSTRY.facet), deal_side, (docs, led))
+        .derived_counts_if_ready((name, facet), deal_side, (docs, led))
 }
 
 /// The deals in at least 2, 3… of `sets` (up to the last level any deal
@@ -343,6 +388,47 @@ mod tests {
         assert_eq!(levels, vec![vec![2, 3, 4], vec![3, 4], vec![4]]);
         assert!(at_least_twice(&sets[..1]).is_empty());
         assert!(at_least_twice(&[set(&[1]), set(&[2])]).is_empty());
+    }
+
+    /// Nested locations fold to the widest; disjoint ones stay; a value
+    /// no deal has goes.
+    #[test]
+    fn nested_values_fold_to_the_widest() {
+        let dir = crate::index::build::build_fixture("supersets-fold", "2026-11-01");
+        let index = Index::open(&dir).unwrap();
+        let f = index.deals.facet(LOCATION.facet).unwrap();
+        let sets: Vec<(String, Arc<RoaringBitmap>)> = (0..f.len())
+            .map(|i| (f.value(i).to_string(), f.docids_at(i).unwrap()))
+            .collect();
+        let nested = sets.iter().find_map(|(outer, a)| {
+            let inner = sets
+                .iter()
+                .find(|(v, b)| v != outer && b.len() < a.len() && b.is_subset(a));
+            inner.map(|(v, _)| (outer.clone(), v.clone()))
+        });
+        let (outer, inner) = nested.expect("a location within another");
+        let of_outer = &sets.iter().find(|(v, _)| *v == outer).unwrap().1;
+        let disjoint = sets.iter().find(|(_, b)| b.is_disjoint(of_outer));
+        let (apart, _) = disjoint.expect("a location apart from it");
+        let values = vec![
+            inner.clone(),
+            outer.clone(),
+            apart.clone(),
+            "nowhere".into(),
+        ];
+        let folded = Superset::new(LOCATION, values).folded(&index).unwrap();
+        assert_eq!(
+            folded,
+            Superset::new(LOCATION, vec![outer.clone(), apart.clone()])
+        );
+        let twice = Superset::new(LOCATION, vec![outer.clone(), outer.clone()]);
+        assert_eq!(twice.folded(&index).unwrap().values, vec![outer.clone()]);
+        let rounds = Superset::new(ROUND, vec![inner, outer]);
+        assert_eq!(
+            rounds.folded(&index).unwrap(),
+            rounds,
+            "rounds never overlap"
+        );
     }
 
     #[test]
