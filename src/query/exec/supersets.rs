@@ -27,7 +27,7 @@ use roaring::RoaringBitmap;
 use crate::index::payload::{FIRM_LED, PARTICIPANT_LEAD};
 use crate::index::relation::Relation;
 use crate::index::value_counts::{
-    CountedFacet, ValueCounts, INDUSTRY, LOCATION, ROUND, SUPER_CATEGORY,
+    Counted, CountedFacet, ValueCounts, INDUSTRY, LOCATION, ROUND, SUPER_CATEGORY,
 };
 use crate::index::{Index, IndexError};
 use crate::query::request::{CompanyFilter, DealFilter};
@@ -281,6 +281,16 @@ impl ValueBase {
                 }
             }
         }
+    }
+
+    /// Each value's entries: the counts over B, a value at a time.
+    pub fn entries(&self) -> impl Iterator<Item = Counted<'_>> {
+        self.values.iter().map(|v| self.counts.of(v))
+    }
+
+    /// How many entries [`ValueBase::entries`] holds.
+    pub fn entry_count(&self) -> usize {
+        self.counts.entries(&self.values)
     }
 
     /// What the counts over B count beyond D: the deals of B outside D,

@@ -31,6 +31,7 @@ use roaring::RoaringBitmap;
 
 use crate::index::docs::docs;
 use crate::index::relation::Edges;
+use crate::index::value_counts::Counted;
 use crate::index::{Index, IndexError};
 
 use super::person_deals::DealRules;
@@ -178,8 +179,62 @@ pub fn count_walked_outside(
             }),
         }
         let undated = investors.range(dated as u32..);
-        counters.counted_from_totals(only, (undated, totals))
+        counters.counted_from(only, undated.map(|p| (p, total_of(totals, p))))
     }))
+}
+
+/// What [`count_walked`] finds, from the counts of a value base B
+/// (`base`: each value's entries, their leads with `only_lead_deals`)
+/// less the participations counted in each set of `less` (B's deals
+/// outside D, then its overlaps: see `supersets`). Every participation
+/// must count (as [`count_walked_outside`]).
+pub fn count_walked_less<'a>(
+    index: &Index,
+    rules: &DealRules,
+    (base, less): (
+        impl IntoIterator<Item = Counted<'a>>,
+        impl IntoIterator<Item = &'a RoaringBitmap>,
+    ),
+    dated: usize,
+    only: Option<&RoaringBitmap>,
+) -> Result<Vec<(u32, u32)>, IndexError> {
+    let relation = index.deals.relation("participants")?;
+    let participants = relation.edges();
+    Ok(with_counters(dated, |mut counters| {
+        let mut undated = Vec::new();
+        for value in base {
+            let counts = if rules.only_lead {
+                value.leads
+            } else {
+                value.deals
+            };
+            for (&p, &n) in value.docs.iter().zip(counts) {
+                match counters.dense.get_mut(p as usize) {
+                    Some(c) => *c += n,
+                    None => undated.push((p, n)),
+                }
+            }
+        }
+        for deals in less {
+            participants.each_of(deals, |_, people, flags| {
+                counters.add::<TAKE>(people, flags, rules);
+            });
+        }
+        counters.counted_from(only, summed(undated))
+    }))
+}
+
+/// (person, count) pairs, a person's counts summed: ascending, once each.
+fn summed(mut counts: Vec<(u32, u32)>) -> impl Iterator<Item = (u32, u32)> {
+    counts.sort_unstable();
+    let mut out: Vec<(u32, u32)> = Vec::with_capacity(counts.len());
+    for (p, n) in counts {
+        match out.last_mut() {
+            Some(last) if last.0 == p => last.1 += n,
+            _ => out.push((p, n)),
+        }
+    }
+    out.into_iter()
 }
 
 /// Deal doc ids `0..all`.
@@ -241,14 +296,15 @@ impl Counters<'_> {
         }
     }
 
-    /// What [`Counters::counted`] finds when the counters started at the
-    /// totals and were taken down: the people counted aside (`undated`, the
-    /// investors past the counters) have their totals less their
+    /// What [`Counters::counted`] finds when the counters started at
+    /// some counts and were taken down: the people counted aside
+    /// (`undated`, the people past the counters with their starting
+    /// counts, ascending, once each) have those counts less their
     /// participations walked.
-    fn counted_from_totals(
+    fn counted_from(
         mut self,
         only: Option<&RoaringBitmap>,
-        (undated, totals): (impl Iterator<Item = u32>, &[i32]),
+        undated: impl Iterator<Item = (u32, u32)>,
     ) -> Vec<(u32, u32)> {
         self.beyond.sort_unstable();
         let taken = |p: u32| {
@@ -256,8 +312,8 @@ impl Counters<'_> {
             self.beyond[from..].partition_point(|&b| b == p) as u32
         };
         let beyond: Vec<(u32, u32)> = undated
-            .filter(|&p| only.is_none_or(|o| o.contains(p)))
-            .map(|p| (p, total_of(totals, p).saturating_sub(taken(p))))
+            .filter(|&(p, _)| only.is_none_or(|o| o.contains(p)))
+            .map(|(p, n)| (p, n.saturating_sub(taken(p))))
             .filter(|&(_, n)| n > 0)
             .collect();
         let mut out = self.counted_dense(only);
@@ -413,7 +469,8 @@ mod tests {
                 // From the totals, the deals outside D taken off.
                 let totals: Vec<i32> = scan(&|_| true).into_iter().map(|t| t as i32).collect();
                 let from_totals = |c: Counters, only: Option<&RoaringBitmap>| {
-                    c.counted_from_totals(only, (dense as u32..30, &totals))
+                    let undated = (dense as u32..30).map(|p| (p, total_of(&totals, p)));
+                    c.counted_from(only, undated)
                 };
                 let outside_deals = with_counters(dense, |mut c| {
                     c.start_at(&totals);
