@@ -233,7 +233,7 @@ fn count_deals(
         }
         let totals = base.totals(
             count_from_sets(index, rules, base.less(), only)?,
-            dated_investors(index)?,
+            dated as usize,
         );
         return Ok(PersonCounts::Exact(PersonTally::Based {
             totals,
