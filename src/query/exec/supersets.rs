@@ -151,14 +151,9 @@ impl Superset {
         self.values.iter().map(|v| facet.docids(v)).collect()
     }
 
-    /// The deals of each value.
+    /// The deals of each value the facet has.
     fn sets(&self, index: &Index) -> Result<Vec<Arc<RoaringBitmap>>, IndexError> {
-        let facet = index.deals.facet(self.facet.facet)?;
-        let mut sets = Vec::with_capacity(self.values.len());
-        for value in &self.values {
-            sets.extend(facet.docids(value)?);
-        }
-        Ok(sets)
+        Ok(self.sets_by_value(index)?.into_iter().flatten().collect())
     }
 
     /// B: the deals of the values.
