@@ -32,6 +32,7 @@ pub mod records;
 pub mod relation;
 pub mod relation_builder;
 pub mod scratch;
+pub mod size_buckets;
 pub mod store;
 pub mod text;
 pub mod value_counts;

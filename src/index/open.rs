@@ -26,6 +26,7 @@ use super::manifest::Manifest;
 use super::names::*;
 use super::records::{Projection, Records, COMPANY_PROJECTIONS, PERSON_PROJECTIONS};
 use super::relation::{Edges, Relation};
+use super::size_buckets::SizeBuckets;
 use super::store::refs::{NoUuids, Uuids};
 use super::store::{Store, STORE_TAG};
 use super::text::NameIndex;
@@ -89,6 +90,7 @@ pub struct Kind {
     value_counts: Opened<ValueCounts>,
     value_runs: Opened<Derived<ValueRuns>>,
     derived_counts: Opened<Derived<ValueCounts>>,
+    size_buckets: Opened<Derived<SizeBuckets>>,
     common_edges: Opened<CommonEdges>,
     joint_sources: Opened<JointSources>,
     flagged_edges: Opened<FlaggedEdges>,
@@ -131,6 +133,7 @@ impl Kind {
             value_counts: Opened::default(),
             value_runs: Opened::default(),
             derived_counts: Opened::default(),
+            size_buckets: Opened::default(),
             common_edges: Opened::default(),
             joint_sources: Opened::default(),
             flagged_edges: Opened::default(),
@@ -294,6 +297,10 @@ impl Kind {
             .all()
             .iter()
             .for_each(|d| d.wait_if_started());
+        self.size_buckets
+            .all()
+            .iter()
+            .for_each(|d| d.wait_if_started());
     }
 
     /// [`Kind::value_runs`] when they are derived; otherwise `None`, and
@@ -348,6 +355,34 @@ impl Kind {
                 "value counts derived"
             );
             Ok(counts)
+        }))
+    }
+
+    /// Counts `name` by size bucket of this kind's `size` column
+    /// ([`SizeBuckets`]), derived in memory from `deal_side` (the deals'
+    /// edges, those whose payload is `counted`; entities `0..dense` with
+    /// a column each) when they are ready; otherwise `None`, and their
+    /// derivation is started on a thread of its own.
+    pub fn size_buckets_if_ready(
+        &self,
+        name: &'static str,
+        deal_side: Arc<Relation>,
+        (dense, counted): (usize, fn(u8) -> bool),
+    ) -> Result<Option<Arc<SizeBuckets>>, IndexError> {
+        let slot = self
+            .size_buckets
+            .get(name, || Ok(Derived::new("size buckets")))?;
+        if let Some(done) = slot.ready() {
+            return Ok(done);
+        }
+        let (sizes, order) = (self.column_i64("size")?, self.sort_order("size")?);
+        Ok(ready_or_started(slot, move || {
+            let started = std::time::Instant::now();
+            let edges = deal_side.edges();
+            let buckets =
+                SizeBuckets::derive(order.non_null(), sizes.values(), &edges, (dense, counted))?;
+            log_derived(name, buckets.heap_bytes(), started);
+            Ok(buckets)
         }))
     }
 

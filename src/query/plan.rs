@@ -62,9 +62,7 @@ impl Plan {
     /// Adds a money range on an `i64` column (whole USD): the smallest
     /// whole amount ≥ min, the largest ≤ max.
     pub fn money(&mut self, column: &'static str, range: &Range<f64>) {
-        if range.is_set() {
-            let min = range.min.map_or(i64::MIN + 1, |m| m.ceil() as i64);
-            let max = range.max.map_or(i64::MAX, |m| m.floor() as i64);
+        if let Some((min, max)) = money_bounds(range) {
             self.clauses.push(Clause::Range {
                 column,
                 width: Width::I64,
@@ -120,6 +118,16 @@ impl Plan {
         });
         ranges.reduce(|a, b| (a.0.max(b.0), a.1.min(b.1)))
     }
+}
+
+/// The whole amounts (USD) a money range keeps, `min..=max`, when it is
+/// set: the smallest whole amount ≥ min, the largest ≤ max.
+pub fn money_bounds(range: &Range<f64>) -> Option<(i64, i64)> {
+    range.is_set().then(|| {
+        let min = range.min.map_or(i64::MIN + 1, |m| m.ceil() as i64);
+        let max = range.max.map_or(i64::MAX, |m| m.floor() as i64);
+        (min, max)
+    })
 }
 
 #[cfg(test)]

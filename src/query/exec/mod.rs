@@ -20,6 +20,7 @@ mod people;
 mod person_deals;
 mod running;
 pub mod semantic;
+mod size_base;
 mod span;
 mod supersets;
 mod tally;

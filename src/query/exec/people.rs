@@ -39,7 +39,7 @@ use crate::index::docs::{bitmap_of_kept, docs};
 use crate::index::payload::PARTICIPANT_LEAD;
 use crate::index::{Index, IndexError};
 use crate::query::filter::evaluate;
-use crate::query::plan::Plan;
+use crate::query::plan::{money_bounds, Plan};
 use crate::query::request::{
     FilteredCounts, InvestorPersonFilter, PageRequest, PeopleQuery, PersonDealsFilter,
     PersonFilter, PersonIdentifiers, PersonSort, PersonType, ResultPage,
@@ -55,6 +55,7 @@ use super::every_person::{count_every, every_ns};
 use super::joins::{docs_of_keys, docs_of_org_identifiers};
 use super::person_deals::{DealRules, PersonLists};
 use super::semantic::{cosine_key, semantic_companies, semantic_hits, SemanticSet};
+use super::size_base::SizeBase;
 use super::span::block_of;
 use super::supersets::{Entities, Superset, ValueBase};
 use super::tally::{other_deals, Acc, Sides, Tally, Totals};
@@ -180,7 +181,7 @@ fn count_deals(
     rules: &DealRules,
     (deals, min): (&RoaringBitmap, u32),
     candidates: &RoaringBitmap,
-    supersets: &[Superset],
+    (supersets, size): (&[Superset], Option<(i64, i64)>),
     first: Option<usize>,
 ) -> Result<PersonCounts, IndexError> {
     let people = &index.people;
@@ -219,9 +220,15 @@ fn count_deals(
         true => walked_outside_ns(index, deals, block.as_ref(), dated)?,
         false => u64::MAX,
     };
+    let sized = match size {
+        Some(range) => SizeBase::exact(index, rules, deals, range)?,
+        None => None,
+    };
+    let sized_ns = sized.as_ref().map_or(u64::MAX, |s| s.ns(index));
     let cheapest = (walk_ns.min(people_ns).min(every_ns))
         .min(walked_ns)
-        .min(outside_ns);
+        .min(outside_ns)
+        .min(sized_ns);
     // A broad base is counted into counters, which cost a pass over them.
     let counters_ns = dated * PEOPLE_COUNTER_PS / 1000;
     let budget = (&PEOPLE_COUNTERS, cheapest.saturating_sub(counters_ns));
@@ -240,6 +247,11 @@ fn count_deals(
             only_lead: rules.only_lead,
             only: only.cloned(),
         }));
+    }
+    if let Some(sized) = sized.filter(|_| sized_ns == cheapest) {
+        let counts = sized.count(index, rules, only)?;
+        let set = Box::new(DenseSet::of(deals, index.deals.docs as u32));
+        return Ok(PersonCounts::Every { set, counts });
     }
     if outside_ns == cheapest && outside_ns < walk_ns {
         let walked = (deals, block);
@@ -711,11 +723,19 @@ pub fn search_people(index: &Index, q: &PeopleQuery) -> Result<ResultPage, Query
         let (deals, set) = qualifying_deals(index, f)?;
         let rules = DealRules::of(f);
         let supersets = Superset::of_request(&f.deal, &f.portfolio);
+        let size = money_bounds(&f.deal.size);
         let min = f.min_matching_deals.unwrap_or(1).max(1);
         let ranked =
             q.sort == PersonSort::FilteredDealCount && employer_set.is_none() && set.is_none();
         let first = ranked.then(|| page_end(q.page));
-        let tally = count_deals(index, &rules, (&deals, min), &matches, &supersets, first)?;
+        let tally = count_deals(
+            index,
+            &rules,
+            (&deals, min),
+            &matches,
+            (&supersets, size),
+            first,
+        )?;
         if let Some(ranked) = first.and_then(|k| tally.ranked(min, k)) {
             let counted = (&rules, &deals, &tally);
             return ranked_page(index, counted, ranked, q.page);
@@ -1151,5 +1171,73 @@ mod tests {
             }
         }
         assert!(overlapping > 0, "no deal of two industries");
+    }
+
+    /// A size range's counts read from the counts by size bucket agree
+    /// with walking its deals, for every investment type, with and
+    /// without `only_lead_deals`, for every investor or a few; a D that
+    /// is not every deal of the range has no size base.
+    #[test]
+    fn size_bases_agree_with_walking() {
+        let index = Index::open(&build_fixture("people-sizes", "2026-11-01")).unwrap();
+        let investors = index.people.facet("is_investor").unwrap();
+        let investors = investors.docids("true").unwrap().unwrap();
+        let few: RoaringBitmap = investors.iter().step_by(3).collect();
+        let sizes = index.deals.column_i64("size").unwrap();
+        let mut sorted: Vec<i64> = sizes.values().iter().copied().filter(|&s| s >= 0).collect();
+        sorted.sort_unstable();
+        let at = |q: usize| sorted[(sorted.len() - 1) * q / 100];
+        let ranges = [
+            (at(10) + 1, at(80)),
+            (at(50), i64::MAX),
+            (i64::MIN + 1, at(30) - 1),
+        ];
+        let in_range = |(min, max): (i64, i64)| -> RoaringBitmap {
+            let kept = sizes.values().iter().enumerate();
+            let kept = kept.filter(|&(_, &s)| s != crate::index::column::NULL_I64);
+            let kept = kept.filter(|&(_, s)| (min..=max).contains(s));
+            kept.map(|(d, _)| d as u32).collect()
+        };
+        for investment_type in [
+            InvestmentType::All,
+            InvestmentType::Angel,
+            InvestmentType::Institutional,
+        ] {
+            for only_lead_deals in [false, true] {
+                let f = PersonDealsFilter {
+                    investment_type,
+                    only_lead_deals,
+                    ..Default::default()
+                };
+                let rules = DealRules::of(&f);
+                let _ = SizeBase::exact(&index, &rules, &in_range(ranges[0]), ranges[0]);
+                index.wait_for_derived();
+                for range in ranges {
+                    let d = in_range(range);
+                    assert!(d.len() > 10, "deals in {range:?}");
+                    let base = SizeBase::exact(&index, &rules, &d, range).unwrap();
+                    let base = base.expect("a size base once derived");
+                    for candidates in [&investors, &few] {
+                        let walked =
+                            count_from_deals(&index, &rules, &d, Some(candidates)).unwrap();
+                        let want = walked
+                            .touched()
+                            .into_iter()
+                            .map(|p| (p, walked.get(p).deals));
+                        let only = (!investors.is_subset(candidates)).then_some(candidates);
+                        let counts = base.count(&index, &rules, only).unwrap();
+                        assert_eq!(
+                            counts,
+                            want.collect::<Vec<_>>(),
+                            "{range:?}, {only_lead_deals}"
+                        );
+                    }
+                    let mut less = d.clone();
+                    less.remove(d.max().unwrap());
+                    let not_all = SizeBase::exact(&index, &rules, &less, range).unwrap();
+                    assert!(not_all.is_none(), "D is not every deal of {range:?}");
+                }
+            }
+        }
     }
 }
