@@ -5,7 +5,9 @@
 //!
 //! The buckets wholly inside the range are counted as the difference of
 //! two cumulative counts per investor; the deals of D in the (at most two)
-//! buckets the range only partly covers are walked from the deal side.
+//! buckets the range only partly covers are walked from the deal side, or,
+//! where fewer of such a bucket's deals lie outside the range, the bucket
+//! is counted whole and those walked off.
 //! D is the range's deals exactly when, D lying within the range (the
 //! size clause keeps no deal outside it), its deals in the partial
 //! buckets and the whole buckets' deals add up to D: no set operation
@@ -32,8 +34,11 @@ use super::walked_counts::{count_walked_between, walked_between_ns};
 pub struct SizeBase {
     buckets: Arc<SizeBuckets>,
     whole: std::ops::Range<usize>,
-    /// D's deals in each partly covered bucket.
-    partial: Vec<RoaringBitmap>,
+    /// D's deals in partly covered buckets, walked on.
+    more: Vec<RoaringBitmap>,
+    /// The deals outside D of partly covered buckets counted as whole
+    /// (those with fewer deals outside D than in it), walked off.
+    less: Vec<RoaringBitmap>,
 }
 
 impl SizeBase {
@@ -50,23 +55,50 @@ impl SizeBase {
         };
         let covered = buckets.covered(min, max);
         let whole: u64 = covered.whole.clone().map(|b| buckets.deals(b).len()).sum();
-        let partial: Vec<RoaringBitmap> = covered
+        let inside: Vec<(usize, RoaringBitmap)> = covered
             .partial
             .iter()
-            .map(|&b| deals & buckets.deals(b))
+            .map(|&b| (b, deals & buckets.deals(b)))
             .collect();
-        let in_partial: u64 = partial.iter().map(|p| p.len()).sum();
-        let exact = whole + in_partial == deals.len();
-        Ok(exact.then_some(SizeBase {
+        let in_partial: u64 = inside.iter().map(|(_, p)| p.len()).sum();
+        if whole + in_partial != deals.len() {
+            return Ok(None);
+        }
+        let mut base = SizeBase {
             buckets,
             whole: covered.whole,
-            partial,
-        }))
+            more: Vec::new(),
+            less: Vec::new(),
+        };
+        inside.into_iter().for_each(|(b, d)| base.add_partial(b, d));
+        Ok(Some(base))
+    }
+
+    /// Counts partial bucket `b`'s deals of D (`inside`): walked, or, when
+    /// fewer of its deals lie outside D and it borders the whole buckets,
+    /// counted whole with those outside walked off.
+    fn add_partial(&mut self, b: usize, inside: RoaringBitmap) {
+        let all = self.buckets.deals(b);
+        let outside_fewer = (all.len() - inside.len()) < inside.len();
+        let (start, end) = (self.whole.start, self.whole.end);
+        let whole = match b {
+            _ if !outside_fewer => None,
+            b if b + 1 == start => Some(b..end),
+            b if b == end => Some(start..end + 1),
+            _ => None,
+        };
+        match whole {
+            Some(whole) => {
+                self.less.push(all - &inside);
+                self.whole = whole;
+            }
+            None => self.more.push(inside),
+        }
     }
 
     /// Estimated cost of [`SizeBase::count`].
     pub fn ns(&self, index: &Index) -> u64 {
-        let walked: u64 = self.partial.iter().map(|p| p.len()).sum();
+        let walked: u64 = self.more.iter().chain(&self.less).map(|p| p.len()).sum();
         let dense = self.buckets.dense() as u64;
         walked_between_ns(walked, index.deals.docs as u64, dense)
     }
@@ -82,7 +114,8 @@ impl SizeBase {
         let b = &self.buckets;
         let between = (b.below(self.whole.start), b.below(self.whole.end));
         let beyond = b.beyond(self.whole.clone());
-        count_walked_between(index, rules, (between, beyond), &self.partial, only)
+        let walked = (self.more.as_slice(), self.less.as_slice());
+        count_walked_between(index, rules, (between, beyond), walked, only)
     }
 }
 

@@ -238,12 +238,12 @@ pub fn walked_between_ns(walked: u64, all: u64, dated: u64) -> u64 {
 /// What [`count_walked`] finds, from cumulative counts (a dated
 /// investor's count is `high - low`; `beyond`, the others, once per
 /// counted participation) plus the participations counted in each set of
-/// `more` (walked).
-pub fn count_walked_between<'a>(
+/// `more`, less those in each set of `less` (walked).
+pub fn count_walked_between(
     index: &Index,
     rules: &DealRules,
     ((low, high), beyond): ((&[u16], &[u16]), impl Iterator<Item = u32>),
-    more: impl IntoIterator<Item = &'a RoaringBitmap>,
+    (more, less): (&[RoaringBitmap], &[RoaringBitmap]),
     only: Option<&RoaringBitmap>,
 ) -> Result<Vec<(u32, u32)>, IndexError> {
     let relation = index.deals.relation("participants")?;
@@ -252,13 +252,22 @@ pub fn count_walked_between<'a>(
         for ((c, &lo), &hi) in counters.dense.iter_mut().zip(low).zip(high) {
             *c = u32::from(hi.wrapping_sub(lo));
         }
-        beyond.for_each(|p| counters.add_beyond(p, 1));
+        let mut beyond: Vec<u32> = beyond.collect();
         for deals in more {
             participants.each_of(deals, |_, people, flags| {
-                counters.add::<ADD>(people, flags, rules);
+                counters.add_listing_beyond(people, flags, rules, &mut beyond);
             });
         }
-        counters.counted(only)
+        for deals in less {
+            participants.each_of(deals, |_, people, flags| {
+                counters.add::<TAKE>(people, flags, rules);
+            });
+        }
+        beyond.sort_unstable();
+        let beyond = beyond
+            .chunk_by(|a, b| a == b)
+            .map(|r| (r[0], r.len() as u32));
+        counters.counted_from(only, beyond.collect::<Vec<_>>().into_iter())
     }))
 }
 
@@ -323,6 +332,27 @@ impl Counters<'_> {
                 Some(c) if STEP == TAKE => *c = c.wrapping_sub(n),
                 Some(c) => *c += n,
                 None => self.add_beyond(p, n),
+            }
+        }
+    }
+
+    /// Counts the participations of `people` (with their `flags`) that
+    /// count, one more each; those of the people past the counters are
+    /// appended to `beyond` instead (starting counts, see
+    /// [`Counters::counted_from`]).
+    fn add_listing_beyond(
+        &mut self,
+        people: &[u32],
+        flags: &[u8],
+        rules: &DealRules,
+        beyond: &mut Vec<u32>,
+    ) {
+        for (&p, &f) in people.iter().zip(flags) {
+            let n = u32::from(rules.counts_participant(f));
+            match self.dense.get_mut(p as usize) {
+                Some(c) => *c += n,
+                None if n > 0 => beyond.push(p),
+                None => {}
             }
         }
     }
