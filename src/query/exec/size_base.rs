@@ -55,6 +55,11 @@ impl SizeBase {
         };
         let covered = buckets.covered(min, max);
         let whole: u64 = covered.whole.clone().map(|b| buckets.deals(b).len()).sum();
+        // D within the range holds every deal of its whole buckets: a
+        // smaller D (other filters drop some) needs no intersection.
+        if deals.len() < whole {
+            return Ok(None);
+        }
         let inside: Vec<(usize, RoaringBitmap)> = covered
             .partial
             .iter()
