@@ -316,13 +316,11 @@ impl Kind {
         let slot = self
             .value_runs
             .get(counted, || Ok(Derived::new("value runs")))?;
-        if let Some(done) = slot.ready() {
-            return Ok(done);
-        }
-        let (counts, facet, docs) = (self.value_counts(counted)?, self.facet(facet)?, self.docs);
-        Ok(ready_or_started(slot, move || {
-            derive_runs(&counts, &facet, &entity_side, docs)
-        }))
+        ready_or_started(slot, || {
+            let (counts, facet, docs) =
+                (self.value_counts(counted)?, self.facet(facet)?, self.docs);
+            Ok(move || derive_runs(&counts, &facet, &entity_side, docs))
+        })
     }
 
     /// Value counts `name` of this kind's facet `facet`, which the index
@@ -340,22 +338,21 @@ impl Kind {
         let slot = self
             .derived_counts
             .get(name, || Ok(Derived::new("value counts")))?;
-        if let Some(done) = slot.ready() {
-            return Ok(done);
-        }
-        let facet = self.facet(facet)?;
-        Ok(ready_or_started(slot, move || {
-            let started = std::time::Instant::now();
-            let counts = ValueCounts::derive(&facet, &deal_side.edges(), (entities, led))?;
-            let ms = started.elapsed().as_millis() as u64;
-            tracing::info!(
-                counts = name,
-                entries = counts.entry_docs().len(),
-                ms,
-                "value counts derived"
-            );
-            Ok(counts)
-        }))
+        ready_or_started(slot, || {
+            let facet = self.facet(facet)?;
+            Ok(move || {
+                let started = std::time::Instant::now();
+                let counts = ValueCounts::derive(&facet, &deal_side.edges(), (entities, led))?;
+                let (entries, ms) = (counts.entry_docs().len(), started.elapsed().as_millis());
+                tracing::info!(
+                    counts = name,
+                    entries,
+                    ms = ms as u64,
+                    "value counts derived"
+                );
+                Ok(counts)
+            })
+        })
     }
 
     /// Counts `name` by size bucket of this kind's `size` column
@@ -372,18 +369,17 @@ impl Kind {
         let slot = self
             .size_buckets
             .get(name, || Ok(Derived::new("size buckets")))?;
-        if let Some(done) = slot.ready() {
-            return Ok(done);
-        }
-        let (sizes, order) = (self.column_i64("size")?, self.sort_order("size")?);
-        Ok(ready_or_started(slot, move || {
-            let started = std::time::Instant::now();
-            let edges = deal_side.edges();
-            let buckets =
-                SizeBuckets::derive(order.non_null(), sizes.values(), &edges, (dense, counted))?;
-            log_derived(name, buckets.heap_bytes(), started);
-            Ok(buckets)
-        }))
+        ready_or_started(slot, || {
+            let (sizes, order) = (self.column_i64("size")?, self.sort_order("size")?);
+            Ok(move || {
+                let started = std::time::Instant::now();
+                let edges = deal_side.edges();
+                let (sorted, values) = (order.non_null(), sizes.values());
+                let buckets = SizeBuckets::derive(sorted, values, &edges, (dense, counted))?;
+                log_derived(name, buckets.heap_bytes(), started);
+                Ok(buckets)
+            })
+        })
     }
 
     /// The records of `variant`, stored or projected.
@@ -460,16 +456,23 @@ fn derive_runs(
     Ok(runs)
 }
 
-/// `slot`'s structure when it is derived; otherwise `None`, and `derive`
-/// started on a thread of its own by the first caller: no request waits
-/// for it, those before it is done count another way.
-fn ready_or_started<T: Send + Sync + 'static>(
+/// `slot`'s structure when it is derived; otherwise `None`, and the
+/// derivation `prepare` returns (after reading its inputs here, where a
+/// missing input is the caller's error) started on a thread of its own by
+/// the first caller: no request waits for it, those before it is done
+/// count another way.
+fn ready_or_started<T, D>(
     slot: Arc<Derived<T>>,
-    derive: impl FnOnce() -> Result<T, IndexError> + Send + 'static,
-) -> Option<Arc<T>> {
+    prepare: impl FnOnce() -> Result<D, IndexError>,
+) -> Result<Option<Arc<T>>, IndexError>
+where
+    T: Send + Sync + 'static,
+    D: FnOnce() -> Result<T, IndexError> + Send + 'static,
+{
     if let Some(done) = slot.ready() {
-        return done;
+        return Ok(done);
     }
+    let derive = prepare()?;
     if slot.start() {
         let spawned = std::thread::Builder::new()
             .name("derive".into())
@@ -478,7 +481,7 @@ fn ready_or_started<T: Send + Sync + 'static>(
             tracing::warn!(error = %e, "no thread to derive on");
         }
     }
-    None
+    Ok(None)
 }
 
 /// A whole index directory.
