@@ -382,9 +382,10 @@ fn run(o: &Options) -> Result<(), String> {
         return write_bodies(&index, o, path);
     }
     println!(
-        "{} requests per class, {} rounds (figures = median over rounds), one thread, in process; warm-up: 200 other requests per class, then what they derive in the background",
+        "{} requests per class, {} rounds (figures = median over rounds), one thread, in process; warm-up: what the server derives at start, 200 other requests per class, then what they derive in the background",
         o.queries, o.rounds
     );
+    fundsearch::query::exec::start_derivations(&index).map_err(|e| e.to_string())?;
     let mut runs = Vec::new();
     for &class in &o.classes {
         let mut warmup = class_run(&index, class, o.queries.min(200), o.seed + 1)?;

@@ -15,6 +15,11 @@ use crate::index::generation::{Generation, Identity, Refused};
 pub fn reload(app: &App, trigger: &str) -> Result<Arc<Generation>, Refused> {
     let outcome = app.generations.reload();
     app.metrics.reloaded(outcome.is_ok());
+    if let Ok(g) = &outcome {
+        if let Err(e) = crate::query::exec::start_derivations(&g.index) {
+            tracing::warn!(error = %e, "derivations not started");
+        }
+    }
     match &outcome {
         Ok(g) => tracing::info!(
             trigger, generation = g.number, dir = %g.dir.display(),

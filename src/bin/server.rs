@@ -569,6 +569,7 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
         index.verify_checksums().map_err(|e| e.to_string())?;
         index.warm().map_err(|e| e.to_string())?;
     }
+    fundsearch::query::exec::start_derivations(&index).map_err(|e| e.to_string())?;
     let semantic = semantic_service(&index, &args)?;
     let (accounts, _state_lock) = open_accounts(&args, &state)?;
     let demo_key = if args.demo {

@@ -340,6 +340,11 @@ fn rounds_ns(index: &Index, values: &[String]) -> u64 {
     (entries as u64).saturating_mul(RUN_ENTRY_NS)
 }
 
+/// Starts deriving the rounds' value runs of firms on a thread of its own.
+pub(super) fn start_deriving(index: &Index) -> Result<(), IndexError> {
+    ready_runs(index).map(drop)
+}
+
 /// The rounds' value runs of firms, once derived (their derivation is
 /// started by the first request that asks).
 fn ready_runs(index: &Index) -> Result<Option<Arc<ValueRuns>>, IndexError> {

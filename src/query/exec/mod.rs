@@ -38,7 +38,7 @@ pub use investors::search_investors;
 pub use people::search_people;
 
 use crate::index::open::Kind;
-use crate::index::IndexError;
+use crate::index::{Index, IndexError};
 use crate::query::plan::Plan;
 use crate::query::request::{PageRequest, ResultPage};
 use crate::query::semantic::{Hit, SemanticError};
@@ -75,6 +75,19 @@ impl fmt::Display for QueryError {
 }
 
 impl std::error::Error for QueryError {}
+
+/// Starts, on threads of their own, the derivations in memory that the
+/// most common searches read (the rounds' value runs of firms; industry
+/// and location counts of firms and people; counts by size bucket for
+/// `/people`'s default and institutional investment types), so that the
+/// first requests after a start or a reload do not each pay a slower
+/// way. Requests made before a derivation is done count another way;
+/// rarer ones (angel, `only_lead_deals`) are derived on first use.
+pub fn start_derivations(index: &Index) -> Result<(), IndexError> {
+    investors::start_deriving(index)?;
+    supersets::start_deriving(index)?;
+    size_base::start_deriving(index)
+}
 
 /// One page of a semantic set, in its relevance order, each row with its relevance.
 fn page_of_hits(hits: &[Hit], page: PageRequest) -> ResultPage {

@@ -124,6 +124,17 @@ impl SizeBase {
     }
 }
 
+/// Starts deriving the counts by size bucket for the rules of `/people`'s
+/// default investment type and of institutional deals, without
+/// `only_lead_deals`, on threads of their own: the others are derived
+/// when a request first needs them.
+pub(super) fn start_deriving(index: &Index) -> Result<(), IndexError> {
+    for rules in [EVERY, PARTNER] {
+        buckets_for(index, &rules)?;
+    }
+    Ok(())
+}
+
 /// The counts by size bucket for `rules`, once derived (see the module
 /// doc), over the investors with a dated deal.
 fn buckets_for(index: &Index, rules: &DealRules) -> Result<Option<Arc<SizeBuckets>>, IndexError> {
@@ -142,16 +153,6 @@ fn buckets_for(index: &Index, rules: &DealRules) -> Result<Option<Arc<SizeBucket
 /// The name of the counts for `rules`, and which participations they
 /// count ([`DealRules::counts_participant`], as a plain function).
 fn counted_by(rules: &DealRules) -> (&'static str, fn(u8) -> bool) {
-    const fn rules_of(angel: bool, institutional: bool, only_lead: bool) -> DealRules {
-        DealRules {
-            angel,
-            institutional,
-            only_lead,
-        }
-    }
-    const EVERY: DealRules = rules_of(true, true, false);
-    const ANGEL: DealRules = rules_of(true, false, false);
-    const PARTNER: DealRules = rules_of(false, true, false);
     match (rules.angel, rules.institutional, rules.only_lead) {
         (true, true, false) => ("sized_people", |f| EVERY.counts_participant(f)),
         (true, true, true) => ("sized_leads", |f| led(EVERY, f)),
@@ -162,7 +163,51 @@ fn counted_by(rules: &DealRules) -> (&'static str, fn(u8) -> bool) {
     }
 }
 
+const fn rules_of(angel: bool, institutional: bool, only_lead: bool) -> DealRules {
+    DealRules {
+        angel,
+        institutional,
+        only_lead,
+    }
+}
+
+/// Every investment type's participations.
+const EVERY: DealRules = rules_of(true, true, false);
+/// Angel participations.
+const ANGEL: DealRules = rules_of(true, false, false);
+/// Institutional participations (partners of a firm).
+const PARTNER: DealRules = rules_of(false, true, false);
+
 /// Whether a participation counts under `rules` and is led.
 fn led(rules: DealRules, flags: u8) -> bool {
     rules.counts_participant(flags) && flags & PARTICIPANT_LEAD != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::build::build_fixture;
+
+    #[test]
+    fn started_derivations_are_ready_once_waited_for() {
+        let index = Index::open(&build_fixture("started-derivations", "2026-11-01")).unwrap();
+        let lead = rules_of(true, true, true);
+        assert!(buckets_for(&index, &EVERY).unwrap().is_none());
+        super::super::start_derivations(&index).unwrap();
+        index.wait_for_derived();
+        for rules in [EVERY, PARTNER] {
+            let buckets = buckets_for(&index, &rules).unwrap().unwrap();
+            assert!(buckets.dense() > 0);
+        }
+        let (round, firm_side) = (
+            crate::index::value_counts::ROUND,
+            index.firms.relation("deals"),
+        );
+        let runs = index
+            .deals
+            .value_runs_if_ready(round.firms, round.facet, firm_side.unwrap());
+        assert!(runs.unwrap().is_some());
+        // The rarer rules are left to the first request that needs them.
+        assert!(buckets_for(&index, &lead).unwrap().is_none());
+    }
 }

@@ -27,7 +27,7 @@ use roaring::RoaringBitmap;
 use crate::index::payload::{FIRM_LED, PARTICIPANT_LEAD};
 use crate::index::relation::Relation;
 use crate::index::value_counts::{
-    Counted, CountedFacet, ValueCounts, INDUSTRY, LOCATION, ROUND, SUPER_CATEGORY,
+    Counted, CountedFacet, ValueCounts, DERIVED, INDUSTRY, LOCATION, ROUND, SUPER_CATEGORY,
 };
 use crate::index::{Index, IndexError};
 use crate::query::request::{CompanyFilter, DealFilter};
@@ -321,7 +321,7 @@ fn estimate(
     d: &RoaringBitmap,
     (sides, bound): (&Sides, u64),
 ) -> Result<Option<Estimate>, IndexError> {
-    let Some(counts) = counts_of(index, entities, superset)? else {
+    let Some(counts) = counts_of(index, entities, &superset.facet)? else {
         return Ok(None);
     };
     let counted: u64 = superset.sets(index)?.iter().map(|s| s.len()).sum();
@@ -331,19 +331,30 @@ fn estimate(
     Ok((ns < bound).then_some(Estimate { ns, counts }))
 }
 
-/// The counts of `superset`'s facet for `entities`: stored, or derived
-/// (industries, locations; `None` until they are).
+/// Starts deriving the counts of every derived facet (industries,
+/// locations) for firms and for people, on threads of their own.
+pub(super) fn start_deriving(index: &Index) -> Result<(), IndexError> {
+    for entities in [Entities::Firms, Entities::People] {
+        for facet in &DERIVED {
+            counts_of(index, entities, facet)?;
+        }
+    }
+    Ok(())
+}
+
+/// The counts of `facet` for `entities`: stored, or derived (industries,
+/// locations; `None` until they are).
 fn counts_of(
     index: &Index,
     entities: Entities,
-    superset: &Superset,
+    facet: &CountedFacet,
 ) -> Result<Option<Arc<ValueCounts>>, IndexError> {
-    let name = entities.counts_of(&superset.facet);
-    if !superset.facet.is_derived() {
+    let name = entities.counts_of(facet);
+    if !facet.is_derived() {
         return index.deals.value_counts(name).map(Some);
     }
     let (deal_side, docs, led) = entities.deal_side(index)?;
-    let facet = superset.facet.facet;
+    let facet = facet.facet;
     index
         .deals
         .derived_counts_if_ready((name, facet), deal_side, (docs, led))
