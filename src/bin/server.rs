@@ -569,7 +569,11 @@ fn run_server(args: ServeArgs) -> Result<(), String> {
         index.verify_checksums().map_err(|e| e.to_string())?;
         index.warm().map_err(|e| e.to_string())?;
     }
-    fundsearch::query::exec::start_derivations(&index).map_err(|e| e.to_string())?;
+    // A structure that cannot be read fails the requests that need it, as
+    // it would without this: the server still starts.
+    if let Err(e) = fundsearch::query::exec::start_derivations(&index) {
+        tracing::warn!(error = %e, "derivations not started");
+    }
     let semantic = semantic_service(&index, &args)?;
     let (accounts, _state_lock) = open_accounts(&args, &state)?;
     let demo_key = if args.demo {
