@@ -1,10 +1,18 @@
-//! A structure derived in memory once, by the first caller or on a thread
-//! of its own, then kept for the life of the index (value runs, derived
-//! value counts). A failed derivation is logged and leaves the structure
-//! absent: the queries that would read it count another way.
+//! A structure derived in memory once, by the first caller or in the
+//! background, then kept for the life of the index (value runs, derived
+//! value counts, size buckets). A failed (or panicking) derivation is
+//! logged and leaves the structure absent: the queries that would read it
+//! count another way.
+//!
+//! Background derivations run one at a time, in the order asked, on one
+//! thread ([`in_background`]): those started together when a server
+//! starts take one core, not every core, while the server answers on the
+//! other, and their working buffers are held one at a time.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::mpsc::{channel, SendError, Sender};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::IndexError;
 
@@ -48,7 +56,10 @@ impl<T> Derived<T> {
         &self,
         derive: impl FnOnce() -> Result<T, IndexError>,
     ) -> Result<Arc<T>, IndexError> {
-        let value = self.value.get_or_init(|| self.kept(derive()));
+        let value = self.value.get_or_init(|| {
+            let derived = catch_unwind(AssertUnwindSafe(derive));
+            self.kept(derived.unwrap_or_else(|_| Err(IndexError::corrupt(self.what, "panicked"))))
+        });
         value
             .clone()
             .ok_or_else(|| IndexError::corrupt(self.what, "its derivation failed"))
@@ -62,5 +73,57 @@ impl<T> Derived<T> {
                 None
             }
         }
+    }
+}
+
+/// A derivation to run in the background.
+pub type Job = Box<dyn FnOnce() + Send>;
+
+/// The background thread's queue, once started.
+static QUEUE: Mutex<Option<Sender<Job>>> = Mutex::new(None);
+
+/// Queues `job` on the one background derivation thread, starting the
+/// thread on first use (or again, should it have gone).
+pub fn in_background(job: Job) -> std::io::Result<()> {
+    let mut queue = QUEUE.lock().unwrap_or_else(|p| p.into_inner());
+    let job = match queue.as_ref() {
+        Some(q) => match q.send(job) {
+            Ok(()) => return Ok(()),
+            Err(SendError(job)) => job,
+        },
+        None => job,
+    };
+    let (sender, jobs) = channel::<Job>();
+    std::thread::Builder::new()
+        .name("derive".into())
+        .spawn(move || jobs.into_iter().for_each(|job| job()))?;
+    // The thread holds the receiving end: this send cannot fail.
+    let _ = sender.send(job);
+    *queue = Some(sender);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_derivation_leaves_the_structure_absent() {
+        let slot: Derived<u32> = Derived::new("test structure");
+        assert!(slot.start());
+        assert!(slot.get_or_derive(|| panic!("broken")).is_err());
+        assert_eq!(slot.ready(), Some(None));
+        slot.wait_if_started();
+    }
+
+    #[test]
+    fn background_jobs_run_in_the_order_queued() {
+        let (done, order) = channel();
+        for i in 0..5 {
+            let done = done.clone();
+            in_background(Box::new(move || done.send(i).unwrap())).unwrap();
+        }
+        let ran: Vec<i32> = order.iter().take(5).collect();
+        assert_eq!(ran, vec![0, 1, 2, 3, 4]);
     }
 }

@@ -287,7 +287,7 @@ impl Kind {
         slot.get_or_derive(|| derive_runs(&counts, &facet, entity_side, self.docs))
     }
 
-    /// Waits for the derivations started on threads of their own.
+    /// Waits for the derivations started in the background.
     pub fn wait_for_derived(&self) {
         self.value_runs
             .all()
@@ -304,7 +304,7 @@ impl Kind {
     }
 
     /// [`Kind::value_runs`] when they are derived; otherwise `None`, and
-    /// their derivation is started on a thread of its own (0.26 s at M,
+    /// their derivation is started in the background (0.26 s at M,
     /// 6.7 s at 1e7 with the relation's pages cold): no request waits for
     /// it, those before it is done count another way.
     pub fn value_runs_if_ready(
@@ -327,7 +327,7 @@ impl Kind {
     /// does not store, derived in memory from `deal_side` (the deals'
     /// edges to `entities` entities, led when `led` holds of the payload)
     /// when they are ready; otherwise `None`, and their derivation is
-    /// started on a thread of its own (at M, 0.27 s for the industries'
+    /// started in the background (at M, 0.27 s for the industries'
     /// firms, 0.88 s for their people).
     pub fn derived_counts_if_ready(
         &self,
@@ -359,7 +359,7 @@ impl Kind {
     /// ([`SizeBuckets`]), derived in memory from `deal_side` (the deals'
     /// edges, those whose payload is `counted`; entities `0..dense` with
     /// a column each) when they are ready; otherwise `None`, and their
-    /// derivation is started on a thread of its own.
+    /// derivation is started in the background.
     pub fn size_buckets_if_ready(
         &self,
         name: &'static str,
@@ -458,8 +458,9 @@ fn derive_runs(
 
 /// `slot`'s structure when it is derived; otherwise `None`, and the
 /// derivation `prepare` returns (after reading its inputs here, where a
-/// missing input is the caller's error) started on a thread of its own by
-/// the first caller: no request waits for it, those before it is done
+/// missing input is the caller's error) started in the background by
+/// the first caller (queued behind those started before it, see
+/// [`super::derived`]): no request waits for it, those before it is done
 /// count another way.
 fn ready_or_started<T, D>(
     slot: Arc<Derived<T>>,
@@ -474,10 +475,10 @@ where
     }
     let derive = prepare()?;
     if slot.start() {
-        let spawned = std::thread::Builder::new()
-            .name("derive".into())
-            .spawn(move || drop(slot.get_or_derive(derive)));
-        if let Err(e) = spawned {
+        let queued = super::derived::in_background(Box::new(move || {
+            drop(slot.get_or_derive(derive));
+        }));
+        if let Err(e) = queued {
             tracing::warn!(error = %e, "no thread to derive on");
         }
     }
@@ -503,7 +504,7 @@ pub struct Index {
 }
 
 impl Index {
-    /// Waits for the structures being derived on threads of their own
+    /// Waits for the structures being derived in the background
     /// ([`Kind::value_runs_if_ready`]): what a server that has run for a
     /// while has, for a benchmark to measure.
     pub fn wait_for_derived(&self) {

@@ -340,7 +340,7 @@ fn rounds_ns(index: &Index, values: &[String]) -> u64 {
     (entries as u64).saturating_mul(RUN_ENTRY_NS)
 }
 
-/// Starts deriving the rounds' value runs of firms on a thread of its own.
+/// Starts deriving the rounds' value runs of firms in the background.
 pub(super) fn start_deriving(index: &Index) -> Result<(), IndexError> {
     ready_runs(index).map(drop)
 }
@@ -711,7 +711,7 @@ mod tests {
     }
 
     /// The first request that could use the runs starts their derivation
-    /// on a thread of its own and counts another way; later ones get the
+    /// in the background and counts another way; later ones get the
     /// runs, the very ones a caller deriving them itself gets.
     #[test]
     fn round_runs_are_derived_in_the_background() {

@@ -76,7 +76,7 @@ impl fmt::Display for QueryError {
 
 impl std::error::Error for QueryError {}
 
-/// Starts, on threads of their own, the derivations in memory that the
+/// Starts, in the background, the derivations in memory that the
 /// most common searches read (the rounds' value runs of firms; industry
 /// and location counts of firms and people; counts by size bucket for
 /// `/people`'s default and institutional investment types), so that the

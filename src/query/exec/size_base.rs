@@ -15,7 +15,7 @@
 //!
 //! A set of counts is derived per set of counting rules (investment type,
 //! `only_lead_deals`) when a request first needs it (31 MB at M, about
-//! 0.2 s), on a thread of its own: requests before it is ready count
+//! 0.2 s), in the background: requests before it is ready count
 //! another way.
 
 use std::sync::Arc;
@@ -126,7 +126,7 @@ impl SizeBase {
 
 /// Starts deriving the counts by size bucket for the rules of `/people`'s
 /// default investment type and of institutional deals, without
-/// `only_lead_deals`, on threads of their own: the others are derived
+/// `only_lead_deals`, in the background: the others are derived
 /// when a request first needs them.
 pub(super) fn start_deriving(index: &Index) -> Result<(), IndexError> {
     for rules in [EVERY, PARTNER] {

@@ -332,7 +332,7 @@ fn estimate(
 }
 
 /// Starts deriving the counts of every derived facet (industries,
-/// locations) for firms and for people, on threads of their own.
+/// locations) for firms and for people, in the background.
 pub(super) fn start_deriving(index: &Index) -> Result<(), IndexError> {
     for entities in [Entities::Firms, Entities::People] {
         for facet in &DERIVED {
