@@ -69,6 +69,13 @@ impl<T> Opened<T> {
     }
 }
 
+impl<T> Opened<Derived<T>> {
+    /// The slot of derived structure `name` (`what`, for the log).
+    fn slot(&self, name: &str, what: &'static str) -> Result<Arc<Derived<T>>, IndexError> {
+        self.get(name, || Ok(Derived::new(what)))
+    }
+}
+
 /// One entity kind's structures. Accessors open a structure on first use
 /// (validating it) and hand out the shared, already-validated handle after.
 pub struct Kind {
@@ -280,9 +287,7 @@ impl Kind {
         facet: &str,
         entity_side: &Relation,
     ) -> Result<Arc<ValueRuns>, IndexError> {
-        let slot = self
-            .value_runs
-            .get(counted, || Ok(Derived::new("value runs")))?;
+        let slot = self.value_runs.slot(counted, "value runs")?;
         let (counts, facet) = (self.value_counts(counted)?, self.facet(facet)?);
         slot.get_or_derive(|| derive_runs(&counts, &facet, entity_side, self.docs))
     }
@@ -313,9 +318,7 @@ impl Kind {
         facet: &str,
         entity_side: Arc<Relation>,
     ) -> Result<Option<Arc<ValueRuns>>, IndexError> {
-        let slot = self
-            .value_runs
-            .get(counted, || Ok(Derived::new("value runs")))?;
+        let slot = self.value_runs.slot(counted, "value runs")?;
         ready_or_started(slot, || {
             let (counts, facet, docs) =
                 (self.value_counts(counted)?, self.facet(facet)?, self.docs);
@@ -335,9 +338,7 @@ impl Kind {
         deal_side: Arc<Relation>,
         (entities, led): (usize, fn(u8) -> bool),
     ) -> Result<Option<Arc<ValueCounts>>, IndexError> {
-        let slot = self
-            .derived_counts
-            .get(name, || Ok(Derived::new("value counts")))?;
+        let slot = self.derived_counts.slot(name, "value counts")?;
         ready_or_started(slot, || {
             let facet = self.facet(facet)?;
             Ok(move || {
@@ -366,9 +367,7 @@ impl Kind {
         deal_side: Arc<Relation>,
         (dense, counted): (usize, fn(u8) -> bool),
     ) -> Result<Option<Arc<SizeBuckets>>, IndexError> {
-        let slot = self
-            .size_buckets
-            .get(name, || Ok(Derived::new("size buckets")))?;
+        let slot = self.size_buckets.slot(name, "size buckets")?;
         ready_or_started(slot, || {
             let (sizes, order) = (self.column_i64("size")?, self.sort_order("size")?);
             Ok(move || {
