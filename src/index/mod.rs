@@ -36,6 +36,7 @@ pub mod size_buckets;
 pub mod store;
 pub mod text;
 pub mod value_counts;
+pub mod value_lists;
 pub mod value_runs;
 pub mod vectors;
 pub mod verify;

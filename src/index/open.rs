@@ -31,6 +31,7 @@ use super::store::refs::{NoUuids, Uuids};
 use super::store::{Store, STORE_TAG};
 use super::text::NameIndex;
 use super::value_counts::ValueCounts;
+use super::value_lists::ValueLists;
 use super::value_runs::ValueRuns;
 use super::vectors::{Vectors, VECTORS_TAG};
 use super::IndexError;
@@ -98,6 +99,7 @@ pub struct Kind {
     value_runs: Opened<Derived<ValueRuns>>,
     derived_counts: Opened<Derived<ValueCounts>>,
     size_buckets: Opened<Derived<SizeBuckets>>,
+    value_lists: Opened<Derived<ValueLists>>,
     common_edges: Opened<CommonEdges>,
     joint_sources: Opened<JointSources>,
     flagged_edges: Opened<FlaggedEdges>,
@@ -141,6 +143,7 @@ impl Kind {
             value_runs: Opened::default(),
             derived_counts: Opened::default(),
             size_buckets: Opened::default(),
+            value_lists: Opened::default(),
             common_edges: Opened::default(),
             joint_sources: Opened::default(),
             flagged_edges: Opened::default(),
@@ -306,6 +309,10 @@ impl Kind {
             .all()
             .iter()
             .for_each(|d| d.wait_if_started());
+        self.value_lists
+            .all()
+            .iter()
+            .for_each(|d| d.wait_if_started());
     }
 
     /// [`Kind::value_runs`] when they are derived; otherwise `None`, and
@@ -377,6 +384,29 @@ impl Kind {
                 let buckets = SizeBuckets::derive(sorted, values, &edges, (dense, counted))?;
                 log_derived(name, buckets.heap_bytes(), started);
                 Ok(buckets)
+            })
+        })
+    }
+
+    /// The targets of two relations over the same sources (`joint`,
+    /// their joint sources), grouped by this kind's single-valued facet
+    /// `facet` ([`ValueLists`]), when they are derived; otherwise `None`,
+    /// and their derivation is started in the background.
+    pub fn value_lists_if_ready(
+        &self,
+        facet: &str,
+        (first, second): (Arc<Relation>, Arc<Relation>),
+        joint: Arc<JointSources>,
+    ) -> Result<Option<Arc<ValueLists>>, IndexError> {
+        let slot = self.value_lists.slot(facet, "value lists")?;
+        ready_or_started(slot, || {
+            let (facet, docs) = (self.facet(facet)?, self.docs);
+            Ok(move || {
+                let started = std::time::Instant::now();
+                let edges = (&first.edges(), &second.edges());
+                let lists = ValueLists::derive(&facet, edges, &joint, docs)?;
+                log_derived("value lists", lists.heap_bytes(), started);
+                Ok(lists)
             })
         })
     }

@@ -55,7 +55,7 @@ const EDGE_PS: u64 = 800;
 const PERSON_NS: u64 = 6;
 
 /// The lists a person's counted deals come from, as named relations.
-const LISTS: (&str, &str) = ("angel_deals", "partner_deals");
+pub(super) const LISTS: (&str, &str) = ("angel_deals", "partner_deals");
 
 /// Estimated cost of [`count_every`] (every person with a deal in either
 /// list is counted, candidate or not).
@@ -128,17 +128,39 @@ fn count_lists(
         edges: common,
         next: 0,
     };
-    let sources = joint.sources();
-    if candidates.intersection_len(sources) == sources.len() {
-        return counts.each(joint, |_| true, shared, set);
+    let mut candidate = Ascending::among(candidates, joint.sources());
+    counts.each(joint, |p| candidate.contains(p), shared, set)
+}
+
+/// Which of the joint sources, asked in ascending order, are candidates:
+/// none is looked up in the candidates' bitmap (a lookup each would
+/// cost more than the count).
+pub(super) struct Ascending {
+    /// The candidates among the sources, ascending (`None`: all are).
+    only: Option<Vec<u32>>,
+    next: usize,
+}
+
+impl Ascending {
+    pub fn among(candidates: &RoaringBitmap, sources: &RoaringBitmap) -> Ascending {
+        let all = candidates.intersection_len(sources) == sources.len();
+        Ascending {
+            only: (!all).then(|| docs(&(candidates & sources)).collect()),
+            next: 0,
+        }
     }
-    let only = candidates & sources;
-    let mut only = docs(&only).peekable();
-    let candidate = |p: u32| {
-        while only.next_if(|&c| c < p).is_some() {}
-        only.peek() == Some(&p)
-    };
-    counts.each(joint, candidate, shared, set)
+
+    /// Whether `p` is a candidate (`p` ascending between calls).
+    #[inline]
+    pub fn contains(&mut self, p: u32) -> bool {
+        let Some(only) = &self.only else {
+            return true;
+        };
+        while only.get(self.next).is_some_and(|&c| c < p) {
+            self.next += 1;
+        }
+        only.get(self.next) == Some(&p)
+    }
 }
 
 /// Which lists' running counts a rule needs: the angel list's, and the

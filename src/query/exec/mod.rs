@@ -8,6 +8,7 @@
 
 mod at_least;
 mod blocks;
+mod by_round;
 mod companies;
 mod deals;
 mod dense;
@@ -78,7 +79,8 @@ impl std::error::Error for QueryError {}
 
 /// Starts, in the background, the derivations in memory that the
 /// most common searches read (the rounds' value runs of firms; industry
-/// and location counts of firms and people; counts by size bucket for
+/// and location counts of firms and people; people's deals by round;
+/// counts by size bucket for
 /// `/people`'s default and institutional investment types), so that the
 /// first requests after a start or a reload do not each pay a slower
 /// way. Requests made before a derivation is done count another way;
@@ -86,6 +88,7 @@ impl std::error::Error for QueryError {}
 pub fn start_derivations(index: &Index) -> Result<(), IndexError> {
     investors::start_deriving(index)?;
     supersets::start_deriving(index)?;
+    by_round::start_deriving(index)?;
     size_base::start_deriving(index)
 }
 

@@ -20,7 +20,9 @@
 //!   up to its `min`-th deal in D; exact counts are then taken for the
 //!   first page's worth only, see `at_least`), or counted for every
 //!   candidate at once from running counts along all the people's lists
-//!   (`every_person`), whichever is estimated cheaper.
+//!   (`every_person`) or, when the request keeps rounds, along the kept
+//!   rounds' lists of the people's deals only (`by_round`), whichever is
+//!   estimated cheaper.
 //! - Semantic search: `company.search_query` narrows the employer
 //!   companies to their semantic set (among the employers the other
 //!   `company` keys leave); `investor.deals.search_query` narrows D to the
@@ -49,6 +51,7 @@ use crate::query::sort::{page_by_keys, page_end};
 
 use super::at_least::{people_reaching, ranked_first, reaching_ns, reads_estimate, Reaching};
 use super::blocks::{company_on_deals, deal_on_deals};
+use super::by_round::ByRound;
 use super::dense::{Block, DealSet, DenseSet};
 use super::employment::{employed_by, employers, Employment};
 use super::every_person::{count_every, every_ns};
@@ -225,10 +228,16 @@ fn count_deals(
         None => None,
     };
     let sized_ns = sized.as_ref().map_or(u64::MAX, |s| s.ns(index));
+    let by_round = ByRound::of(index, rules, supersets)?;
+    let by_round_ns = match &by_round {
+        Some(b) => b.ns(index)? + set_ns,
+        None => u64::MAX,
+    };
     let cheapest = (walk_ns.min(people_ns).min(every_ns))
         .min(walked_ns)
         .min(outside_ns)
-        .min(sized_ns);
+        .min(sized_ns)
+        .min(by_round_ns);
     // A broad base is counted into counters, which cost a pass over them.
     let counters_ns = dated * PEOPLE_COUNTER_PS / 1000;
     let budget = (&PEOPLE_COUNTERS, cheapest.saturating_sub(counters_ns));
@@ -261,8 +270,12 @@ fn count_deals(
         let walked = (deals, block);
         return walked_from_deals(index, rules, walked, only, None);
     }
+    if let Some(by_round) = by_round.filter(|_| by_round_ns == cheapest) {
+        let by = EveryBy::Round(&by_round);
+        return every(index, (rules, by), deals, candidates, block);
+    }
     if every_ns < people_ns.min(walk_ns) {
-        return every(index, rules, deals, candidates, block);
+        return every(index, (rules, EveryBy::Lists), deals, candidates, block);
     }
     if people_ns < walk_ns {
         return at_least(index, rules, (deals, min), (candidates, first), block);
@@ -306,11 +319,35 @@ fn at_least(
     Ok(PersonCounts::AtLeast { set, reaching })
 }
 
+/// How [`every`] counts every candidate at once.
+#[derive(Clone, Copy)]
+enum EveryBy<'a> {
+    /// Running counts along the people's lists (`every_person`).
+    Lists,
+    /// The kept rounds' lists of the people's deals (`by_round`).
+    Round(&'a ByRound),
+}
+
+impl EveryBy<'_> {
+    fn count(
+        self,
+        index: &Index,
+        rules: &DealRules,
+        set: &impl DealSet,
+        candidates: &RoaringBitmap,
+    ) -> Result<Vec<(u32, u32)>, IndexError> {
+        match self {
+            EveryBy::Lists => count_every(index, rules, set, candidates),
+            EveryBy::Round(by_round) => by_round.count(index, set, candidates),
+        }
+    }
+}
+
 /// Every candidate's count over `deals` (one block when `block` is), all
-/// at once from running counts along the people's lists.
+/// at once, counted `by` one of the people's sides.
 fn every(
     index: &Index,
-    rules: &DealRules,
+    (rules, by): (&DealRules, EveryBy),
     deals: &RoaringBitmap,
     candidates: &RoaringBitmap,
     block: Option<Range<u32>>,
@@ -319,12 +356,12 @@ fn every(
     let (set, counts): (Box<dyn DealSet>, _) = match block {
         Some(block) => {
             let set = Block(block);
-            let counts = count_every(index, rules, &set, candidates)?;
+            let counts = by.count(index, rules, &set, candidates)?;
             (Box::new(set), counts)
         }
         None => {
             let set = DenseSet::of(deals, index.deals.docs as u32);
-            let counts = count_every(index, rules, &set, candidates)?;
+            let counts = by.count(index, rules, &set, candidates)?;
             (Box::new(set), counts)
         }
     };
@@ -828,6 +865,7 @@ fn relevance_keys(
 mod tests {
     use super::*;
     use crate::index::build::build_fixture;
+    use crate::index::value_counts::ROUND;
     use crate::query::filter::every_doc;
     use crate::query::request::InvestmentType;
 
@@ -1004,7 +1042,8 @@ mod tests {
                         }
                         assert_eq!(people.touched(), from_deals.touched());
                         let block = block_of(deals);
-                        let all = super::every(&index, &rules, deals, candidates, block.clone());
+                        let by = (&rules, EveryBy::Lists);
+                        let all = super::every(&index, by, deals, candidates, block.clone());
                         let all = all.unwrap();
                         let only = (!every).then_some(candidates);
                         let direct = count_from_deals(&index, &rules, deals, only).unwrap();
@@ -1044,6 +1083,56 @@ mod tests {
             }
         }
         assert!(investors.len() > 5, "the fixture has investors to count");
+    }
+
+    /// Every candidate's count from the kept rounds' lists of the
+    /// people's deals agrees with a tally from the deals' side: one
+    /// round, two, every round; D all of their deals, some, a block of
+    /// them; every investor or some as candidates.
+    #[test]
+    fn round_lists_agree_with_walking() {
+        let index = fixture();
+        let rules = DealRules::of(&PersonDealsFilter::default());
+        super::super::start_derivations(&index).unwrap();
+        index.wait_for_derived();
+        let facet = index.deals.facet("round").unwrap();
+        let values: Vec<String> = (0..facet.len())
+            .map(|i| facet.value(i).to_string())
+            .collect();
+        assert!(values.len() > 3, "rounds to pick from");
+        let investors = index.people.facet("is_investor").unwrap();
+        let investors = (*investors.docids("true").unwrap().unwrap()).clone();
+        let few: RoaringBitmap = investors.iter().step_by(3).collect();
+        let n = index.deals.docs as u32;
+        let picks = [values[..1].to_vec(), values[1..3].to_vec(), values.clone()];
+        for rounds in picks {
+            let superset = Superset::new(ROUND, rounds);
+            let b = superset.deals(&index).unwrap();
+            let by = ByRound::of(&index, &rules, std::slice::from_ref(&superset));
+            let by = by.unwrap().expect("the lists are derived");
+            let sets: [RoaringBitmap; 3] = [
+                b.clone(),
+                b.iter().filter(|d| d % 3 != 0).collect(),
+                b.iter()
+                    .filter(|d| (n / 4..n * 3 / 4).contains(d))
+                    .collect(),
+            ];
+            for deals in &sets {
+                for candidates in [&investors, &few] {
+                    let only = (candidates.len() < investors.len()).then_some(candidates);
+                    let tally = count_from_deals(&index, &rules, deals, only).unwrap();
+                    let by = (&rules, EveryBy::Round(&by));
+                    let counts = every(&index, by, deals, candidates, block_of(deals)).unwrap();
+                    every_agrees(
+                        &index,
+                        &rules,
+                        (deals, &counts),
+                        (candidates, Some(5)),
+                        &tally,
+                    );
+                }
+            }
+        }
     }
 
     /// The date of a person's first counted deal in D is the latest date of

@@ -367,3 +367,79 @@ fn broad_portfolios_agree_with_the_oracle() {
         }
     }
 }
+
+/// `/people` by deals of some rounds with a size or a date range, every
+/// investment type (counted, once the people's deals by round are
+/// derived, from the kept rounds' lists): before and after that
+/// derivation, every answer agrees with the oracle, with and without a
+/// minimum.
+#[test]
+fn round_portfolios_of_people_agree_with_the_oracle() {
+    use fundsearch::schema::RoundKey;
+    use fundsearch::schema::RoundType::{Seed, SeriesA, SeriesB};
+    let key = |round_type| RoundKey {
+        round_type,
+        pre: false,
+        extension: false,
+    };
+    let rounds = [vec![key(Seed)], vec![key(SeriesA), key(SeriesB)]];
+    let ranges = [
+        (Range::default(), Range::default()),
+        (
+            Range {
+                min: Some(500_000.0),
+                max: Some(20_000_000.0),
+            },
+            Range::default(),
+        ),
+        (
+            Range::default(),
+            Range {
+                min: Some(Date(15_000)),
+                max: None,
+            },
+        ),
+    ];
+    for data in [fixture(), synthetic()] {
+        fundsearch::query::exec::start_derivations(data.index).unwrap();
+        for derived in [false, true] {
+            for (kept, (size, date)) in rounds
+                .iter()
+                .flat_map(|r| ranges.iter().map(move |x| (r, x)))
+            {
+                for min in [None, Some(2)] {
+                    let q = PeopleQuery {
+                        investor: Some(InvestorPersonFilter {
+                            deals: Some(PersonDealsFilter {
+                                deal: DealFilter {
+                                    financing_types: Some(kept.clone()),
+                                    size: *size,
+                                    date: *date,
+                                    ..Default::default()
+                                },
+                                min_matching_deals: min,
+                                ..Default::default()
+                            }),
+                            ..Default::default()
+                        }),
+                        sort: PersonSort::FilteredDealCount,
+                        page: PageRequest {
+                            page: 0,
+                            page_size: 100,
+                        },
+                        ..Default::default()
+                    };
+                    let expected = expect_people(data.world, &q);
+                    let got = search_people(data.index, &q);
+                    let diff = difference(&expected, got, &data.index.people.ids);
+                    let name = data.name;
+                    assert!(
+                        diff.is_none(),
+                        "{name} data, derived {derived}, {q:?}: {diff:?}"
+                    );
+                }
+            }
+            data.index.wait_for_derived();
+        }
+    }
+}
