@@ -31,7 +31,7 @@ use super::store::refs::{NoUuids, Uuids};
 use super::store::{Store, STORE_TAG};
 use super::text::NameIndex;
 use super::value_counts::ValueCounts;
-use super::value_lists::ValueLists;
+use super::value_lists::{Listed, ValueLists};
 use super::value_runs::ValueRuns;
 use super::vectors::{Vectors, VECTORS_TAG};
 use super::IndexError;
@@ -388,24 +388,25 @@ impl Kind {
         })
     }
 
-    /// The targets of two relations over the same sources (`joint`,
-    /// their joint sources), grouped by this kind's single-valued facet
-    /// `facet` ([`ValueLists`]), when they are derived; otherwise `None`,
-    /// and their derivation is started in the background.
+    /// Lists `name`: the targets of one or both (`listed`) of two
+    /// relations over the same sources (`joint`, their joint sources),
+    /// grouped by this kind's single-valued facet `facet`
+    /// ([`ValueLists`]), when they are derived; otherwise `None`, and
+    /// their derivation is started in the background.
     pub fn value_lists_if_ready(
         &self,
-        facet: &str,
-        (first, second): (Arc<Relation>, Arc<Relation>),
+        (name, facet): (&'static str, &str),
+        ((first, second), listed): ((Arc<Relation>, Arc<Relation>), Listed),
         joint: Arc<JointSources>,
     ) -> Result<Option<Arc<ValueLists>>, IndexError> {
-        let slot = self.value_lists.slot(facet, "value lists")?;
+        let slot = self.value_lists.slot(name, "value lists")?;
         ready_or_started(slot, || {
             let (facet, docs) = (self.facet(facet)?, self.docs);
             Ok(move || {
                 let started = std::time::Instant::now();
-                let edges = (&first.edges(), &second.edges());
+                let edges = ((&first.edges(), &second.edges()), listed);
                 let lists = ValueLists::derive(&facet, edges, &joint, docs)?;
-                log_derived("value lists", lists.heap_bytes(), started);
+                log_derived(name, lists.heap_bytes(), started);
                 Ok(lists)
             })
         })

@@ -1,6 +1,7 @@
-//! Value lists: each joint source's targets (a person's deals, the union
-//! of their `angel_deals` and `partner_deals`, each deal once) grouped by
-//! the value of a single-valued deal facet (the round). A count over "the
+//! Value lists: each joint source's targets in one or both of two
+//! relations (a person's deals: their `angel_deals`, their
+//! `partner_deals`, or the union of both, each deal once: [`Listed`])
+//! grouped by the value of a single-valued deal facet (the round). A count over "the
 //! deals of these rounds, and a size or a date range" then reads the
 //! kept rounds' lists only, where a pass over every person's deals reads
 //! every edge of every round.
@@ -22,6 +23,29 @@ use super::facet::Facet;
 use super::joint_sources::JointSources;
 use super::relation::Edges;
 use super::IndexError;
+
+/// Which of the two relations' targets are listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listed {
+    Both,
+    First,
+    Second,
+}
+
+impl Listed {
+    /// `source`'s targets listed, from the first and the second relation.
+    fn targets<'a>(
+        self,
+        (first, second): (&Edges<'a>, &Edges<'a>),
+        source: u32,
+    ) -> (&'a [u32], &'a [u32]) {
+        match self {
+            Listed::Both => (first.targets(source), second.targets(source)),
+            Listed::First => (first.targets(source), &[]),
+            Listed::Second => (&[], second.targets(source)),
+        }
+    }
+}
 
 /// A deal without a value.
 const NO_VALUE: u16 = u16::MAX;
@@ -114,11 +138,12 @@ pub struct ValueLists {
 
 impl ValueLists {
     /// The lists of `joint`'s sources over `first` and `second` (each
-    /// source's targets ascending), by `facet`'s value of each target
-    /// (doc ids `0..targets`).
+    /// source's targets ascending; those of one relation or both, as
+    /// `listed`), by `facet`'s value of each target (doc ids
+    /// `0..targets`).
     pub fn derive(
         facet: &Facet,
-        (first, second): (&Edges, &Edges),
+        (relations, listed): ((&Edges, &Edges), Listed),
         joint: &JointSources,
         targets: usize,
     ) -> Result<ValueLists, IndexError> {
@@ -126,7 +151,7 @@ impl ValueLists {
         let names = (0..facet.len()).map(|i| facet.value(i).to_string());
         Ok(ValueLists {
             names: names.collect(),
-            lists: grouped(&value_of, facet.len(), (first, second), joint),
+            lists: grouped(&value_of, facet.len(), (relations, listed), joint),
         })
     }
 
@@ -147,12 +172,13 @@ impl ValueLists {
 fn grouped(
     value_of: &[u16],
     values: usize,
-    (first, second): (&Edges, &Edges),
+    (relations, listed): ((&Edges, &Edges), Listed),
     joint: &JointSources,
 ) -> Vec<ValueList> {
     let mut lists: Vec<ValueList> = (0..values).map(|_| ValueList::default()).collect();
     for (j, source) in joint.sources().iter().enumerate() {
-        for target in Union::of(first.targets(source), second.targets(source)) {
+        let (first, second) = listed.targets(relations, source);
+        for target in Union::of(first, second) {
             let value = value_of.get(target as usize).copied().unwrap_or(NO_VALUE);
             if let Some(list) = lists.get_mut(value as usize) {
                 list.push(j as u32, target);
@@ -253,11 +279,14 @@ mod tests {
             let (a, b) = (arrays(&first), arrays(&second));
             let (a, b) = (a.edges(), b.edges());
             let joint = JointSources::derive(&a, &b, n);
-            let lists = grouped(&value_of, 4, (&a, &b), &joint);
+            for listed in [Listed::Both, Listed::First, Listed::Second] {
+            let lists = grouped(&value_of, 4, ((&a, &b), listed), &joint);
             for (v, got) in lists.iter().enumerate() {
                 let mut want = Vec::new();
                 for (j, p) in joint.sources().iter().enumerate() {
-                    let mut union: Vec<u32> = a.targets(p).iter().chain(b.targets(p)).copied().collect();
+                    let first = if listed == Listed::Second { &[][..] } else { a.targets(p) };
+                    let second = if listed == Listed::First { &[][..] } else { b.targets(p) };
+                    let mut union: Vec<u32> = first.iter().chain(second).copied().collect();
                     union.sort_unstable();
                     union.dedup();
                     union.retain(|&t| value_of[t as usize] == v as u16);
@@ -266,7 +295,8 @@ mod tests {
                     }
                 }
                 let got: Vec<(u32, Vec<u32>)> = got.entries().map(|(j, t)| (j, t.to_vec())).collect();
-                prop_assert_eq!(got, want);
+                prop_assert_eq!(got, want, "{:?}", listed);
+            }
             }
         }
     }

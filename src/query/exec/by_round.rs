@@ -1,10 +1,10 @@
 //! `/people` by `investor.deals` when the request keeps some rounds (with
-//! a size or date range, portfolio keys...) and every participation
-//! counts (every investment type, not `only_lead_deals`): every
-//! candidate's count read from the kept rounds' lists of each person's
-//! deals (`index::value_lists`), each of those deals tested against D
-//! once, instead of a pass over every person's deals of every round
-//! (`every_person`).
+//! a size or date range, portfolio keys...) and does not ask for
+//! `only_lead_deals`: every candidate's count read from the kept rounds'
+//! lists of each person's counted deals (`index::value_lists`: angel,
+//! partner or both, as the investment type says), each of those deals
+//! tested against D once, instead of a pass over every person's deals of
+//! every round (`every_person`).
 //!
 //! D lies within the deals of the kept rounds (the round clause keeps no
 //! other deal), and a deal has one round, so a person's count is the sum
@@ -12,15 +12,17 @@
 //! person's lists is in their round list once: it counts once, as
 //! [`DealRules::count`] counts it.
 //!
-//! The lists are derived when a server opens an index (see
-//! [`start_deriving`]); requests before they are ready count another way.
+//! The lists of both (every investment type) are derived when a server
+//! opens an index (see [`start_deriving`]), those of one list the first
+//! time a request needs them; requests before they are ready count
+//! another way.
 
 use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 
 use crate::index::value_counts::ROUND;
-use crate::index::value_lists::{EntryRun, ValueLists};
+use crate::index::value_lists::{EntryRun, Listed, ValueLists};
 use crate::index::{Index, IndexError};
 
 use super::dense::DealSet;
@@ -42,19 +44,33 @@ const ENTRY_PS: u64 = 2_600;
 /// ... and each joint source's count, read once at the end, 1.3 ns.
 const PERSON_PS: u64 = 1_300;
 
-/// Starts deriving the people's deals by round in the background.
+/// Which lists each set of rules counts, and their names: every
+/// participation (both lists, each deal once), angel deals only,
+/// institutional deals only. `only_lead_deals` is counted another way.
+const LISTED: [(bool, bool, Listed, &str); 3] = [
+    (true, true, Listed::Both, "round lists"),
+    (true, false, Listed::First, "round lists of angel deals"),
+    (false, true, Listed::Second, "round lists of partner deals"),
+];
+
+/// Starts deriving the people's deals by round (both lists; those of
+/// one list are derived the first time a request needs them).
 pub fn start_deriving(index: &Index) -> Result<(), IndexError> {
-    lists_if_ready(index).map(drop)
+    lists_if_ready(index, LISTED[0]).map(drop)
 }
 
-/// The people's deals by round, when derived (else started).
-fn lists_if_ready(index: &Index) -> Result<Option<Arc<ValueLists>>, IndexError> {
+/// The people's deals by round of `listed`, when derived (else started).
+fn lists_if_ready(
+    index: &Index,
+    (_, _, listed, name): (bool, bool, Listed, &'static str),
+) -> Result<Option<Arc<ValueLists>>, IndexError> {
     let people = &index.people;
     let relations = (people.relation(LISTS.0)?, people.relation(LISTS.1)?);
     let joint = people.joint_sources(LISTS.0, LISTS.1)?;
+    let named = (name, ROUND.facet);
     index
         .deals
-        .value_lists_if_ready(ROUND.facet, relations, joint)
+        .value_lists_if_ready(named, (relations, listed), joint)
 }
 
 /// Entries counted at a time: their running counts (about 20 KB) are
@@ -94,12 +110,15 @@ impl ByRound {
         rules: &DealRules,
         supersets: &[Superset],
     ) -> Result<Option<ByRound>, IndexError> {
-        let every = rules.angel && rules.institutional && !rules.only_lead;
+        let listed = LISTED
+            .into_iter()
+            .find(|l| (l.0, l.1) == (rules.angel, rules.institutional));
         let kept = supersets.iter().find(|s| s.facet == ROUND);
-        let Some(rounds) = kept.filter(|_| every).map(|s| s.values.clone()) else {
+        let (Some(listed), Some(kept), false) = (listed, kept, rules.only_lead) else {
             return Ok(None);
         };
-        Ok(lists_if_ready(index)?.map(|lists| ByRound { lists, rounds }))
+        let rounds = kept.values.clone();
+        Ok(lists_if_ready(index, listed)?.map(|lists| ByRound { lists, rounds }))
     }
 
     /// Estimated cost of [`ByRound::count`].

@@ -1086,15 +1086,12 @@ mod tests {
     }
 
     /// Every candidate's count from the kept rounds' lists of the
-    /// people's deals agrees with a tally from the deals' side: one
-    /// round, two, every round; D all of their deals, some, a block of
-    /// them; every investor or some as candidates.
+    /// people's deals agrees with a tally from the deals' side: every
+    /// investment type; one round, two, every round; D all of their
+    /// deals, some, a block of them; every investor or some as candidates.
     #[test]
     fn round_lists_agree_with_walking() {
         let index = fixture();
-        let rules = DealRules::of(&PersonDealsFilter::default());
-        super::super::start_derivations(&index).unwrap();
-        index.wait_for_derived();
         let facet = index.deals.facet("round").unwrap();
         let values: Vec<String> = (0..facet.len())
             .map(|i| facet.value(i).to_string())
@@ -1105,33 +1102,49 @@ mod tests {
         let few: RoaringBitmap = investors.iter().step_by(3).collect();
         let n = index.deals.docs as u32;
         let picks = [values[..1].to_vec(), values[1..3].to_vec(), values.clone()];
-        for rounds in picks {
-            let superset = Superset::new(ROUND, rounds);
-            let b = superset.deals(&index).unwrap();
-            let by = ByRound::of(&index, &rules, std::slice::from_ref(&superset));
-            let by = by.unwrap().expect("the lists are derived");
-            let sets: [RoaringBitmap; 3] = [
-                b.clone(),
-                b.iter().filter(|d| d % 3 != 0).collect(),
-                b.iter()
-                    .filter(|d| (n / 4..n * 3 / 4).contains(d))
-                    .collect(),
-            ];
-            for deals in &sets {
-                for candidates in [&investors, &few] {
-                    let only = (candidates.len() < investors.len()).then_some(candidates);
-                    let tally = count_from_deals(&index, &rules, deals, only).unwrap();
-                    let by = (&rules, EveryBy::Round(&by));
-                    let counts = every(&index, by, deals, candidates, block_of(deals)).unwrap();
-                    every_agrees(
-                        &index,
-                        &rules,
-                        (deals, &counts),
-                        (candidates, Some(5)),
-                        &tally,
-                    );
+        for investment_type in [
+            InvestmentType::All,
+            InvestmentType::Angel,
+            InvestmentType::Institutional,
+        ] {
+            let f = PersonDealsFilter {
+                investment_type,
+                ..Default::default()
+            };
+            let rules = DealRules::of(&f);
+            for rounds in &picks {
+                let superset = Superset::new(ROUND, rounds.clone());
+                let b = superset.deals(&index).unwrap();
+                let supersets = std::slice::from_ref(&superset);
+                if ByRound::of(&index, &rules, supersets).unwrap().is_none() {
+                    index.wait_for_derived();
+                }
+                let by = ByRound::of(&index, &rules, supersets).unwrap();
+                let by = by.expect("the lists are derived");
+                let sets: [RoaringBitmap; 3] = [
+                    b.clone(),
+                    b.iter().filter(|d| d % 3 != 0).collect(),
+                    b.iter()
+                        .filter(|d| (n / 4..n * 3 / 4).contains(d))
+                        .collect(),
+                ];
+                for deals in &sets {
+                    for candidates in [&investors, &few] {
+                        let only = (candidates.len() < investors.len()).then_some(candidates);
+                        let tally = count_from_deals(&index, &rules, deals, only).unwrap();
+                        let by = (&rules, EveryBy::Round(&by));
+                        let counts = every(&index, by, deals, candidates, block_of(deals));
+                        let ranked = (candidates, Some(5));
+                        every_agrees(&index, &rules, (deals, &counts.unwrap()), ranked, &tally);
+                    }
                 }
             }
+            let lead = DealRules::of(&PersonDealsFilter {
+                only_lead_deals: true,
+                ..f
+            });
+            let supersets = [Superset::new(ROUND, values.clone())];
+            assert!(ByRound::of(&index, &lead, &supersets).unwrap().is_none());
         }
     }
 

@@ -368,11 +368,11 @@ fn broad_portfolios_agree_with_the_oracle() {
     }
 }
 
-/// `/people` by deals of some rounds with a size or a date range, every
-/// investment type (counted, once the people's deals by round are
-/// derived, from the kept rounds' lists): before and after that
-/// derivation, every answer agrees with the oracle, with and without a
-/// minimum.
+/// `/people` by deals of some rounds with a size or a date range, of
+/// every investment type, angel or institutional (counted, once the
+/// people's deals by round are derived, from the kept rounds' lists):
+/// before and after those derivations, every answer agrees with the
+/// oracle, with and without a minimum.
 #[test]
 fn round_portfolios_of_people_agree_with_the_oracle() {
     use fundsearch::schema::RoundKey;
@@ -407,10 +407,16 @@ fn round_portfolios_of_people_agree_with_the_oracle() {
                 .iter()
                 .flat_map(|r| ranges.iter().map(move |x| (r, x)))
             {
-                for min in [None, Some(2)] {
+                for (min, investment_type) in [
+                    (None, InvestmentType::All),
+                    (Some(2), InvestmentType::All),
+                    (None, InvestmentType::Angel),
+                    (Some(2), InvestmentType::Institutional),
+                ] {
                     let q = PeopleQuery {
                         investor: Some(InvestorPersonFilter {
                             deals: Some(PersonDealsFilter {
+                                investment_type,
                                 deal: DealFilter {
                                     financing_types: Some(kept.clone()),
                                     size: *size,
