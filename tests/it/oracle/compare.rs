@@ -251,6 +251,33 @@ fn investors_against_the_oracle(
     (expected, diff)
 }
 
+/// The first 100 people by `deals`, most matching deals first.
+fn by_person_deals(deals: PersonDealsFilter) -> PeopleQuery {
+    PeopleQuery {
+        investor: Some(InvestorPersonFilter {
+            deals: Some(deals),
+            ..Default::default()
+        }),
+        sort: PersonSort::FilteredDealCount,
+        page: PageRequest {
+            page: 0,
+            page_size: 100,
+        },
+        ..Default::default()
+    }
+}
+
+/// The oracle's answer to `q` on `data`, and how the engine's differs.
+fn people_against_the_oracle(
+    data: &Dataset,
+    q: &PeopleQuery,
+) -> (Expected, Option<(String, String)>) {
+    let expected = expect_people(data.world, q);
+    let got = search_people(data.index, q);
+    let diff = difference(&expected, got, &data.index.people.ids);
+    (expected, diff)
+}
+
 /// Industries with the most deals, most first (they share deals: a company
 /// has several).
 fn busiest_industries(index: &Index) -> Vec<String> {
@@ -342,27 +369,14 @@ fn broad_portfolios_agree_with_the_oracle() {
             let (expected, diff) = investors_against_the_oracle(&data, &q);
             assert!(min.is_some() || expected.total > 0, "{q:?} matches firms");
             assert!(diff.is_none(), "{} data, {q:?}: {diff:?}", data.name);
-            let q = PeopleQuery {
-                investor: Some(InvestorPersonFilter {
-                    deals: Some(PersonDealsFilter {
-                        deal: deal.clone(),
-                        only_lead_deals,
-                        min_matching_deals: min,
-                        ..Default::default()
-                    }),
-                    ..Default::default()
-                }),
-                sort: PersonSort::FilteredDealCount,
-                page: PageRequest {
-                    page: 0,
-                    page_size: 100,
-                },
+            let q = by_person_deals(PersonDealsFilter {
+                deal: deal.clone(),
+                only_lead_deals,
+                min_matching_deals: min,
                 ..Default::default()
-            };
-            let expected = expect_people(data.world, &q);
+            });
+            let (expected, diff) = people_against_the_oracle(&data, &q);
             assert!(min.is_some() || expected.total > 0, "{q:?} matches people");
-            let got = search_people(data.index, &q);
-            let diff = difference(&expected, got, &data.index.people.ids);
             assert!(diff.is_none(), "{} data, {q:?}: {diff:?}", data.name);
         }
     }
@@ -413,31 +427,18 @@ fn round_portfolios_of_people_agree_with_the_oracle() {
                     (None, InvestmentType::Angel),
                     (Some(2), InvestmentType::Institutional),
                 ] {
-                    let q = PeopleQuery {
-                        investor: Some(InvestorPersonFilter {
-                            deals: Some(PersonDealsFilter {
-                                investment_type,
-                                deal: DealFilter {
-                                    financing_types: Some(kept.clone()),
-                                    size: *size,
-                                    date: *date,
-                                    ..Default::default()
-                                },
-                                min_matching_deals: min,
-                                ..Default::default()
-                            }),
+                    let q = by_person_deals(PersonDealsFilter {
+                        investment_type,
+                        deal: DealFilter {
+                            financing_types: Some(kept.clone()),
+                            size: *size,
+                            date: *date,
                             ..Default::default()
-                        }),
-                        sort: PersonSort::FilteredDealCount,
-                        page: PageRequest {
-                            page: 0,
-                            page_size: 100,
                         },
+                        min_matching_deals: min,
                         ..Default::default()
-                    };
-                    let expected = expect_people(data.world, &q);
-                    let got = search_people(data.index, &q);
-                    let diff = difference(&expected, got, &data.index.people.ids);
+                    });
+                    let (_, diff) = people_against_the_oracle(&data, &q);
                     let name = data.name;
                     assert!(
                         diff.is_none(),
