@@ -28,6 +28,7 @@ use crate::index::{Index, IndexError};
 use super::dense::DealSet;
 use super::every_person::{Ascending, LISTS};
 use super::person_deals::DealRules;
+use super::scratch;
 use super::supersets::Superset;
 
 /// Measured at M on this machine (2026-12-04, probe, best of 15): the
@@ -131,16 +132,15 @@ impl ByRound {
         Ok((edges * EDGE_PS + entries * ENTRY_PS + joint * PERSON_PS) / 1000)
     }
 
-    /// Each of the `joint` joint sources' count over `set`.
-    fn counts(&self, set: &impl DealSet, joint: usize) -> Vec<u32> {
-        let mut counts = vec![0u32; joint];
-        let mut running = Vec::new();
+    /// Adds each joint source's count over `set` to `counts`.
+    fn add_counts(&self, set: &impl DealSet, counts: &mut [u32]) {
+        let mut running = scratch::take(&scratch::COUNTERS);
         for list in self.rounds.iter().filter_map(|r| self.lists.of(r)) {
             for run in list.runs(RUN_ENTRIES) {
-                count_run(&run, set, &mut running, &mut counts);
+                count_run(&run, set, &mut running, counts);
             }
         }
-        counts
+        scratch::give(&scratch::COUNTERS, running);
     }
 
     /// Each of `candidates`' count over `set` (D), for those with any
@@ -152,16 +152,19 @@ impl ByRound {
         candidates: &RoaringBitmap,
     ) -> Result<Vec<(u32, u32)>, IndexError> {
         let joint = index.people.joint_sources(LISTS.0, LISTS.1)?;
-        let counts = self.counts(set, joint.len());
         let mut candidate = Ascending::among(candidates, joint.sources());
-        // Written without a branch on the count, as in `every_person`.
-        let mut out = vec![(0, 0); counts.len() + 1];
-        let mut end = 0;
-        for (p, n) in joint.each_source().zip(counts) {
-            out[end] = (p, n);
-            end += usize::from((n > 0) & candidate.contains(p));
-        }
-        out.truncate(end);
-        Ok(out)
+        let zeroed = (joint.len(), 0);
+        Ok(scratch::with_filled(&scratch::COUNTERS, zeroed, |counts| {
+            self.add_counts(set, counts);
+            // Written without a branch on the count, as in `every_person`.
+            scratch::kept_pairs(counts.len(), |out| {
+                let mut end = 0;
+                for (p, &n) in joint.each_source().zip(counts.iter()) {
+                    out[end] = (p, n);
+                    end += usize::from((n > 0) & candidate.contains(p));
+                }
+                end
+            })
+        }))
     }
 }

@@ -39,6 +39,7 @@ use super::dense::DealSet;
 use super::every_led::{count_led, LED_LIST};
 use super::person_deals::{DealRules, PersonLists};
 use super::running::{RunningHits, EXACT_BELOW};
+use super::scratch;
 
 /// Measured at M on this machine (4.3 million participations, 243,000
 /// investors, all of them candidates): the running counts cost about
@@ -220,19 +221,19 @@ impl EveryCount<'_> {
         // Written without a branch on the count (kept or not is a coin
         // toss for the predictor over a broad D): each person is written
         // at the end, which moves on past those counted.
-        let mut out = vec![(0, 0); joint.len() + 1];
-        let mut end = 0;
-        for run in joint.runs(self.run_people) {
-            let hits = self.hits(&run, set);
-            for person in run.each() {
-                let p = person.0;
-                let n = self.of(&hits, person, shared.of(p, set), set);
-                out[end] = (p, n);
-                end += usize::from((n > 0) & candidate(p));
+        scratch::kept_pairs(joint.len(), |out| {
+            let mut end = 0;
+            for run in joint.runs(self.run_people) {
+                let hits = self.hits(&run, set);
+                for person in run.each() {
+                    let p = person.0;
+                    let n = self.of(&hits, person, shared.of(p, set), set);
+                    out[end] = (p, n);
+                    end += usize::from((n > 0) & candidate(p));
+                }
             }
-        }
-        out.truncate(end);
-        out
+            end
+        })
     }
 
     /// The running counts of `run`'s edges in the lists counted.

@@ -20,6 +20,7 @@ mod joins;
 mod people;
 mod person_deals;
 mod running;
+mod scratch;
 pub mod semantic;
 mod size_base;
 mod span;

@@ -19,14 +19,12 @@ use std::cell::RefCell;
 use std::ops::Range;
 
 use super::dense::DealSet;
+use super::scratch;
 
 thread_local! {
     /// Entry buffers kept between the queries of one thread.
     static SCRATCH: RefCell<Vec<Vec<u16>>> = const { RefCell::new(Vec::new()) };
 }
-
-/// How many buffers a thread keeps (a person count takes two).
-const SCRATCH_BUFFERS: usize = 2;
 
 /// Sources with at least this many edges may have more hits than an
 /// entry's difference can tell.
@@ -78,19 +76,13 @@ impl RunningHits {
 
 impl Drop for RunningHits {
     fn drop(&mut self) {
-        let at = std::mem::take(&mut self.at);
-        SCRATCH.with(|s| {
-            let mut kept = s.borrow_mut();
-            if kept.len() < SCRATCH_BUFFERS {
-                kept.push(at);
-            }
-        });
+        scratch::give(&SCRATCH, std::mem::take(&mut self.at));
     }
 }
 
 /// A buffer of `len` entries, entry 0 zero (the others are overwritten).
 fn buffer(len: usize) -> Vec<u16> {
-    let mut at = SCRATCH.with(|s| s.borrow_mut().pop()).unwrap_or_default();
+    let mut at = scratch::take(&SCRATCH);
     at.resize(len, 0);
     at[0] = 0;
     at

@@ -18,13 +18,12 @@ use crate::index::open::Kind;
 use crate::index::value_counts::ValueCounts;
 use crate::index::{Index, IndexError};
 
+use super::scratch;
+
 thread_local! {
     /// Slot buffers kept between the queries of one thread, all `Slot::EMPTY`.
     static SCRATCH: RefCell<Vec<Vec<Slot>>> = const { RefCell::new(Vec::new()) };
 }
-
-/// How many buffers a thread keeps.
-const SCRATCH_BUFFERS: usize = 2;
 
 /// Counts of one entity over the qualifying deals.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -67,7 +66,7 @@ pub struct Tally {
 impl Tally {
     /// A tally with array slots for doc ids below `dense`.
     pub fn new(dense: usize) -> Tally {
-        let mut slots = SCRATCH.with(|s| s.borrow_mut().pop().unwrap_or_default());
+        let mut slots = scratch::take(&SCRATCH);
         slots.resize(slots.len().max(dense), Slot::EMPTY);
         Tally {
             dense: slots,
@@ -225,12 +224,7 @@ impl Drop for Tally {
                 slots[doc as usize] = Slot::EMPTY;
             }
         }
-        SCRATCH.with(|s| {
-            let mut kept = s.borrow_mut();
-            if kept.len() < SCRATCH_BUFFERS {
-                kept.push(slots);
-            }
-        });
+        scratch::give(&SCRATCH, slots);
     }
 }
 

@@ -24,7 +24,6 @@
 //! edge of every person tested), this is cheaper for a D of up to a few
 //! hundred thousand deals, and for a block of up to most of the deals.
 
-use std::cell::RefCell;
 use std::ops::Range;
 
 use roaring::RoaringBitmap;
@@ -35,6 +34,7 @@ use crate::index::value_counts::Counted;
 use crate::index::{Index, IndexError};
 
 use super::person_deals::DealRules;
+use super::scratch;
 
 /// Measured at M on this machine in the bench's C4 mix (1,000 requests,
 /// each strategy's time against its estimate; the tally walk's came out
@@ -56,12 +56,6 @@ const BLOCK_EDGE_PS: u64 = 1_500;
 /// order from its column).
 const COUNTER_PS: u64 = 800;
 const TOTAL_PS: u64 = 500;
-
-thread_local! {
-    /// Counters kept between the queries of one thread, so that a query
-    /// never faults in fresh pages for them.
-    static COUNTERS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
-}
 
 /// Estimated cost of [`count_walked`] over `deals` (one block of doc ids
 /// when `block` is) with `dated` counters (see [`count_walked`]).
@@ -301,17 +295,14 @@ fn total_of(totals: &[i32], p: u32) -> u32 {
     totals.get(p as usize).map_or(0, |&t| t.max(0) as u32)
 }
 
-/// Runs `f` over `dense` cleared counters of this thread.
+/// Runs `f` over `dense` cleared counters kept by this thread.
 fn with_counters<T>(dense: usize, f: impl FnOnce(Counters) -> T) -> T {
-    let mut kept = COUNTERS.with(|c| std::mem::take(&mut *c.borrow_mut()));
-    kept.clear();
-    kept.resize(dense, 0);
-    let out = f(Counters {
-        dense: &mut kept,
-        beyond: Vec::new(),
-    });
-    COUNTERS.with(|c| *c.borrow_mut() = kept);
-    out
+    scratch::with_filled(&scratch::COUNTERS, (dense, 0), |kept| {
+        f(Counters {
+            dense: kept,
+            beyond: Vec::new(),
+        })
+    })
 }
 
 /// A counter per person below `dense.len()`; the people past them, once
