@@ -40,7 +40,7 @@ use super::joins::docs_of_org_identifiers;
 use super::semantic::{cosine_key, semantic_companies, SemanticSet};
 use super::span::{block_of, run_of, within};
 use super::supersets::{Entities, Superset, ValueBase};
-use super::tally::{other_deals, Sides, Tally, Totals};
+use super::tally::{other_deals, Sides, Tally, Totals, SPARSE_BELOW};
 use super::{page_of, Order, QueryError};
 use crate::index::value_counts::ROUND;
 use crate::index::value_runs::ValueRuns;
@@ -136,11 +136,19 @@ enum FirmTally {
 /// tested against the bitset about 0.75 ns (3.5–3.6 ms for every firm's
 /// deals), 1.1 ns with its lead byte read too ([`LED_FIRM_SIDES`]).
 const FIRM_SIDES: Sides = Sides {
-    deal_sparse_ns: 16,
-    deal_dense_ns: 14,
+    deal_ns: firm_deal_ns,
     entity_edge_ps: 750,
     entry_ns: 3,
 };
+
+/// A deal walked into the firms' slots ([`FIRM_SIDES`]).
+fn firm_deal_ns(density: f64) -> u64 {
+    if density < SPARSE_BELOW {
+        16
+    } else {
+        14
+    }
+}
 
 /// [`FIRM_SIDES`] when only led deals count: every edge's lead byte is
 /// read with it.

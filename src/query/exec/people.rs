@@ -61,9 +61,10 @@ use super::semantic::{cosine_key, semantic_companies, semantic_hits, SemanticSet
 use super::size_base::SizeBase;
 use super::span::block_of;
 use super::supersets::{Entities, Superset, ValueBase};
-use super::tally::{other_deals, Acc, Sides, Tally, Totals};
+use super::tally::{other_deals, Acc, Sides, Tally, Totals, SPARSE_BELOW};
 use super::walked_counts::{
-    count_walked, count_walked_less, count_walked_outside, walked_ns, walked_outside_ns,
+    count_walked, count_walked_less, count_walked_outside, per_deal_ns, walked_ns,
+    walked_outside_ns,
 };
 use super::{counted_page, page_of, Order, QueryError};
 
@@ -214,7 +215,7 @@ fn count_deals(
     // The bitset of D (a block needs none), as the people side's.
     let set_ns = match block {
         Some(_) => 0,
-        None => PEOPLE_SIDES.entity_ns(deals.len(), 0),
+        None => DenseSet::of_ns(deals, all as u32),
     };
     let every_ns = every_ns(index, rules)? + set_ns;
     let dated = dated_investors(index)? as u64;
@@ -602,21 +603,29 @@ impl PersonTally {
 /// industries in a slow phase, 2026-12-03; C4's p99 6.97 → 6.38 ms against
 /// 8 ns, over four alternations).
 const PEOPLE_SIDES: Sides = Sides {
-    deal_sparse_ns: 70,
-    deal_dense_ns: 35,
+    deal_ns: person_slot_deal_ns,
     entity_edge_ps: 2_300,
     entry_ns: 12,
 };
 
+/// A deal walked into the people's tally ([`PEOPLE_SIDES`]).
+fn person_slot_deal_ns(density: f64) -> u64 {
+    if density < SPARSE_BELOW {
+        70
+    } else {
+        35
+    }
+}
+
 /// The same, counted into a bare counter per investor (`walked_counts`),
-/// as a broad value base is (see [`based_counters`]): a deal walked about
-/// 30 ns when sparse, 16 ns when dense; an entry about 5 ns (262,000
+/// as a broad value base is (see [`based_counters`]): a deal walked as
+/// `walked_counts` prices one (16 ns where dense, more the more thinly
+/// spread); an entry about 5 ns (262,000
 /// entries of two seed rounds, then 57,790 deals outside D walked off,
 /// took 3.2 ms against the tally's 5.1 ms, in a slow phase, 2026-12-04);
 /// and each investor's counter about 0.8 ns.
 const PEOPLE_COUNTERS: Sides = Sides {
-    deal_sparse_ns: 30,
-    deal_dense_ns: 16,
+    deal_ns: per_deal_ns,
     entity_edge_ps: 2_300,
     entry_ns: 5,
 };

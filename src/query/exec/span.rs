@@ -15,6 +15,33 @@ pub fn span_of(d: &RoaringBitmap) -> Option<Range<u32>> {
     Some(d.min()?..d.max()? + 1)
 }
 
+/// Doc ids in a chunk: the share of the id space one roaring container
+/// holds.
+pub const CHUNK: u64 = 1 << 16;
+
+/// (length, how many of `d`'s doc ids) of each chunk of `0..limit`.
+pub fn chunk_counts(d: &RoaringBitmap, limit: u32) -> impl Iterator<Item = (u64, u64)> + '_ {
+    let limit = u64::from(limit);
+    (0..limit.div_ceil(CHUNK)).map(move |i| {
+        let (start, end) = (i * CHUNK, ((i + 1) * CHUNK).min(limit));
+        // Counted up to the next chunk's first id, then that id taken off:
+        // a whole container is then counted by its length, not ranked (a
+        // bitmap container's rank adds up its 1,024 words).
+        let (start, end) = (start as u32, end as u32);
+        let n = d.range_cardinality(start..=end) - u64::from(d.contains(end));
+        (u64::from(end - start), n)
+    })
+}
+
+/// The cost of walking the doc ids counted in `chunks` ((length, how
+/// many), as [`chunk_counts`] gives), each at `per_id` of the share of
+/// its chunk walked: a walk reads fewer ids per cache line and per page
+/// the more thinly they are spread.
+pub fn walk_ns(chunks: impl Iterator<Item = (u64, u64)>, per_id: fn(f64) -> u64) -> u64 {
+    let chunk_ns = |(len, n): (u64, u64)| n * per_id(n as f64 / len.max(1) as f64);
+    chunks.map(chunk_ns).sum()
+}
+
 /// `d` as one block of doc ids `lo..hi`, when it is one (a lone date
 /// range: deal doc ids follow the date; or every deal).
 pub fn block_of(d: &RoaringBitmap) -> Option<Range<u32>> {
@@ -85,5 +112,41 @@ mod tests {
             let contiguous = deals.windows(2).all(|w| w[1] == w[0] + 1);
             prop_assert_eq!(block_of(&set).is_some(), !deals.is_empty() && contiguous);
         }
+    }
+    proptest! {
+        /// Each chunk's count is the set's doc ids in it, whatever lies
+        /// at or past the limit.
+        #[test]
+        fn chunk_counts_agree_with_a_scan(
+            ids in proptest::collection::btree_set(0u32..300_000, 0..300),
+            limit in 0u32..300_000,
+        ) {
+            let set: RoaringBitmap = ids.iter().copied().collect();
+            let counts: Vec<(u64, u64)> = chunk_counts(&set, limit).collect();
+            prop_assert_eq!(counts.len() as u64, u64::from(limit).div_ceil(CHUNK));
+            for (i, &(len, n)) in counts.iter().enumerate() {
+                let chunk = i as u64 * CHUNK..((i as u64 + 1) * CHUNK).min(u64::from(limit));
+                prop_assert_eq!(len, chunk.end - chunk.start);
+                let scanned = ids.iter().filter(|&&d| chunk.contains(&u64::from(d))).count();
+                prop_assert_eq!(n, scanned as u64);
+            }
+        }
+    }
+
+    #[test]
+    fn a_walk_is_priced_by_the_share_of_each_chunk_walked() {
+        let limit = 10 * CHUNK as u32 + 100;
+        let counts: Vec<(u64, u64)> = chunk_counts(&RoaringBitmap::new(), limit).collect();
+        assert_eq!((counts.len(), counts[10]), (11, (100, 0)));
+        let per_id = |share: f64| if share < 0.5 { 10 } else { 1 };
+        let block: RoaringBitmap = (CHUNK as u32..3 * CHUNK as u32).collect();
+        assert_eq!(walk_ns(chunk_counts(&block, limit), per_id), 2 * CHUNK);
+        let every_tenth: RoaringBitmap = (0..limit).step_by(10).collect();
+        let spread = walk_ns(chunk_counts(&every_tenth, limit), per_id);
+        assert_eq!(spread, every_tenth.len() * 10);
+        assert_eq!(
+            walk_ns(chunk_counts(&RoaringBitmap::new(), limit), per_id),
+            0
+        );
     }
 }

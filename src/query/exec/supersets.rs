@@ -32,6 +32,7 @@ use crate::index::value_counts::{
 use crate::index::{Index, IndexError};
 use crate::query::request::{CompanyFilter, DealFilter};
 
+use super::span::chunk_counts;
 use super::tally::{Sides, Tally, Totals};
 
 /// The deals' relation to some entities, how many of them there are, and
@@ -324,11 +325,23 @@ fn estimate(
     let Some(counts) = counts_of(index, entities, &superset.facet)? else {
         return Ok(None);
     };
-    let counted: u64 = superset.sets(index)?.iter().map(|s| s.len()).sum();
     let read = counts.entries(&superset.values) as u64 * sides.entry_ns;
-    let all = index.deals.docs as u64;
-    let ns = read + sides.walk_ns(counted.saturating_sub(d.len()), all);
+    let counted: u64 = superset.sets(index)?.iter().map(|s| s.len()).sum();
+    let outside = outside_chunks(counted, d, index.deals.docs as u32);
+    let ns = read + sides.walk_chunks_ns(outside.into_iter());
     Ok((ns < bound).then_some(Estimate { ns, counts }))
+}
+
+/// (length, how many) of the `counted` deals of a superset outside `d`, a
+/// chunk of doc ids below `limit` at a time. A facet's deals (a round, an
+/// industry, a place) are spread evenly over the doc ids, which follow
+/// the date; counting each of a superset's many sets by chunk would cost
+/// more than the estimate can save.
+fn outside_chunks(counted: u64, d: &RoaringBitmap, limit: u32) -> Vec<(u64, u64)> {
+    let share = counted as f64 / f64::from(limit.max(1));
+    let spread = |len: u64| (len as f64 * share).round() as u64;
+    let outside = |(len, n): (u64, u64)| (len, spread(len).saturating_sub(n).min(len));
+    chunk_counts(d, limit).map(outside).collect()
 }
 
 /// Starts deriving the counts of every derived facet (industries,

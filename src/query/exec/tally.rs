@@ -19,6 +19,7 @@ use crate::index::value_counts::ValueCounts;
 use crate::index::{Index, IndexError};
 
 use super::scratch;
+use super::span::walk_ns;
 
 thread_local! {
     /// Slot buffers kept between the queries of one thread, all `Slot::EMPTY`.
@@ -316,22 +317,27 @@ impl Totals {
 /// each against D as a bitset (see `dense`), or adding up value counts
 /// (an entry a counter update, see `supersets`).
 pub struct Sides {
-    pub deal_sparse_ns: u64,
-    pub deal_dense_ns: u64,
+    /// A deal's cost when the deals walked are this share of those around
+    /// them (all deals, or a chunk's: see `span::walk_ns`).
+    pub deal_ns: fn(f64) -> u64,
     /// In picoseconds: an edge tested costs well under a nanosecond.
     pub entity_edge_ps: u64,
     pub entry_ns: u64,
 }
 
+/// Deals walked are sparse below 1 in 20 of those around them (consecutive
+/// deals then share no cache line), dense from there.
+pub const SPARSE_BELOW: f64 = 0.05;
+
 impl Sides {
-    /// Walking `walked` of the `all` deals.
+    /// Walking `walked` of the `all` deals, spread evenly.
     pub fn walk_ns(&self, walked: u64, all: u64) -> u64 {
-        let per_deal = if walked * 20 < all {
-            self.deal_sparse_ns
-        } else {
-            self.deal_dense_ns
-        };
-        walked * per_deal
+        walked * (self.deal_ns)(walked as f64 / all.max(1) as f64)
+    }
+
+    /// Walking the deals counted in `chunks` (see `span::chunk_counts`).
+    pub fn walk_chunks_ns(&self, chunks: impl Iterator<Item = (u64, u64)>) -> u64 {
+        walk_ns(chunks, self.deal_ns)
     }
 
     /// Reading `edges` entity edges, plus a bit set per deal of D (`d`

@@ -35,16 +35,22 @@ use crate::index::{Index, IndexError};
 
 use super::person_deals::DealRules;
 use super::scratch;
+use super::span::{self, chunk_counts};
 
 /// Measured at M on this machine in the bench's C4 mix (1,000 requests,
-/// each strategy's time against its estimate; the tally walk's came out
-/// at 1.1 times its estimate in the same run), 2026-12-03: a deal of D
-/// walked costs about 30 ns when D is sparse (under 1 in 20 deals), 16 ns
-/// when dense, and as much as the tally's walk (70 ns) when scattered
-/// (under 1 in 100: a page walk a deal, whatever is counted)...
-const DEAL_SCATTERED_NS: u64 = 70;
-const DEAL_SPARSE_NS: u64 = 30;
-const DEAL_DENSE_NS: u64 = 16;
+/// each strategy's time against its estimate), 2026-12-04: a deal of D
+/// walked costs about 16 ns where D fills a third or more of the chunks
+/// it lies in (a date range's deals; see `span::walk_ns`), and more the
+/// more thinly it is spread, as cache lines and pages are read for fewer
+/// deals each: 27 ns at a tenth, 34 ns at a twentieth, 50 ns at a
+/// hundredth (an industry's deals, however many), up to a page walk a
+/// deal (70 ns). A fit of 128 requests: `4 + 10 ln(1 / density)` ns,
+/// 5 ns off on average. Global density alone, which these requests were
+/// priced by before, put some at 1.5 times their cost and others at
+/// two thirds of it...
+const DEAL_DENSE_NS: f64 = 16.0;
+const DEAL_SCATTERED_NS: f64 = 70.0;
+const DEAL_FIT_NS: (f64, f64) = (4.0, 10.0);
 
 /// ... an edge of a block's participants about 1.2–1.7 ns (read in order;
 /// the counters are a random update each; 3.7 million edges of a
@@ -68,7 +74,7 @@ pub fn walked_ns(
     let counters = dated * COUNTER_PS / 1000;
     let walk = match block {
         Some(block) => runs_ns(index, std::slice::from_ref(block))?,
-        None => deals.len() * per_deal_ns(deals.len(), index.deals.docs as u64),
+        None => span::walk_ns(chunk_counts(deals, index.deals.docs as u32), per_deal_ns),
     };
     Ok(walk + counters)
 }
@@ -86,8 +92,8 @@ pub fn walked_outside_ns(
     let walk = match block {
         Some(block) => runs_ns(index, &around(block, all as u32))?,
         None => {
-            let outside = all - deals.len();
-            outside * per_deal_ns(outside, all)
+            let outside = chunk_counts(deals, all as u32).map(|(len, n)| (len, len - n));
+            span::walk_ns(outside, per_deal_ns)
         }
     };
     Ok(walk + counters)
@@ -106,13 +112,12 @@ fn around(block: &Range<u32>, all: u32) -> [Range<u32>; 2] {
     [0..block.start.min(all), block.end.min(all)..all]
 }
 
-/// A deal's cost when `walked` of the `all` deals are.
-fn per_deal_ns(walked: u64, all: u64) -> u64 {
-    match walked {
-        w if w * 100 < all => DEAL_SCATTERED_NS,
-        w if w * 20 < all => DEAL_SPARSE_NS,
-        _ => DEAL_DENSE_NS,
-    }
+/// A deal's cost when the deals walked fill `density` of the chunk they
+/// lie in.
+pub fn per_deal_ns(density: f64) -> u64 {
+    let (base, slope) = DEAL_FIT_NS;
+    let fit = base - slope * density.max(f64::MIN_POSITIVE).ln();
+    fit.clamp(DEAL_DENSE_NS, DEAL_SCATTERED_NS).round() as u64
 }
 
 /// (person, count) of each investor (or of `only`, a subset of them, when
@@ -226,7 +231,9 @@ const BETWEEN_PS: u64 = 500;
 /// Estimated cost of [`count_walked_between`]: `dated` counters from two
 /// cumulative counts, and `walked` deals (of `all`) walked.
 pub fn walked_between_ns(walked: u64, all: u64, dated: u64) -> u64 {
-    dated * (COUNTER_PS + BETWEEN_PS) / 1000 + walked * per_deal_ns(walked, all)
+    // The deals of partly covered size buckets are spread like the bucket.
+    let spread = walked as f64 / all.max(1) as f64;
+    dated * (COUNTER_PS + BETWEEN_PS) / 1000 + walked * per_deal_ns(spread)
 }
 
 /// What [`count_walked`] finds, from cumulative counts (a dated
@@ -465,6 +472,15 @@ mod tests {
     use crate::index::relation::TestArrays;
     use crate::query::request::{InvestmentType, PersonDealsFilter};
     use proptest::prelude::*;
+
+    #[test]
+    fn a_deal_costs_more_the_thinner_the_walk_is_spread() {
+        let costs: Vec<u64> = [1.0, 0.3, 0.1, 0.05, 0.01, 1e-4, 0.0]
+            .into_iter()
+            .map(per_deal_ns)
+            .collect();
+        assert_eq!(costs, vec![16, 16, 27, 34, 50, 70, 70]);
+    }
 
     fn flags() -> impl Strategy<Value = u8> {
         let kinds = [PARTICIPANT_ANGEL, PARTICIPANT_PARTNER];
