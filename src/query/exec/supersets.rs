@@ -333,15 +333,26 @@ fn estimate(
 }
 
 /// (length, how many) of the `counted` deals of a superset outside `d`, a
-/// chunk of doc ids below `limit` at a time. A facet's deals (a round, an
-/// industry, a place) are spread evenly over the doc ids, which follow
-/// the date; counting each of a superset's many sets by chunk would cost
-/// more than the estimate can save.
+/// chunk of doc ids below `limit` at a time. Counting each of a
+/// superset's many sets by chunk would cost more than the estimate can
+/// save, so the superset is taken as spread evenly over the doc ids,
+/// and its deals outside `d` (`counted - |d|` of them, when `d` lies
+/// within it) as lying where `d` holds fewer than that share: where a
+/// date range or another filter took deals out.
 fn outside_chunks(counted: u64, d: &RoaringBitmap, limit: u32) -> Vec<(u64, u64)> {
     let share = counted as f64 / f64::from(limit.max(1));
-    let spread = |len: u64| (len as f64 * share).round() as u64;
-    let outside = |(len, n): (u64, u64)| (len, spread(len).saturating_sub(n).min(len));
-    chunk_counts(d, limit).map(outside).collect()
+    let short = |(len, n): (u64, u64)| (len, ((len as f64 * share) - n as f64).max(0.0));
+    let shortfalls: Vec<(u64, f64)> = chunk_counts(d, limit).map(short).collect();
+    let outside = counted.saturating_sub(d.len()) as f64;
+    let total: f64 = shortfalls.iter().map(|c| c.1).sum();
+    let place = |(len, short): (u64, f64)| match total > 0.0 {
+        true => (len, ((short / total * outside).round() as u64).min(len)),
+        false => (
+            len,
+            ((len as f64 / f64::from(limit.max(1)) * outside).round() as u64).min(len),
+        ),
+    };
+    shortfalls.into_iter().map(place).collect()
 }
 
 /// Starts deriving the counts of every derived facet (industries,
@@ -398,6 +409,29 @@ fn at_least_twice(sets: &[Arc<RoaringBitmap>]) -> Vec<RoaringBitmap> {
 mod tests {
     use super::*;
     use crate::schema::{RoundKey, RoundType};
+
+    /// The deals outside D add up to the superset's less D's, and lie
+    /// where D holds fewer than the superset's share.
+    #[test]
+    fn outside_deals_lie_where_d_falls_short() {
+        let limit = 4 * 65_536;
+        // A superset of one deal in 64, D its deals after the first chunk.
+        let counted = u64::from(limit / 64);
+        let d: RoaringBitmap = (65_536..limit).step_by(64).collect();
+        let outside = outside_chunks(counted, &d, limit);
+        assert_eq!(
+            outside,
+            vec![(65_536, 1024), (65_536, 0), (65_536, 0), (65_536, 0)]
+        );
+        let whole: RoaringBitmap = (0..limit).step_by(64).collect();
+        assert!(outside_chunks(counted, &whole, limit)
+            .iter()
+            .all(|c| c.1 == 0));
+        // With D spread evenly, they are spread evenly too.
+        let half: RoaringBitmap = (0..limit).step_by(128).collect();
+        let even = outside_chunks(counted, &half, limit);
+        assert_eq!(even.iter().map(|c| c.1).collect::<Vec<_>>(), vec![512; 4]);
+    }
 
     /// A deal in `m` of the sets is in the first `m - 1` levels: counted
     /// `m` times by the sets' counts, it is walked off `m - 1` times.
