@@ -39,15 +39,17 @@ use super::span::{self, chunk_counts};
 
 /// Measured at M on this machine in the bench's C4 mix (1,000 requests,
 /// each strategy's time against its estimate), 2026-12-04: a deal of D
-/// walked costs about 16 ns where D fills a third or more of the chunks
-/// it lies in (a date range's deals; see `span::walk_ns`), and more the
-/// more thinly it is spread, as cache lines and pages are read for fewer
-/// deals each: 27 ns at a tenth, 34 ns at a twentieth, 50 ns at a
-/// hundredth (an industry's deals, however many), up to a page walk a
-/// deal (70 ns). A fit of 128 requests: `4 + 10 ln(1 / density)` ns,
-/// 5 ns off on average. Global density alone, which these requests were
-/// priced by before, put some at 1.5 times their cost and others at
-/// two thirds of it...
+/// walked costs 15–23 ns where D fills a third or more of the chunks it
+/// lies in (a date range's deals; see `span::walk_ns`), and more the more
+/// thinly it is spread, as cache lines and pages are read for fewer deals
+/// each: 22–41 ns at about a tenth, 29–38 ns at a twentieth, 36–68 ns at
+/// a hundredth to a fiftieth (an industry's deals, however many), up to a
+/// page walk a deal (70 ns). A least-squares fit of 128 requests,
+/// `4.8 + 10.4 ln(1 / density)` ns, was 5.4 ns off on average, in a phase
+/// slower than the other ways' calibrations: `4 + 10 ln(1 / density)` is
+/// used. Global density alone, which these requests were priced by
+/// before, put some at 1.5 times their cost and others at two thirds of
+/// it...
 const DEAL_DENSE_NS: f64 = 16.0;
 const DEAL_SCATTERED_NS: f64 = 70.0;
 const DEAL_FIT_NS: (f64, f64) = (4.0, 10.0);
