@@ -5,6 +5,13 @@
 //! run, found by at most two binary searches: the entity side reads only
 //! that run, and tests nothing at all against a block (every deal of the
 //! run is in it; `dense::Block`).
+//!
+//! How densely a set fills the stretches it lies in sets the cost of
+//! walking it: each chunk of 65,536 doc ids (a roaring container's share
+//! of the id space) is counted (`chunk_counts`), and a walk is priced
+//! chunk by chunk, at a cost per doc id that grows as its share of the
+//! chunk shrinks (`walk_ns`): a date range's deals fill their chunks, an
+//! industry's are spread thinly over all of them.
 
 use std::ops::Range;
 
