@@ -304,11 +304,15 @@ fn sync_dirs(dir: &Path) -> std::io::Result<()> {
 }
 
 /// Test support: the hand-written fixture dump (`fixtures/dump`) built
-/// as of `as_of` into a fresh `<tmp>/fundsearch-<name>-<pid>`.
+/// as of `as_of` into a fresh `<tmp>/fundsearch-<name>-<pid>-<n>`, `n`
+/// counting the calls: tests run in parallel threads of one process, and
+/// two building the same fixture into one folder had failed each other.
 #[cfg(test)]
 pub(crate) fn build_fixture(name: &str, as_of: &str) -> std::path::PathBuf {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = std::env::temp_dir().join(format!("fundsearch-{name}-{}", std::process::id()));
+    let out = std::env::temp_dir().join(format!("fundsearch-{name}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     build_index(&BuildOptions {
         dump: root.join("fixtures/dump"),
