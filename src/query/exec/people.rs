@@ -39,6 +39,7 @@ use roaring::RoaringBitmap;
 use crate::index::column::NULL_I32;
 use crate::index::docs::{bitmap_of_kept, docs};
 use crate::index::payload::PARTICIPANT_LEAD;
+use crate::index::relation::Edges;
 use crate::index::{Index, IndexError};
 use crate::query::filter::evaluate;
 use crate::query::plan::{money_bounds, Plan};
@@ -495,13 +496,20 @@ impl PersonCounts {
         let (angel, partner) = lists.edges();
         let dates = index.deals.column_i32("date")?;
         let counts = page.iter().map(|&p| {
-            let acc = match self {
-                PersonCounts::AtLeast { set, .. } | PersonCounts::Every { set, .. } => {
-                    rules.count(set.as_ref(), &angel, &partner, p)
-                }
-                PersonCounts::Exact(t) => t.get(p),
+            let (acc, latest) = match self {
+                PersonCounts::AtLeast { set, .. } => (
+                    rules.count(set.as_ref(), &angel, &partner, p),
+                    rules.first_counted(&angel, &partner, p, |d| set.contains(d)),
+                ),
+                PersonCounts::Every { set, counts } => (
+                    counted_with_leads(rules, (set.as_ref(), counts), (&angel, &partner), p),
+                    rules.first_counted(&angel, &partner, p, |d| set.contains(d)),
+                ),
+                PersonCounts::Exact(t) => (
+                    t.get(p),
+                    rules.first_counted(&angel, &partner, p, |d| deals.contains(d)),
+                ),
             };
-            let latest = rules.first_counted(&angel, &partner, p, |d| deals.contains(d));
             FilteredCounts {
                 deal_count: acc.deals,
                 lead_count: acc.leads,
@@ -512,6 +520,25 @@ impl PersonCounts {
         });
         Ok(counts.collect())
     }
+}
+
+/// Person `p`'s deals, from `counts` ((person, count), people ascending,
+/// as [`PersonCounts::Every`] holds them), and leads: counted from their
+/// lists (only those leads come from), unless the deals counted are the
+/// leads (`only_lead_deals`).
+fn counted_with_leads(
+    rules: &DealRules,
+    (set, counts): (&dyn DealSet, &[(u32, u32)]),
+    (angel, partner): (&Edges, &Edges),
+    p: u32,
+) -> Acc {
+    let at = counts.binary_search_by_key(&p, |&(q, _)| q);
+    let deals = at.map_or(0, |i| counts[i].1);
+    let leads = match rules.only_lead {
+        true => deals,
+        false => rules.leads(set, angel, partner, p),
+    };
+    Acc { deals, leads }
 }
 
 /// The people of `counts` ((person, count), people ascending) with at

@@ -152,6 +152,26 @@ impl DealRules {
         }
     }
 
+    /// How many of `person`'s counted deals in `set` were led: the leads
+    /// of [`DealRules::count`], read from the partner list alone when
+    /// institutional deals count (a led deal is a partner deal flagged as
+    /// led, whether or not it is an angel deal too).
+    pub fn leads(
+        &self,
+        set: &(impl DealSet + ?Sized),
+        angel: &Edges,
+        partner: &Edges,
+        person: u32,
+    ) -> u32 {
+        let span = set.span();
+        let (partner_in, flags) = within(partner.targets(person), partner.payload(person), &span);
+        if self.institutional {
+            return set.count_flagged(partner_in, flags).1;
+        }
+        let angel_deals = cut(angel.targets(person), &span);
+        set.count_marked(angel_deals, partner_in, flags).1
+    }
+
     /// How many deals `person` has in the lists their counted deals are
     /// read from: a led deal is a partner deal (an angel deal counts as
     /// led only when it is one too).
