@@ -415,8 +415,10 @@ fn based_counters(
 enum PersonCounts {
     /// Every candidate's counts.
     Exact(PersonTally),
-    /// Every candidate's count over a broad D (`every`), without leads:
-    /// a page's rows are counted from their lists.
+    /// Every candidate's count over a broad D (`every`, walked, or from
+    /// value, size or round bases), without leads: a page's rows read
+    /// their counts here and count their leads from their lists
+    /// ([`counted_with_leads`]).
     Every {
         set: Box<dyn DealSet>,
         /// (person, count) of the candidates with a counted deal, ascending.
