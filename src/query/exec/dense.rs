@@ -16,7 +16,7 @@ use roaring::RoaringBitmap;
 
 use crate::index::docs::docs;
 
-use super::span::{chunk_counts, cut, run_of, span_of};
+use super::span::{cut, run_of, span_of};
 use super::words::set_bits;
 
 /// Docs tested between two checks of [`DealSet::reaches`]: enough to
@@ -193,10 +193,10 @@ impl DenseSet {
         DenseSet { words, span }
     }
 
-    /// Estimated cost of [`DenseSet::of`].
-    pub fn of_ns(set: &RoaringBitmap, limit: u32) -> u64 {
-        let chunks = chunk_counts(set, limit);
-        let in_arrays: u64 = chunks.map(|(_, n)| n).filter(|&n| n <= ARRAY_MAX).sum();
+    /// Estimated cost of [`DenseSet::of`] for a set whose counts per chunk
+    /// of doc ids below `limit` are `chunks` ([`chunk_counts`]).
+    pub fn of_ns(chunks: &[(u64, u64)], limit: u32) -> u64 {
+        let in_arrays: u64 = chunks.iter().map(|c| c.1).filter(|&n| n <= ARRAY_MAX).sum();
         (u64::from(limit).div_ceil(64) * WORD_PS + in_arrays * ARRAY_ID_PS) / 1000
     }
 }

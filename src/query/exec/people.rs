@@ -60,7 +60,7 @@ use super::joins::{docs_of_keys, docs_of_org_identifiers};
 use super::person_deals::{DealRules, PersonLists};
 use super::semantic::{cosine_key, semantic_companies, semantic_hits, SemanticSet};
 use super::size_base::SizeBase;
-use super::span::block_of;
+use super::span::{block_of, chunk_counts};
 use super::supersets::{Entities, Superset, ValueBase};
 use super::tally::{other_deals, Acc, Sides, Tally, Totals, SPARSE_BELOW};
 use super::walked_counts::{
@@ -213,16 +213,23 @@ fn count_deals(
     let d = (deals.len(), block.is_some());
     let ranked = (candidates.len(), first.is_some());
     let people_ns = reaching_ns(&PEOPLE_SIDES, d, ranked, read);
+    // D's counts per chunk of doc ids, read by the estimates below (a
+    // block needs none).
+    let chunks: Vec<(u64, u64)> = match block {
+        Some(_) => Vec::new(),
+        None => chunk_counts(deals, all as u32).collect(),
+    };
     // The bitset of D (a block needs none), as the people side's.
     let set_ns = match block {
         Some(_) => 0,
-        None => DenseSet::of_ns(deals, all as u32),
+        None => DenseSet::of_ns(&chunks, all as u32),
     };
     let every_ns = every_ns(index, rules)? + set_ns;
     let dated = dated_investors(index)? as u64;
-    let walked_ns = walked_ns(index, deals, block.as_ref(), dated)?;
+    let walked = (block.as_ref(), chunks.as_slice());
+    let walked_ns = walked_ns(index, walked, dated)?;
     let outside_ns = match every_rule {
-        true => walked_outside_ns(index, deals, block.as_ref(), dated)?,
+        true => walked_outside_ns(index, walked, dated)?,
         false => u64::MAX,
     };
     let sized = match size {

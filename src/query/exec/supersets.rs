@@ -236,10 +236,17 @@ impl ValueBase {
         (sides, budget_ns): (&Sides, u64),
     ) -> Result<Option<ValueBase>, IndexError> {
         let mut best: Option<(u64, Superset, Estimate)> = None;
+        // D's counts per chunk, for every superset's estimate.
+        let chunks: Vec<(u64, u64)> = match supersets.is_empty() {
+            true => Vec::new(),
+            false => chunk_counts(d, index.deals.docs as u32).collect(),
+        };
+        let d_chunks = (d.len(), chunks.as_slice());
         for superset in supersets {
             let bound = best.as_ref().map_or(budget_ns, |b| b.0);
             let superset = superset.folded(index)?;
-            let Some(estimate) = estimate(index, entities, &superset, d, (sides, bound))? else {
+            let estimate = estimate(index, entities, &superset, d_chunks, (sides, bound))?;
+            let Some(estimate) = estimate else {
                 continue;
             };
             if estimate.ns < bound {
@@ -309,7 +316,8 @@ struct Estimate {
     counts: Arc<ValueCounts>,
 }
 
-/// The estimated cost of counting over `d` from `superset`, and its
+/// The estimated cost of counting over D (its size and its counts per
+/// chunk, `span::chunk_counts`) from `superset`, and its
 /// counts; `None` when it has no counts (yet) for `entities`, or when it
 /// cannot cost less than `bound`. The deals walked are B's outside D and,
 /// for values that overlap, each deal once more for each value it has
@@ -319,7 +327,7 @@ fn estimate(
     index: &Index,
     entities: Entities,
     superset: &Superset,
-    d: &RoaringBitmap,
+    d: (u64, &[(u64, u64)]),
     (sides, bound): (&Sides, u64),
 ) -> Result<Option<Estimate>, IndexError> {
     let Some(counts) = counts_of(index, entities, &superset.facet)? else {
@@ -332,18 +340,19 @@ fn estimate(
     Ok((ns < bound).then_some(Estimate { ns, counts }))
 }
 
-/// (length, how many) of the `counted` deals of a superset outside `d`, a
-/// chunk of doc ids below `limit` at a time. Counting each of a
+/// (length, how many) of the `counted` deals of a superset outside D (its
+/// size and its counts per chunk of doc ids below `limit`, `d`), a
+/// chunk at a time. Counting each of a
 /// superset's many sets by chunk would cost more than the estimate can
 /// save, so the superset is taken as spread evenly over the doc ids,
 /// and its deals outside `d` (`counted - |d|` of them, when `d` lies
 /// within it) as lying where `d` holds fewer than that share: where a
 /// date range or another filter took deals out.
-fn outside_chunks(counted: u64, d: &RoaringBitmap, limit: u32) -> Vec<(u64, u64)> {
+fn outside_chunks(counted: u64, (d_len, d): (u64, &[(u64, u64)]), limit: u32) -> Vec<(u64, u64)> {
     let share = counted as f64 / f64::from(limit.max(1));
-    let short = |(len, n): (u64, u64)| (len, ((len as f64 * share) - n as f64).max(0.0));
-    let shortfalls: Vec<(u64, f64)> = chunk_counts(d, limit).map(short).collect();
-    let outside = counted.saturating_sub(d.len()) as f64;
+    let short = |&(len, n): &(u64, u64)| (len, ((len as f64 * share) - n as f64).max(0.0));
+    let shortfalls: Vec<(u64, f64)> = d.iter().map(short).collect();
+    let outside = counted.saturating_sub(d_len) as f64;
     let total: f64 = shortfalls.iter().map(|c| c.1).sum();
     let place = |(len, short): (u64, f64)| match total > 0.0 {
         true => (len, ((short / total * outside).round() as u64).min(len)),
@@ -418,18 +427,22 @@ mod tests {
         // A superset of one deal in 64, D its deals after the first chunk.
         let counted = u64::from(limit / 64);
         let d: RoaringBitmap = (65_536..limit).step_by(64).collect();
-        let outside = outside_chunks(counted, &d, limit);
+        let chunked = |d: &RoaringBitmap| (d.len(), chunk_counts(d, limit).collect::<Vec<_>>());
+        let (len, chunks) = chunked(&d);
+        let outside = outside_chunks(counted, (len, &chunks), limit);
         assert_eq!(
             outside,
             vec![(65_536, 1024), (65_536, 0), (65_536, 0), (65_536, 0)]
         );
         let whole: RoaringBitmap = (0..limit).step_by(64).collect();
-        assert!(outside_chunks(counted, &whole, limit)
+        let (len, chunks) = chunked(&whole);
+        assert!(outside_chunks(counted, (len, &chunks), limit)
             .iter()
             .all(|c| c.1 == 0));
         // With D spread evenly, they are spread evenly too.
         let half: RoaringBitmap = (0..limit).step_by(128).collect();
-        let even = outside_chunks(counted, &half, limit);
+        let (len, chunks) = chunked(&half);
+        let even = outside_chunks(counted, (len, &chunks), limit);
         assert_eq!(even.iter().map(|c| c.1).collect::<Vec<_>>(), vec![512; 4]);
     }
 

@@ -35,7 +35,7 @@ use crate::index::{Index, IndexError};
 
 use super::person_deals::DealRules;
 use super::scratch;
-use super::span::{self, chunk_counts};
+use super::span;
 
 /// Measured at M on this machine in the bench's C4 mix (1,000 requests,
 /// each strategy's time against its estimate), 2026-12-04: a deal of D
@@ -65,28 +65,28 @@ const BLOCK_EDGE_PS: u64 = 1_500;
 const COUNTER_PS: u64 = 800;
 const TOTAL_PS: u64 = 500;
 
-/// Estimated cost of [`count_walked`] over `deals` (one block of doc ids
-/// when `block` is) with `dated` counters (see [`count_walked`]).
+/// Estimated cost of [`count_walked`] over D (one block of doc ids when
+/// `block` is; else read from D's counts per chunk of doc ids, `chunks`,
+/// see `span::chunk_counts`) with `dated` counters (see [`count_walked`]).
 pub fn walked_ns(
     index: &Index,
-    deals: &RoaringBitmap,
-    block: Option<&Range<u32>>,
+    (block, chunks): (Option<&Range<u32>>, &[(u64, u64)]),
     dated: u64,
 ) -> Result<u64, IndexError> {
     let counters = dated * COUNTER_PS / 1000;
     let walk = match block {
         Some(block) => runs_ns(index, std::slice::from_ref(block))?,
-        None => span::walk_ns(chunk_counts(deals, index.deals.docs as u32), per_deal_ns),
+        None => span::walk_ns(chunks.iter().copied(), per_deal_ns),
     };
     Ok(walk + counters)
 }
 
 /// Estimated cost of [`count_walked_outside`]: the deals outside D walked
-/// (the runs around a block), each counter starting at a total.
+/// (the runs around a block, or D's chunks' other ids), each counter
+/// starting at a total.
 pub fn walked_outside_ns(
     index: &Index,
-    deals: &RoaringBitmap,
-    block: Option<&Range<u32>>,
+    (block, chunks): (Option<&Range<u32>>, &[(u64, u64)]),
     dated: u64,
 ) -> Result<u64, IndexError> {
     let counters = dated * (COUNTER_PS + TOTAL_PS) / 1000;
@@ -94,7 +94,7 @@ pub fn walked_outside_ns(
     let walk = match block {
         Some(block) => runs_ns(index, &around(block, all as u32))?,
         None => {
-            let outside = chunk_counts(deals, all as u32).map(|(len, n)| (len, len - n));
+            let outside = chunks.iter().map(|&(len, n)| (len, len - n));
             span::walk_ns(outside, per_deal_ns)
         }
     };
