@@ -238,6 +238,44 @@ pub fn ranked_first(
     (first, reaching)
 }
 
+/// Counts a block of [`ranked_first_of`] holds.
+const RANKED_BLOCK: usize = 128;
+
+/// [`ranked_first`] over counts held in a slice, a block at a time: a
+/// block is summed (how many reach `min`, the most) in one vectorised
+/// pass, and its people are offered only when its most could enter the
+/// ranking. Once the first `k` are ranked, the heaviest people's counts
+/// bar almost every block (one pass over a broad D's 243,000 counts took
+/// 65 µs around C4's median, one branch a count).
+pub fn ranked_first_of(counts: &[(u32, u32)], min: u32, k: usize) -> (Vec<(u32, u32)>, u64) {
+    let min = min.max(1);
+    let mut ranking = Ranking::new(k);
+    let mut reaching = 0u64;
+    for block in counts.chunks(RANKED_BLOCK) {
+        let (reached, most) = reached_and_most(block, min);
+        reaching += u64::from(reached);
+        if reached == 0 || !ranking.may_take(most - 1) {
+            continue;
+        }
+        for &(p, n) in block {
+            if n >= min && ranking.may_take(n - 1) {
+                ranking.offer(p, n);
+            }
+        }
+    }
+    (ranking.into_first(), reaching)
+}
+
+/// How many counts of `block` reach `min`, and the largest count.
+fn reached_and_most(block: &[(u32, u32)], min: u32) -> (u32, u32) {
+    let (mut reached, mut most) = (0u32, 0u32);
+    for &(_, n) in block {
+        reached += u32::from(n >= min);
+        most = most.max(n);
+    }
+    (reached, most)
+}
+
 /// Ranking entries: more deals first, then the lower doc id (the order of
 /// `sort::page_by_keys`); the heap's top is the worst kept.
 type Ranked = (Reverse<u32>, u32);
@@ -342,5 +380,35 @@ mod tests {
             "min 0 is 1"
         );
         assert_eq!(ranked_first(counts.iter().copied(), 6, 3), (vec![], 0));
+    }
+
+    fn by_rank(mut first: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
+        first.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
+        first
+    }
+
+    proptest::proptest! {
+        /// Ranked a block at a time, counts rank as they do one by one:
+        /// the same first `k` (ties on the lower doc) and the same number
+        /// reaching `min`, over blocks skipped, partly and wholly taken.
+        #[test]
+        fn ranking_by_blocks_is_ranking_one_by_one(
+            raw in proptest::collection::vec((1u32..4, 0u32..40), 0..1200),
+            min in 0u32..12,
+            k in 0usize..60,
+        ) {
+            let mut p = 0;
+            let counts: Vec<(u32, u32)> = raw
+                .iter()
+                .map(|&(gap, n)| {
+                    p += gap;
+                    (p, n)
+                })
+                .collect();
+            let (first, reaching) = ranked_first_of(&counts, min, k);
+            let (want, want_reaching) = ranked_first(counts.iter().copied(), min, k);
+            proptest::prop_assert_eq!(reaching, want_reaching);
+            proptest::prop_assert_eq!(by_rank(first), by_rank(want));
+        }
     }
 }

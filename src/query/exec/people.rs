@@ -50,7 +50,7 @@ use crate::query::request::{
 use crate::query::sort::Direction::{Ascending, Descending};
 use crate::query::sort::{page_by_keys, page_end};
 
-use super::at_least::{people_reaching, ranked_first, reaching_ns, reads_estimate, Reaching};
+use super::at_least::{people_reaching, ranked_first_of, reaching_ns, reads_estimate, Reaching};
 use super::blocks::{company_on_deals, deal_on_deals};
 use super::by_round::ByRound;
 use super::dense::{Block, DealSet, DenseSet};
@@ -462,8 +462,8 @@ impl PersonCounts {
             PersonCounts::AtLeast { reaching, .. } => {
                 return Some((reaching.people.len(), reaching.first.clone()?))
             }
-            PersonCounts::Exact(tally) => ranked_first(tally.counts().into_iter(), min, k),
-            PersonCounts::Every { counts, .. } => ranked_first(counts.iter().copied(), min, k),
+            PersonCounts::Exact(tally) => ranked_first_of(&tally.counts(), min, k),
+            PersonCounts::Every { counts, .. } => ranked_first_of(counts, min, k),
         };
         Some((reaching, first))
     }
