@@ -145,9 +145,32 @@ pub fn bitmap_of_kept(docs: impl Iterator<Item = (u32, bool)>, max: u32) -> Roar
     RoaringBitmap::from_lsb0_bytes(0, bytemuck::cast_slice(&words))
 }
 
+/// The doc ids whose count is at least `min` (`counts[d]` is doc `d`'s),
+/// a word of 64 docs at a time, each compared without a branch.
+pub fn bitmap_at_least(counts: &[u32], min: u32) -> RoaringBitmap {
+    let word = |block: &[u32]| {
+        let bits = block.iter().enumerate();
+        bits.fold(0u64, |w, (i, &n)| w | u64::from(n >= min) << i)
+    };
+    let words: Vec<u64> = counts.chunks(64).map(word).collect();
+    RoaringBitmap::from_lsb0_bytes(0, bytemuck::cast_slice(&words))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn docs_at_least_a_count_are_those_a_filter_keeps() {
+        let counts: Vec<u32> = (0..1000u32).map(|d| d * 7919 % 13).collect();
+        for min in [0, 1, 6, 12, 13] {
+            let want: RoaringBitmap = (0..1000u32)
+                .filter(|&d| counts[d as usize] >= min)
+                .collect();
+            assert_eq!(bitmap_at_least(&counts, min), want, "min {min}");
+        }
+        assert!(bitmap_at_least(&[], 1).is_empty());
+    }
 
     #[test]
     fn batched_docs_are_the_bitmaps() {

@@ -202,64 +202,67 @@ impl Bound {
     }
 }
 
-/// The first `k` by count of the people of `counts` (people ascending)
-/// with at least `min` (≥ 1), in no order.
-pub fn first_by_count(
-    counts: impl Iterator<Item = (u32, u32)>,
-    min: u32,
-    k: usize,
-) -> Vec<(u32, u32)> {
-    ranked_first(counts, min, k).0
-}
-
-/// [`first_by_count`], and how many of `counts` have at least `min`
-/// (≥ 1): all a page ranked by count needs, in one pass.
-pub fn ranked_first(
-    counts: impl Iterator<Item = (u32, u32)>,
-    min: u32,
-    k: usize,
-) -> (Vec<(u32, u32)>, u64) {
-    let mut ranking = Ranking::new(k);
-    let mut reaching = 0u64;
-    for (p, n) in counts {
-        // A count below `min` is taken as 0, without a branch (kept or not
-        // is a coin toss over a broad D): the one branch, seldom taken once
-        // `k` are ranked, is on the ranking. Zeros ranked while fewer than
-        // `k` are are the first dropped, and left out at the end.
-        let n = n & 0u32.wrapping_sub(u32::from(n >= min.max(1)));
-        reaching += u64::from(n > 0);
-        // People come in doc order: a tie with the k-th loses on the doc id.
-        if ranking.may_take(n.saturating_sub(1)) {
-            ranking.offer(p, n);
-        }
-    }
-    let mut first = ranking.into_first();
-    first.retain(|&(_, n)| n > 0);
-    (first, reaching)
-}
-
 /// Counts a block of [`ranked_first_of`] holds.
 const RANKED_BLOCK: usize = 128;
 
-/// [`ranked_first`] over counts held in a slice, a block at a time: a
-/// block is summed (how many reach `min`, the most) in one vectorised
-/// pass, and its people are offered only when its most could enter the
-/// ranking. Once the first `k` are ranked, the heaviest people's counts
-/// bar almost every block (one pass over a broad D's 243,000 counts took
-/// 65 µs around C4's median, one branch a count).
+/// The first `k` by count of the people of `counts` (people ascending)
+/// with at least `min` (≥ 1), in no order, and how many have at least
+/// `min`: all a page ranked by count needs, in one pass.
+///
+/// A block of counts is summed first (how many reach `min`, the most) in
+/// one vectorised pass, and its people are offered only when its most
+/// could enter the ranking. Once the first `k` are ranked, the heaviest
+/// people's counts bar almost every block (one count at a time, the pass
+/// over a broad D's 243,000 counts took 65 µs around C4's median).
 pub fn ranked_first_of(counts: &[(u32, u32)], min: u32, k: usize) -> (Vec<(u32, u32)>, u64) {
+    ranked_blocks(counts, (min, k), |_, (p, _)| p)
+}
+
+/// [`ranked_first_of`] over every doc's count (`counts[d]` is doc `d`'s).
+pub fn ranked_first_by_doc(counts: &[u32], min: u32, k: usize) -> (Vec<(u32, u32)>, u64) {
+    ranked_blocks(counts, (min, k), |d, _| d as u32)
+}
+
+/// A count ranked by [`ranked_blocks`].
+trait Counted: Copy {
+    fn count(self) -> u32;
+}
+
+impl Counted for (u32, u32) {
+    fn count(self) -> u32 {
+        self.1
+    }
+}
+
+impl Counted for u32 {
+    fn count(self) -> u32 {
+        self
+    }
+}
+
+/// The first `k` of `counts` with at least `min` (≥ 1) and how many
+/// reach it, block by block; `holder` names the doc of the count at an
+/// index.
+fn ranked_blocks<C: Counted>(
+    counts: &[C],
+    (min, k): (u32, usize),
+    holder: impl Fn(usize, C) -> u32,
+) -> (Vec<(u32, u32)>, u64) {
     let min = min.max(1);
     let mut ranking = Ranking::new(k);
     let mut reaching = 0u64;
-    for block in counts.chunks(RANKED_BLOCK) {
+    for (b, block) in counts.chunks(RANKED_BLOCK).enumerate() {
         let (reached, most) = reached_and_most(block, min);
         reaching += u64::from(reached);
         if reached == 0 || !ranking.may_take(most - 1) {
             continue;
         }
-        for &(p, n) in block {
+        for (i, &c) in block.iter().enumerate() {
+            let n = c.count();
+            // People come in doc order: a tie with the k-th loses on the
+            // doc id.
             if n >= min && ranking.may_take(n - 1) {
-                ranking.offer(p, n);
+                ranking.offer(holder(b * RANKED_BLOCK + i, c), n);
             }
         }
     }
@@ -267,11 +270,11 @@ pub fn ranked_first_of(counts: &[(u32, u32)], min: u32, k: usize) -> (Vec<(u32, 
 }
 
 /// How many counts of `block` reach `min`, and the largest count.
-fn reached_and_most(block: &[(u32, u32)], min: u32) -> (u32, u32) {
+fn reached_and_most<C: Counted>(block: &[C], min: u32) -> (u32, u32) {
     let (mut reached, mut most) = (0u32, 0u32);
-    for &(_, n) in block {
-        reached += u32::from(n >= min);
-        most = most.max(n);
+    for &c in block {
+        reached += u32::from(c.count() >= min);
+        most = most.max(c.count());
     }
     (reached, most)
 }
@@ -365,21 +368,24 @@ mod tests {
     /// The first by count, more first and ties on the lower doc, counts
     /// below `min` left out; a far page's `k` ranks what there is.
     #[test]
-    fn first_by_count_keeps_the_first() {
+    fn the_first_by_count_are_kept() {
         let counts = [(0, 2), (1, 5), (2, 1), (3, 5), (4, 3)];
-        let mut first = first_by_count(counts.iter().copied(), 2, 3);
-        first.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
-        assert_eq!(first, [(1, 5), (3, 5), (4, 3)]);
-        let mut all = first_by_count(counts.iter().copied(), 2, 5_000_000_000);
+        assert_eq!(
+            by_rank(ranked_first_of(&counts, 2, 3).0),
+            [(1, 5), (3, 5), (4, 3)]
+        );
+        let mut all = ranked_first_of(&counts, 2, 5_000_000_000).0;
         all.sort_unstable();
         assert_eq!(all, [(0, 2), (1, 5), (3, 5), (4, 3)]);
-        assert_eq!(ranked_first(counts.iter().copied(), 2, 1).1, 4);
+        assert_eq!(ranked_first_of(&counts, 2, 1).1, 4);
+        assert_eq!(ranked_first_of(&counts, 0, 1).1, 5, "min 0 is 1");
+        assert_eq!(ranked_first_of(&counts, 6, 3), (vec![], 0));
+        let by_doc = [2, 5, 1, 5, 3];
+        assert_eq!(ranked_first_by_doc(&by_doc, 2, 3).0.len(), 3);
         assert_eq!(
-            ranked_first(counts.iter().copied(), 0, 1).1,
-            5,
-            "min 0 is 1"
+            by_rank(ranked_first_by_doc(&by_doc, 2, 3).0),
+            [(1, 5), (3, 5), (4, 3)]
         );
-        assert_eq!(ranked_first(counts.iter().copied(), 6, 3), (vec![], 0));
     }
 
     fn by_rank(mut first: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
@@ -387,12 +393,25 @@ mod tests {
         first
     }
 
+    /// The naive ranking: every count reaching `min` (≥ 1) sorted, the
+    /// first `k` taken.
+    fn ranked_naively(counts: &[(u32, u32)], min: u32, k: usize) -> (Vec<(u32, u32)>, u64) {
+        let reaching: Vec<(u32, u32)> = counts
+            .iter()
+            .copied()
+            .filter(|&(_, n)| n >= min.max(1))
+            .collect();
+        let n = reaching.len() as u64;
+        (by_rank(reaching).into_iter().take(k).collect(), n)
+    }
+
     proptest::proptest! {
-        /// Ranked a block at a time, counts rank as they do one by one:
-        /// the same first `k` (ties on the lower doc) and the same number
-        /// reaching `min`, over blocks skipped, partly and wholly taken.
+        /// Ranked a block at a time, counts rank as a sort of them all
+        /// does: the same first `k` (ties on the lower doc) and the same
+        /// number reaching `min`, over blocks skipped, partly and wholly
+        /// taken; by doc, the same as pairs of every doc.
         #[test]
-        fn ranking_by_blocks_is_ranking_one_by_one(
+        fn ranking_by_blocks_is_sorting_them_all(
             raw in proptest::collection::vec((1u32..4, 0u32..40), 0..1200),
             min in 0u32..12,
             k in 0usize..60,
@@ -406,9 +425,15 @@ mod tests {
                 })
                 .collect();
             let (first, reaching) = ranked_first_of(&counts, min, k);
-            let (want, want_reaching) = ranked_first(counts.iter().copied(), min, k);
+            let (want, want_reaching) = ranked_naively(&counts, min, k);
             proptest::prop_assert_eq!(reaching, want_reaching);
-            proptest::prop_assert_eq!(by_rank(first), by_rank(want));
+            proptest::prop_assert_eq!(by_rank(first), want);
+            let by_doc: Vec<u32> = raw.iter().map(|&(_, n)| n).collect();
+            let every: Vec<(u32, u32)> = (0..).zip(by_doc.iter().copied()).collect();
+            let (first, reaching) = ranked_first_by_doc(&by_doc, min, k);
+            let (want, want_reaching) = ranked_naively(&every, min, k);
+            proptest::prop_assert_eq!(reaching, want_reaching);
+            proptest::prop_assert_eq!(by_rank(first), want);
         }
     }
 }

@@ -15,13 +15,14 @@
 //! are ranked by the relevance of their best company in D (ties: more
 //! qualifying deals first, then the default order); `sort_by` is ignored.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 
-use crate::index::docs::{bitmap_of, bitmap_of_kept, docs};
+use crate::index::docs::{bitmap_at_least, bitmap_of, docs};
 use crate::index::payload::FIRM_LED;
 use crate::index::relation::Relation;
 use crate::index::{Index, IndexError};
@@ -33,7 +34,7 @@ use crate::query::request::{
 use crate::query::sort::page_end;
 use crate::query::sort::Direction::Descending;
 
-use super::at_least::first_by_count;
+use super::at_least::ranked_first_by_doc;
 use super::blocks::{company_on_deals, deal_on_deals};
 use super::dense::{Block, DealSet, DenseSet};
 use super::joins::docs_of_org_identifiers;
@@ -81,10 +82,25 @@ impl FirmCounts {
             let kept = touched.filter(|&f| self.matching(f) >= min);
             return (bitmap_of(kept.collect()), None);
         };
-        let counted = (0..firms as u32).map(|f| (f, self.matching(f)));
-        let max = firms.saturating_sub(1) as u32;
-        let kept = bitmap_of_kept(counted.clone().map(|(f, n)| (f, n >= min)), max);
-        (kept, Some(first_by_count(counted, min, k)))
+        let counts = self.matching_by_firm(firms);
+        let first = ranked_first_by_doc(&counts, min, k).0;
+        (bitmap_at_least(&counts, min), Some(first))
+    }
+
+    /// [`FirmCounts::matching`] of every firm (`firms` of them), by firm
+    /// doc: one array read for the qualifying firms and the first by count.
+    /// Read firm by firm through the tally's variant, twice, the counts
+    /// held C3 at M (1,000 requests) to a median of 651 µs; read once and
+    /// ranked a block at a time, 396 µs.
+    fn matching_by_firm(&self, firms: usize) -> Cow<'_, [u32]> {
+        match (&self.tally, self.only_lead) {
+            (FirmTally::Tested { deals, .. }, false) => Cow::Borrowed(&deals[..firms]),
+            (FirmTally::PerFirm(counts), lead) => {
+                let matching = |&(deals, leads): &(u32, u32)| if lead { leads } else { deals };
+                Cow::Owned(counts[..firms].iter().map(matching).collect())
+            }
+            _ => Cow::Owned((0..firms as u32).map(|f| self.matching(f)).collect()),
+        }
     }
 
     fn filtered(&self, firm: u32) -> FilteredCounts {
