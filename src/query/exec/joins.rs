@@ -4,7 +4,7 @@
 use roaring::RoaringBitmap;
 use uuid::Uuid;
 
-use crate::index::docs::{bitmap_of, docs};
+use crate::index::docs::{bitmap_of, docs, FLAT_FROM};
 use crate::index::open::Kind;
 use crate::index::{Index, IndexError};
 use crate::query::request::OrgIdentifiers;
@@ -31,8 +31,8 @@ pub fn targets_of(
 
 /// Targets of relation `name` over every source in `sources`, among
 /// `target_docs` doc ids: set in one flat bit set when the sources' edges
-/// are expected (by the relation's mean degree) to be at least one in 64
-/// of those doc ids, else [`targets_of`]. Marking bits costs no copy of
+/// are expected (by the relation's mean degree) to be at least one in
+/// [`FLAT_FROM`] of those doc ids, else [`targets_of`]. Marking bits costs no copy of
 /// each source's targets, which at hundreds of thousands of sources was
 /// most of a join's time.
 pub fn targets_among(
@@ -43,7 +43,7 @@ pub fn targets_among(
 ) -> Result<RoaringBitmap, IndexError> {
     let relation = kind.relation(name)?;
     let expected = sources.len() as usize * relation.total_edges() / kind.docs.max(1);
-    if expected < target_docs / 64 {
+    if expected < target_docs / FLAT_FROM {
         return targets_of(kind, name, sources.iter());
     }
     let mut words = vec![0u64; target_docs.div_ceil(64)];
