@@ -27,7 +27,9 @@
 #      MIX ("lookups"; "domain" = domain lookups only, the HTTP stack's ceiling;
 #      "c1" = POST /v1/companies bodies of the C1 mix).
 # Installs wrk from apt when missing. Closed-loop saturation: p99 here is
-# queueing under overload, not the latency at a sustainable rate.
+# queueing under overload, not the latency at a sustainable rate. Each
+# one-core run is printed against its mix's throughput target: C1 3,000
+# req/s (issue 17 §4), the name-lookup mix 15,000 (Server issue §4).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -38,6 +40,11 @@ port=${PORT:-18080}
 npaths=${PATHS:-20000}
 modes=${MODES:-"1 2"}
 mix=${MIX:-lookups}
+case "$mix" in
+  c1) target=3000 ;;
+  lookups) target=15000 ;;
+  *) target= ;;
+esac
 work=$(mktemp -d /tmp/bench-http.XXXXXX)
 server_pid=
 
@@ -143,3 +150,13 @@ for r in "${results[@]}"; do
   printf '%-58s %5s %9s %8s %8s %8s %8s %7s %6s\n' "$label" "$c" "$(field rps)" "$(field p50_ms)" \
     "$(field p90_ms)" "$(field p99_ms)" "$(field max_ms)" "$(field non2xx)" "$(field socket_errors)"
 done
+if [ -n "$target" ]; then
+  echo
+  for r in "${results[@]}"; do
+    IFS='|' read -r label c line <<<"$r"
+    case "$label" in *"core 0"*) ;; *) continue ;; esac
+    rps=$(sed -n 's/.* rps=\([^ ]*\).*/\1/p' <<<" $line")
+    verdict=$([ "${rps:-0}" -ge "$target" ] && echo holds || echo MISSED)
+    echo "target, one core, $c connections: $rps req/s >= $target req/s $verdict"
+  done
+fi
