@@ -14,7 +14,7 @@
 //! original length as written) and drained before any later write, flush
 //! or shutdown.
 
-use std::io;
+use std::io::{self, IoSlice};
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
@@ -126,6 +126,30 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Enveloped<S> {
         Pin::new(&mut self.inner).poll_write(cx, buf)
     }
 
+    /// As `poll_write`, for hyper's queued writes (a response's head and
+    /// its body in one `writev`, the body not copied into the head's
+    /// buffer): a parser's refusal is a bare head, the first slice.
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        ready!(self.drain(cx))?;
+        let first = bufs.iter().find(|b| !b.is_empty());
+        if let Some(answer) = first.and_then(|head| replacement(head)) {
+            self.pending = Some((answer, 0));
+            if let Poll::Ready(Err(e)) = self.drain(cx) {
+                return Poll::Ready(Err(e));
+            }
+            return Poll::Ready(Ok(bufs.iter().map(|b| b.len()).sum()));
+        }
+        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         ready!(self.drain(cx))?;
         Pin::new(&mut self.inner).poll_flush(cx)
@@ -186,5 +210,24 @@ mod tests {
         assert_eq!(io.inner, envelope_answer(Code::UriTooLong));
         io.write_all(b"tail").await.unwrap();
         assert!(io.inner.ends_with(b"tail"));
+    }
+
+    #[tokio::test]
+    async fn vectored_writes_are_replaced_or_passed_alike() {
+        let mut io = Enveloped::new(Vec::new());
+        let bare = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\n\r\n";
+        let slices = [IoSlice::new(b""), IoSlice::new(bare)];
+        let n = io.write_vectored(&slices).await.unwrap();
+        assert_eq!(n, bare.len());
+        io.flush().await.unwrap();
+        assert_eq!(io.inner, envelope_answer(Code::HeadersTooLarge));
+
+        let mut io = Enveloped::new(Vec::new());
+        let head = b"HTTP/1.1 200 OK\r\nx-request-id: 1-2\r\ncontent-length: 2\r\n\r\n";
+        let slices = [IoSlice::new(head), IoSlice::new(b"{}")];
+        let n = io.write_vectored(&slices).await.unwrap();
+        io.flush().await.unwrap();
+        assert_eq!(n, head.len() + 2);
+        assert_eq!(io.inner, [&head[..], b"{}"].concat());
     }
 }
