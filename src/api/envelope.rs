@@ -6,38 +6,110 @@ use serde_json::{json, Map, Value};
 
 pub use super::declare::endpoint::MetaShape;
 use crate::accounts::Charge;
+use crate::index::store::Record;
 
-/// A JSON fragment already serialised (a stored record, or a record with
-/// per-query keys appended).
+/// A JSON fragment already serialised: a stored record, shared with the
+/// record store's cache rather than copied, or one made here; with the
+/// per-query keys to append before its closing brace. It is copied once,
+/// into the body ([`success_body`]).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Raw(pub Vec<u8>);
+pub struct Raw {
+    json: Json,
+    /// `"key":value` pairs, comma-separated (empty: none).
+    keys: Vec<u8>,
+}
+
+/// The bytes of a [`Raw`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Json {
+    Owned(Vec<u8>),
+    Stored(Record),
+}
+
+impl From<Vec<u8>> for Json {
+    fn from(bytes: Vec<u8>) -> Json {
+        Json::Owned(bytes)
+    }
+}
+
+impl From<Record> for Json {
+    fn from(record: Record) -> Json {
+        Json::Stored(record)
+    }
+}
+
+impl Json {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Json::Owned(bytes) => bytes,
+            Json::Stored(record) => record,
+        }
+    }
+}
 
 impl Raw {
+    /// A fragment as it is.
+    pub fn new(json: impl Into<Json>) -> Raw {
+        Raw {
+            json: json.into(),
+            keys: Vec::new(),
+        }
+    }
+
     pub fn from_value(v: &Value) -> Raw {
         Raw::from_serialize(v)
     }
 
     /// A record serialised as it is.
     pub fn from_serialize<T: serde::Serialize>(record: &T) -> Raw {
-        Raw(serde_json::to_vec(record).unwrap_or_else(|_| b"null".to_vec()))
+        Raw::new(serde_json::to_vec(record).unwrap_or_else(|_| b"null".to_vec()))
     }
 
-    /// A stored object record with extra keys appended before its closing brace.
-    pub fn with_keys(record: &[u8], extra: &[(&str, Value)]) -> Raw {
-        let trimmed = record.strip_suffix(b"}").unwrap_or(record);
-        let mut out = Vec::with_capacity(record.len() + 64 * extra.len());
-        out.extend_from_slice(trimmed);
+    /// An object record with extra keys appended before its closing brace.
+    pub fn with_keys(record: impl Into<Json>, extra: &[(&str, Value)]) -> Raw {
+        let mut keys = Vec::with_capacity(64 * extra.len());
         for (key, value) in extra {
-            if out.len() > 1 {
-                out.push(b',');
+            if !keys.is_empty() {
+                keys.push(b',');
             }
             // Writing a string or a `Value` into a Vec cannot fail.
-            let _ = serde_json::to_writer(&mut out, key);
-            out.push(b':');
-            let _ = serde_json::to_writer(&mut out, value);
+            let _ = serde_json::to_writer(&mut keys, key);
+            keys.push(b':');
+            let _ = serde_json::to_writer(&mut keys, value);
         }
+        Raw {
+            json: record.into(),
+            keys,
+        }
+    }
+
+    /// Bytes [`Raw::write`] writes (at most).
+    fn len(&self) -> usize {
+        self.json.bytes().len() + self.keys.len() + 1
+    }
+
+    /// Appends the fragment, its keys spliced in, to `out`.
+    fn write(&self, out: &mut Vec<u8>) {
+        let json = self.json.bytes();
+        if self.keys.is_empty() {
+            out.extend_from_slice(json);
+            return;
+        }
+        let trimmed = json.strip_suffix(b"}").unwrap_or(json);
+        out.extend_from_slice(trimmed);
+        if trimmed.len() > 1 {
+            out.push(b',');
+        }
+        out.extend_from_slice(&self.keys);
         out.push(b'}');
-        Raw(out)
+    }
+
+    /// The fragment as one buffer.
+    #[cfg(test)]
+    pub fn to_vec(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.write(&mut out);
+        out
     }
 }
 
@@ -87,15 +159,15 @@ impl Data {
     /// names and punctuation).
     fn record_bytes(&self) -> usize {
         let members = self.members.iter().map(|(_, member)| match member {
-            Member::One(r) => r.0.len(),
-            Member::List(rs) => rs.iter().map(|r| r.0.len() + 1).sum(),
+            Member::One(r) => r.len(),
+            Member::List(rs) => rs.iter().map(|r| r.len() + 1).sum(),
         });
-        self.itself.as_ref().map_or(0, |r| r.0.len()) + members.sum::<usize>()
+        self.itself.as_ref().map_or(0, Raw::len) + members.sum::<usize>()
     }
 
     fn write(&self, out: &mut Vec<u8>) {
         if let Some(record) = &self.itself {
-            out.extend_from_slice(&record.0);
+            record.write(out);
             return;
         }
         out.push(b'{');
@@ -105,14 +177,14 @@ impl Data {
             }
             out.extend_from_slice(format!("\"{name}\":").as_bytes());
             match member {
-                Member::One(r) => out.extend_from_slice(&r.0),
+                Member::One(r) => r.write(out),
                 Member::List(rs) => {
                     out.push(b'[');
                     for (j, r) in rs.iter().enumerate() {
                         if j > 0 {
                             out.push(b',');
                         }
-                        out.extend_from_slice(&r.0);
+                        r.write(out);
                     }
                     out.push(b']');
                 }
@@ -205,13 +277,17 @@ mod tests {
 
     #[test]
     fn records_are_spliced_verbatim_with_extra_keys() {
-        let r = Raw::with_keys(br#"{"id":1}"#, &[("similarity", Value::Null)]);
-        assert_eq!(r.0, br#"{"id":1,"similarity":null}"#);
-        let empty = Raw::with_keys(b"{}", &[("a", json!(1))]);
-        assert_eq!(empty.0, br#"{"a":1}"#);
+        let r = Raw::with_keys(br#"{"id":1}"#.to_vec(), &[("similarity", Value::Null)]);
+        assert_eq!(r.to_vec(), br#"{"id":1,"similarity":null}"#);
+        let stored = Record::new(br#"{"id":1}"#.to_vec());
+        let two = [("a", json!(1)), ("b", json!("x"))];
+        let shared = Raw::with_keys(stored, &two);
+        assert_eq!(shared.to_vec(), br#"{"id":1,"a":1,"b":"x"}"#);
+        let empty = Raw::with_keys(b"{}".to_vec(), &[("a", json!(1))]);
+        assert_eq!(empty.to_vec(), br#"{"a":1}"#);
         let data = Data::list(
             "deals",
-            vec![Raw(b"{}".to_vec()), Raw(b"{\"x\":2}".to_vec())],
+            vec![Raw::new(b"{}".to_vec()), Raw::new(b"{\"x\":2}".to_vec())],
         );
         let body = success_body(&data, &json!({"total_count": 2}), None);
         let parsed: Value = serde_json::from_slice(&body).unwrap();

@@ -13,6 +13,7 @@ use crate::api::handler::{Ctx, Reply};
 use crate::api::semantic::semantic_error;
 use crate::index::build::render::LIST_HISTORY_LIMIT;
 use crate::index::open::Kind;
+use crate::index::store::Record;
 use crate::index::IndexError;
 use crate::query::exec::{
     search_companies, search_deals, search_investors, search_people, QueryError,
@@ -53,12 +54,12 @@ fn hydrate(
     kind: &Kind,
     variant: &str,
     docs: &[u32],
-    mut shape: impl FnMut(usize, &[u8]) -> Result<Raw, ApiError>,
+    mut shape: impl FnMut(usize, Record) -> Result<Raw, ApiError>,
 ) -> Result<Vec<Raw>, ApiError> {
     let store = kind.records(variant).map_err(internal)?;
     let records = store.get_many(docs.iter().copied()).map_err(internal)?;
     records
-        .iter()
+        .into_iter()
         .enumerate()
         .map(|(i, r)| shape(i, r))
         .collect()
@@ -83,9 +84,7 @@ pub fn deals(ctx: &Ctx) -> Result<Reply, ApiError> {
     let q = parse_deals(ctx.body)?;
     let index = ctx.index;
     let result = search_deals(index, &q).map_err(query_error)?;
-    let rows = hydrate(&index.deals, "full", &result.docs, |_, r| {
-        Ok(Raw(r.to_vec()))
-    })?;
+    let rows = hydrate(&index.deals, "full", &result.docs, |_, r| Ok(Raw::new(r)))?;
     Ok(list("deals", &result, q.page, rows))
 }
 
@@ -132,7 +131,7 @@ fn person_row(stored: &[u8], f: Option<FilteredCounts>) -> Result<Raw, ApiError>
     ];
     let trimmed = serde_json::to_vec(&person)
         .map_err(|e| internal(IndexError::corrupt("people.full.store", e.to_string())))?;
-    Ok(Raw::with_keys(&trimmed, &keys))
+    Ok(Raw::with_keys(trimmed, &keys))
 }
 
 pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
@@ -144,7 +143,7 @@ pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
     let searches = semantic_blocks(ctx, [(employer, "company"), (portfolio, "investor.deals")])?;
     let result = search_people(index, &q).map_err(query_error)?;
     let rows = hydrate(&index.people, "full", &result.docs, |i, r| {
-        person_row(r, filtered(&result, i))
+        person_row(&r, filtered(&result, i))
     })?;
     let mut reply = list("people", &result, q.page, rows).with_semantic(searches);
     if result.total_count == 0 {

@@ -139,7 +139,7 @@ pub fn company(ctx: &Ctx) -> Result<Reply, ApiError> {
     Ok(detail(
         "company",
         Raw::with_keys(
-            &record.get(doc).map_err(internal)?,
+            record.get(doc).map_err(internal)?,
             &[("similarity", Value::Null)],
         ),
     ))
@@ -213,7 +213,7 @@ pub fn person(ctx: &Ctx) -> Result<Reply, ApiError> {
     ];
     Ok(detail(
         "person",
-        Raw::with_keys(&record.get(doc).map_err(internal)?, &nulls),
+        Raw::with_keys(record.get(doc).map_err(internal)?, &nulls),
     ))
 }
 

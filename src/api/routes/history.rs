@@ -21,7 +21,7 @@ fn page_of(ctx: &Ctx, deals: Vec<u32>) -> Result<Reply, ApiError> {
     let records = store
         .get_many(deals[range].iter().copied())
         .map_err(internal)?;
-    let rows: Vec<Raw> = records.iter().map(|r| Raw(r.to_vec())).collect();
+    let rows: Vec<Raw> = records.into_iter().map(Raw::new).collect();
     let meta = Meta {
         total_count: deals.len() as u64,
         page: paging.page,

@@ -131,10 +131,7 @@ fn catalog_rows(store: &Store, hits: &[(u32, f32)]) -> Result<Vec<Raw>, ApiError
     let records = store
         .get_many(hits.iter().map(|&(d, _)| d))
         .map_err(internal)?;
-    Ok(records
-        .into_iter()
-        .map(|record| Raw(record.to_vec()))
-        .collect())
+    Ok(records.into_iter().map(Raw::new).collect())
 }
 
 /// What differs between the two catalog lookups.
@@ -299,7 +296,7 @@ fn org_search(
         .get_many(scored.iter().map(|&(d, _)| d))
         .map_err(internal)?;
     let rows = records
-        .iter()
+        .into_iter()
         .zip(&scored)
         .map(|(record, &(_, s))| Raw::with_keys(record, &[("relevance_score", score_json(s))]))
         .collect();
@@ -361,7 +358,7 @@ pub fn people(ctx: &Ctx) -> Result<Reply, ApiError> {
         .get_many(docs.iter().copied())
         .map_err(internal)?
         .into_iter()
-        .map(|record| Raw(record.to_vec()))
+        .map(Raw::new)
         .collect();
     Ok(reply("people", rows))
 }

@@ -51,7 +51,7 @@ pub fn internal(e: impl std::fmt::Display) -> ApiError {
 /// The stored record `variant` of `doc`.
 pub fn stored(kind: &Kind, variant: &str, doc: u32) -> Result<Raw, ApiError> {
     let store = kind.records(variant).map_err(internal)?;
-    Ok(Raw(store.get(doc).map_err(internal)?.to_vec()))
+    Ok(Raw::new(store.get(doc).map_err(internal)?))
 }
 
 /// A stored record as its record type (for the few responses assembled from parts).
