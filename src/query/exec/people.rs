@@ -60,7 +60,7 @@ use super::joins::{docs_of_keys, docs_of_org_identifiers};
 use super::person_deals::{DealRules, PersonLists};
 use super::semantic::{cosine_key, semantic_companies, semantic_hits, SemanticSet};
 use super::size_base::SizeBase;
-use super::span::{block_of, chunk_counts};
+use super::span::{block_of, chunk_counts, span_of};
 use super::supersets::{Entities, Superset, ValueBase};
 use super::tally::{other_deals, Acc, Sides, Tally, Totals, SPARSE_BELOW};
 use super::walked_counts::{
@@ -504,19 +504,21 @@ impl PersonCounts {
         let lists = PersonLists::open(index)?;
         let (angel, partner) = lists.edges();
         let dates = index.deals.column_i32("date")?;
+        let edges = (&angel, &partner);
+        let deals_span = span_of(deals).unwrap_or(0..0);
         let counts = page.iter().map(|&p| {
             let (acc, latest) = match self {
                 PersonCounts::AtLeast { set, .. } => (
                     rules.count(set.as_ref(), &angel, &partner, p),
-                    rules.first_counted(&angel, &partner, p, |d| set.contains(d)),
+                    rules.first_counted(edges, p, (&set.span(), |d| set.contains(d))),
                 ),
                 PersonCounts::Every { set, counts } => (
                     counted_with_leads(rules, (set.as_ref(), counts), (&angel, &partner), p),
-                    rules.first_counted(&angel, &partner, p, |d| set.contains(d)),
+                    rules.first_counted(edges, p, (&set.span(), |d| set.contains(d))),
                 ),
                 PersonCounts::Exact(t) => (
                     t.get(p),
-                    rules.first_counted(&angel, &partner, p, |d| deals.contains(d)),
+                    rules.first_counted(edges, p, (&deals_span, |d| deals.contains(d))),
                 ),
             };
             FilteredCounts {
@@ -1203,10 +1205,13 @@ mod tests {
         let (angel, partner) = lists.edges();
         let dates = index.deals.column_i32("date").unwrap();
         let n = index.deals.docs as u32;
-        let sets: [RoaringBitmap; 3] = [
+        // Sets over every deal, and within narrower spans (a date range's).
+        let sets: [RoaringBitmap; 5] = [
             (0..n).collect(),
             (0..n).filter(|d| d % 3 != 0).collect(),
             (0..n).filter(|d| d % 2 == 1).collect(),
+            (n / 4..n / 2).collect(),
+            (n / 3..n * 2 / 3).filter(|d| d % 2 == 0).collect(),
         ];
         let mut dated = 0;
         for investment_type in [
@@ -1229,7 +1234,9 @@ mod tests {
                             .filter(|&&(x, lead)| d.contains(x) && (lead || !rules.only_lead))
                             .filter_map(|&(x, _)| day_of(dates.values(), x))
                             .max();
-                        let first = rules.first_counted(&angel, &partner, p, |x| d.contains(x));
+                        let span = span_of(d).unwrap_or(0..0);
+                        let lists = (&angel, &partner);
+                        let first = rules.first_counted(lists, p, (&span, |x| d.contains(x)));
                         assert_eq!(
                             first.and_then(|x| day_of(dates.values(), x)),
                             naive,

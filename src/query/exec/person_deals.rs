@@ -7,6 +7,7 @@
 //! counts once; it is led by the person when they are partner of a firm
 //! that led it, whichever participation counts.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use crate::index::payload::{PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
@@ -87,26 +88,27 @@ impl DealRules {
     }
 
     /// `person`'s first counted deal (the smallest doc id) for which `keep`
-    /// holds. Deal doc ids follow the date, most recent first and undated
-    /// last, so its date is the latest of their counted deals' dates; each
-    /// list is read from its start only up to its first such deal.
+    /// holds, all of which lie within `span`. Deal doc ids follow the date,
+    /// most recent first and undated last, so its date is the latest of
+    /// their counted deals' dates; each list is cut to the span
+    /// ([`within`]) and read from there only up to its first such deal.
     pub fn first_counted(
         &self,
-        angel: &Edges,
-        partner: &Edges,
+        (angel, partner): (&Edges, &Edges),
         person: u32,
-        keep: impl Fn(u32) -> bool,
+        (span, keep): (&Range<u32>, impl Fn(u32) -> bool),
     ) -> Option<u32> {
         // With institutional deals counted too, a led angel deal is also a
         // led partner deal, found below.
         let angel_led = |d| !self.only_lead || led_as_partner(partner, person, d);
         let angel_first = (self.angel && !(self.only_lead && self.institutional))
             .then(|| {
-                let mut deals = angel.targets(person).iter().copied();
+                let mut deals = cut(angel.targets(person), span).iter().copied();
                 deals.find(|&d| keep(d) && angel_led(d))
             })
             .flatten();
-        let partner_edges = partner.targets(person).iter().zip(partner.payload(person));
+        let (partner_in, flags) = within(partner.targets(person), partner.payload(person), span);
+        let partner_edges = partner_in.iter().zip(flags);
         let partner_first = self
             .institutional
             .then(|| {
