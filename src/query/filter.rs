@@ -1,7 +1,11 @@
 //! Evaluates a [`Plan`] against one kind of an opened index.
 //!
 //! 1. Facet and doc-set clauses become bitmaps, intersected smallest first
-//!    (an empty one ends the evaluation).
+//!    (an empty one ends the evaluation). A facet clause of several values
+//!    is united last, within the docs the others left when those are
+//!    sparse (each value intersected with them; [`SPARSE_WITHIN`]), else
+//!    whole and intersected; with no other clause, the clause of the
+//!    fewest docs starts.
 //! 2. Each range clause is located in its column's sort order by binary
 //!    search ([`RangeProbe`]), which gives the number of docs in range
 //!    for free. Ranges that are one block of doc ids go first (they only
@@ -17,6 +21,7 @@ use roaring::RoaringBitmap;
 
 use super::plan::{Clause, Plan};
 use super::range::{RangeProbe, CACHED_COLUMN_BYTES};
+use crate::index::facet::Facet;
 use crate::index::open::Kind;
 use crate::index::IndexError;
 
@@ -40,22 +45,43 @@ pub fn evaluate(kind: &Kind, plan: &Plan) -> Result<RoaringBitmap, IndexError> {
         .any(|clause| matches!(clause, Clause::Facet { values, .. } if values.len() > 1));
     let block = if unions { block_of_all(&ranges) } else { None };
     let mut sets: Vec<Set<'_>> = Vec::new();
+    let mut deferred = Vec::new();
     for clause in &plan.clauses {
         match clause {
             Clause::Facet { field, values } => {
                 let facet = kind.facet(field)?;
-                let values = values.iter().map(String::as_str);
-                sets.push(Set::Shared(match &block {
-                    Some(block) if values.len() > 1 => Arc::new(facet.union_within(values, block)?),
-                    _ => facet.shared_union_of(values)?,
-                }));
+                match &block {
+                    Some(block) if values.len() > 1 => {
+                        let within = facet.union_within(strs(values), block)?;
+                        sets.push(Set::Shared(Arc::new(within)));
+                    }
+                    _ if values.len() > 1 => deferred.push((facet, &values[..])),
+                    _ => sets.push(Set::Shared(facet.shared_union_of(strs(values))?)),
+                }
             }
             Clause::Docs(docs) => sets.push(Set::Planned(docs)),
             Clause::Range { .. } => {}
         }
     }
+    if sets.is_empty() {
+        if let Some((facet, values)) = take_smallest(&mut deferred)? {
+            sets.push(Set::Shared(facet.shared_union_of(strs(values))?));
+        }
+    }
     sets.sort_by_key(|s| s.get().len());
     let mut candidates = intersect_all(sets);
+    for (facet, values) in deferred {
+        candidates = match candidates {
+            Some(c) if !c.is_empty() && c.len() < kind.docs as u64 / SPARSE_WITHIN => {
+                Some(facet.union_within(strs(values), &c)?)
+            }
+            Some(mut c) if !c.is_empty() => {
+                c &= facet.shared_union_of(strs(values))?.as_ref();
+                Some(c)
+            }
+            other => other,
+        };
+    }
     ranges.sort_by_key(|r| (!r.is_block(), r.len()));
     for range in ranges {
         if candidates.as_ref().is_some_and(RoaringBitmap::is_empty) {
@@ -64,6 +90,39 @@ pub fn evaluate(kind: &Kind, plan: &Plan) -> Result<RoaringBitmap, IndexError> {
         candidates = Some(range.among(candidates.as_ref(), CACHED_COLUMN_BYTES));
     }
     Ok(candidates.unwrap_or_else(|| every_doc(kind.docs)))
+}
+
+/// A union of several values is taken within the other clauses' docs
+/// when those are fewer than one doc in this many (each value intersected
+/// with them, then united); past that, united whole and intersected.
+const SPARSE_WITHIN: u64 = 16;
+
+/// A facet clause of several values: the facet and its values.
+type Union<'p> = (Arc<Facet>, &'p [String]);
+
+/// A clause's values as `&str`.
+fn strs(values: &[String]) -> impl ExactSizeIterator<Item = &str> {
+    values.iter().map(String::as_str)
+}
+
+/// Takes out of `unions` (facet clauses of several values, left to be
+/// taken within the other clauses' docs, at the cost of the containers
+/// those docs have rather than of every doc of each value) the one whose
+/// values hold the fewest docs, for a plan with no other set to start from.
+fn take_smallest<'p>(unions: &mut Vec<Union<'p>>) -> Result<Option<Union<'p>>, IndexError> {
+    if unions.len() < 2 {
+        return Ok(unions.pop());
+    }
+    let mut sizes = Vec::with_capacity(unions.len());
+    for (facet, values) in unions.iter() {
+        let mut docs = 0;
+        for v in strs(values) {
+            docs += facet.docids(v)?.map_or(0, |d| d.len());
+        }
+        sizes.push(docs);
+    }
+    let smallest = (0..unions.len()).min_by_key(|&i| sizes[i]);
+    Ok(smallest.map(|i| unions.swap_remove(i)))
 }
 
 /// The block of doc ids every match lies in, when a range is one block
@@ -128,6 +187,53 @@ fn intersect_all(sets: Vec<Set<'_>>) -> Option<RoaringBitmap> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Unions of several values, taken within the other clauses' docs or
+    /// one of them first when nothing else narrows, keep the docs of the
+    /// unions intersected.
+    #[test]
+    fn deferred_unions_keep_the_same_docs() {
+        use crate::index::build::build_fixture;
+        use crate::index::Index;
+        let index = Index::open(&build_fixture("unions-deferred", "2026-11-01")).unwrap();
+        let deals = &index.deals;
+        // Values `from..from + n` by size, largest first.
+        let values = |field: &str, from: usize, n: usize| -> Vec<String> {
+            let facet = deals.facet(field).unwrap();
+            let mut all: Vec<usize> = (0..facet.len()).collect();
+            all.sort_by_key(|&i| std::cmp::Reverse(facet.docids_at(i).unwrap().len()));
+            let picked = all.iter().skip(from).take(n);
+            picked.map(|&i| facet.value(i).to_string()).collect()
+        };
+        let union = |field: &str, pick: &[String]| {
+            let facet = deals.facet(field).unwrap();
+            facet.union_of(pick.iter().map(String::as_str)).unwrap()
+        };
+        let n_rounds = deals.facet("round").unwrap().len();
+        let rare = values("round", n_rounds / 2, 1);
+        let rounds = [
+            values("round", 0, 3),
+            values("round", 2, 2),
+            values("round", 0, 1),
+            rare,
+        ];
+        let industries = [
+            values("company_industry", 0, 4),
+            values("company_industry", 3, 1),
+        ];
+        let mut checked = 0;
+        for r in &rounds {
+            for i in &industries {
+                let mut plan = Plan::default();
+                plan.facet("round", Some(r));
+                plan.facet("company_industry", Some(i));
+                let expected = &union("round", r) & &union("company_industry", i);
+                assert_eq!(evaluate(deals, &plan).unwrap(), expected, "{r:?} {i:?}");
+                checked += usize::from(!expected.is_empty());
+            }
+        }
+        assert!(checked > 4, "{checked} non-empty");
+    }
 
     /// A union of several facet values taken within a block range keeps
     /// the same deals as the whole union intersected with the range, for
