@@ -448,17 +448,19 @@ impl Facet {
         &self,
         values: impl IntoIterator<Item = &'v str>,
     ) -> Result<Arc<RoaringBitmap>, IndexError> {
+        Ok(shared_union(self.value_docids(values)?))
+    }
+
+    /// The doc ids of each known value of `values` (unknown ones skipped).
+    pub fn value_docids<'v>(
+        &self,
+        values: impl IntoIterator<Item = &'v str>,
+    ) -> Result<Vec<Arc<RoaringBitmap>>, IndexError> {
         let mut sets = Vec::new();
         for v in values {
             sets.extend(self.docids(v)?);
         }
-        Ok(match sets.len() {
-            0 => Arc::default(),
-            1 => sets.swap_remove(0),
-            _ => Arc::new(unite(
-                sets.iter().map(|s| Cow::Borrowed(s.as_ref())).collect(),
-            )),
-        })
+        Ok(sets)
     }
 
     /// The doc ids of `values` among `within`: each value's doc ids
@@ -513,6 +515,18 @@ pub(crate) fn offsets_valid(offsets: &[u64], len: usize) -> bool {
     offsets.first() == Some(&0)
         && offsets.last() == Some(&(len as u64))
         && offsets.windows(2).all(|w| w[0] <= w[1])
+}
+
+/// The union of values' doc ids ([`Facet::value_docids`]), shared rather
+/// than copied when there is one.
+pub fn shared_union(mut sets: Vec<Arc<RoaringBitmap>>) -> Arc<RoaringBitmap> {
+    match sets.len() {
+        0 => Arc::default(),
+        1 => sets.swap_remove(0),
+        _ => Arc::new(unite(
+            sets.iter().map(|s| Cow::Borrowed(s.as_ref())).collect(),
+        )),
+    }
 }
 
 /// Sets united one at a time, at most; more go through roaring's

@@ -21,7 +21,7 @@ use roaring::RoaringBitmap;
 
 use super::plan::{Clause, Plan};
 use super::range::{RangeProbe, CACHED_COLUMN_BYTES};
-use crate::index::facet::Facet;
+use crate::index::facet::{shared_union, Facet};
 use crate::index::open::Kind;
 use crate::index::IndexError;
 
@@ -64,8 +64,8 @@ pub fn evaluate(kind: &Kind, plan: &Plan) -> Result<RoaringBitmap, IndexError> {
         }
     }
     if sets.is_empty() {
-        if let Some((facet, values)) = take_smallest(&mut deferred)? {
-            sets.push(Set::Shared(facet.shared_union_of(strs(values))?));
+        if let Some(smallest) = take_smallest(&mut deferred)? {
+            sets.push(Set::Shared(smallest));
         }
     }
     sets.sort_by_key(|s| s.get().len());
@@ -108,21 +108,28 @@ fn strs(values: &[String]) -> impl ExactSizeIterator<Item = &str> {
 /// Takes out of `unions` (facet clauses of several values, left to be
 /// taken within the other clauses' docs, at the cost of the containers
 /// those docs have rather than of every doc of each value) the one whose
-/// values hold the fewest docs, for a plan with no other set to start from.
-fn take_smallest<'p>(unions: &mut Vec<Union<'p>>) -> Result<Option<Union<'p>>, IndexError> {
+/// values hold the fewest docs, united, for a plan with no other set to
+/// start from. Each value's doc ids are read once: those sized are those
+/// united.
+fn take_smallest(unions: &mut Vec<Union<'_>>) -> Result<Option<Arc<RoaringBitmap>>, IndexError> {
     if unions.len() < 2 {
-        return Ok(unions.pop());
+        let only = unions.pop();
+        return only
+            .map(|(f, values)| f.shared_union_of(strs(values)))
+            .transpose();
     }
-    let mut sizes = Vec::with_capacity(unions.len());
-    for (facet, values) in unions.iter() {
-        let mut docs = 0;
-        for v in strs(values) {
-            docs += facet.docids(v)?.map_or(0, |d| d.len());
+    let mut smallest: Option<(u64, usize, Vec<Arc<RoaringBitmap>>)> = None;
+    for (i, (facet, values)) in unions.iter().enumerate() {
+        let sets = facet.value_docids(strs(values))?;
+        let docs = sets.iter().map(|s| s.len()).sum();
+        if smallest.as_ref().is_none_or(|(fewest, ..)| docs < *fewest) {
+            smallest = Some((docs, i, sets));
         }
-        sizes.push(docs);
     }
-    let smallest = (0..unions.len()).min_by_key(|&i| sizes[i]);
-    Ok(smallest.map(|i| unions.swap_remove(i)))
+    Ok(smallest.map(|(_, i, sets)| {
+        unions.swap_remove(i);
+        shared_union(sets)
+    }))
 }
 
 /// The block of doc ids every match lies in, when a range is one block
