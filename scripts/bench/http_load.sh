@@ -22,6 +22,10 @@
 #   INDEX_DIR defaults to $FUNDSEARCH_BENCH_INDEX, else the S index the
 #   benches build in target/bench-data/.
 # env: CONNS ("8 32 128"), WARMUP (10), DURATION (30), PORT (18080),
+#      SETTLE (5: idle seconds after the server is ready, while it derives
+#      its in-memory structures on its background thread -- 2.5 s at M
+#      when idle, several times that when it shares its core with load;
+#      requests made before then count slower ways),
 #      PATHS (20000), WORKERS_1 / WORKERS_2 (server --workers for the 1-core /
 #      2-core runs; default: the server's own default), MODES ("1 2"),
 #      MIX ("lookups"; "domain" = domain lookups only, the HTTP stack's ceiling;
@@ -36,6 +40,7 @@ cd "$(dirname "$0")/../.."
 conns=${CONNS:-"8 32 128"}
 warmup=${WARMUP:-10}
 duration=${DURATION:-30}
+settle=${SETTLE:-5}
 port=${PORT:-18080}
 npaths=${PATHS:-20000}
 modes=${MODES:-"1 2"}
@@ -132,6 +137,7 @@ echo "paths: $(wc -l < "$work/paths.txt") requests of the '$mix' mix; warm-up ${
 for mode in $modes; do
   if [ "$mode" = 1 ]; then label="server on core 0 (--threads 1)"; else label="server on both cores (--threads 2; shares core 1 with wrk)"; fi
   start_server "$mode"
+  sleep "$settle"
   check
   for c in $conns; do
     run_wrk "$c" "$warmup" >/dev/null
