@@ -18,7 +18,8 @@
 #
 # usage: scripts/bench/peers.sh INDEX_DIR DUMP_DIR [LABEL]
 #   INDEX_DIR  an index built from DUMP_DIR (e.g. target/bench-data/s-7-index)
-#   DUMP_DIR   its dump
+#   DUMP_DIR   its dump (plain *.jsonl, or *.jsonl.zst from generate --compress:
+#              read through the zstd tool, installed from apt when missing)
 #   LABEL      names the work dir and the database (default s)
 # env: QUERIES (default 200 per class), ROUNDS (default 3),
 #      PEERS_WORK (default target/peers-LABEL: CSV, DuckDB file, requests),
@@ -58,6 +59,9 @@ mkdir -p "$work"
 # --- 2. load -----------------------------------------------------------------
 if [ "${SKIP_LOAD:-0}" != 1 ]; then
   echo "== $dump -> CSV"
+  if compgen -G "$dump/*.jsonl.zst" >/dev/null && ! command -v zstd >/dev/null; then
+    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y zstd
+  fi
   rm -rf "$work/csv" "$duck"
   python3 "$here/pg_csv.py" "$dump" "$work/csv"
   if with_pg; then

@@ -14,7 +14,9 @@ data as the index. Files are converted in parallel (one process per file).
 
 import csv
 import os
+import subprocess
 import sys
+from contextlib import contextmanager
 from multiprocessing import Pool
 
 try:
@@ -132,7 +134,7 @@ def convert(job):
     handles = {t: open(os.path.join(out, t + ".csv"), "w", newline="", encoding="utf-8") for t in tables}
     writers = {t: csv.writer(h, lineterminator="\n") for t, h in handles.items()}
     rows = 0
-    with open(os.path.join(dump, name), "rb") as src:
+    with dump_lines(dump, name) as src:
         for line in src:
             if line.strip():
                 fn(loads(line), writers)
@@ -140,6 +142,34 @@ def convert(job):
     for h in handles.values():
         h.close()
     return name, rows
+
+
+def dump_file(dump, name):
+    """The path of dump file `name`: plain, else compressed (`.zst`)."""
+    plain = os.path.join(dump, name)
+    if os.path.exists(plain) or not os.path.exists(plain + ".zst"):
+        return plain
+    return plain + ".zst"
+
+
+@contextmanager
+def dump_lines(dump, name):
+    """The lines of dump file `name`, decompressed by `zstd -dc` if need be."""
+    path = dump_file(dump, name)
+    if not path.endswith(".zst"):
+        with open(path, "rb") as src:
+            yield src
+        return
+    try:
+        proc = subprocess.Popen(["zstd", "-dcq", path], stdout=subprocess.PIPE)
+    except FileNotFoundError:
+        raise SystemExit(f"{path}: reading a compressed dump needs the zstd tool (apt-get install zstd)")
+    try:
+        yield proc.stdout
+    finally:
+        proc.stdout.close()
+        if proc.wait() != 0:
+            raise RuntimeError(f"zstd -dc {path} failed with status {proc.returncode}")
 
 
 def main(argv):
@@ -154,7 +184,7 @@ def main(argv):
     dump, out = args
     os.makedirs(out, exist_ok=True)
     # largest files first so the pool finishes together
-    names = sorted(FILES, key=lambda n: -os.path.getsize(os.path.join(dump, n)))
+    names = sorted(FILES, key=lambda n: -os.path.getsize(dump_file(dump, n)))
     with Pool(jobs) as pool:
         for name, rows in pool.imap_unordered(convert, [(dump, out, n) for n in names]):
             print(f"  {name}: {rows} rows", file=sys.stderr)
