@@ -112,12 +112,6 @@ fn strs(values: &[String]) -> impl ExactSizeIterator<Item = &str> {
 /// start from. Each value's doc ids are read once: those sized are those
 /// united.
 fn take_smallest(unions: &mut Vec<Union<'_>>) -> Result<Option<Arc<RoaringBitmap>>, IndexError> {
-    if unions.len() < 2 {
-        let only = unions.pop();
-        return only
-            .map(|(f, values)| f.shared_union_of(strs(values)))
-            .transpose();
-    }
     let mut smallest: Option<(u64, usize, Vec<Arc<RoaringBitmap>>)> = None;
     for (i, (facet, values)) in unions.iter().enumerate() {
         let sets = facet.value_docids(strs(values))?;
