@@ -92,6 +92,7 @@ fn fixture_index(root: &Path) -> PathBuf {
         strict: true,
         quiet: true,
         memory: DEFAULT_BUILD_MEMORY,
+        store_codec: Default::default(),
         semantic: None,
     })
     .expect("the fixture index builds");

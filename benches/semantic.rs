@@ -183,6 +183,7 @@ fn index_of(dump: &Path, out: &Path, model: &Arc<dyn Embedder>) -> Result<Built,
         strict: false,
         quiet: false,
         memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
+        store_codec: Default::default(),
         semantic: Some(SemanticOptions {
             embedder: model.clone(),
             cache_dir: Some(base().join(".embed-cache")),

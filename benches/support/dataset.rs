@@ -84,6 +84,7 @@ fn build_default(dump: &Path, index: &Path) -> Result<(), String> {
         strict: true,
         quiet: true,
         memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
+        store_codec: Default::default(),
         semantic: None,
     };
     build_index(&build).map_err(|e| format!("building {}: {e}", index.display()))?;

@@ -465,6 +465,7 @@ fn prepare_demo(dir: &Path, model: &ModelArgs) -> Result<PathBuf, String> {
         strict: true,
         quiet: false,
         memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
+        store_codec: Default::default(),
         semantic,
     })
     .map_err(|e| e.to_string())?;

@@ -115,6 +115,7 @@ fn a_failed_build_leaves_nothing_under_the_final_name() {
         strict: true,
         quiet: true,
         memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
+        store_codec: Default::default(),
         semantic: None,
     };
     let err = build_index(&opts).unwrap_err().to_string();
@@ -181,6 +182,7 @@ fn a_compressed_dump_builds_the_same_index() {
         strict: true,
         quiet: true,
         memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
+        store_codec: Default::default(),
         semantic: None,
     };
     build_index(&options(&plain, "from-plain")).unwrap();
@@ -201,6 +203,7 @@ fn a_build_whose_facts_and_aggregates_all_spill_writes_the_same_index() {
         strict: true,
         quiet: true,
         memory,
+        store_codec: Default::default(),
         semantic: None,
     };
     build_index(&options(
@@ -216,6 +219,57 @@ fn a_build_whose_facts_and_aggregates_all_spill_writes_the_same_index() {
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(left.len(), 3, "no spill folder is left behind: {left:?}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// An index built with `--store-compression none` differs from the
+/// default only in its record stores, and those hold the same records.
+#[test]
+fn plain_record_stores_hold_the_same_records() {
+    use fundsearch::index::store::StoreCodec;
+    let dir = scratch("plain-stores");
+    let dump = generate_dump(&dir, "dump", false);
+    let options = |out: &str, store_codec: StoreCodec| BuildOptions {
+        dump: dump.clone(),
+        out: dir.join(out),
+        as_of: fundsearch::schema::Date::parse("2026-11-01"),
+        strict: true,
+        quiet: true,
+        memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
+        store_codec,
+        semantic: None,
+    };
+    build_index(&options("zstd", StoreCodec::Zstd)).unwrap();
+    build_index(&options("plain", StoreCodec::Plain)).unwrap();
+    let (zstd, plain) = (dir.join("zstd"), dir.join("plain"));
+    verify_index(&plain).unwrap();
+    let not_stores = |files: Vec<(String, Vec<u8>)>| -> Vec<(String, Vec<u8>)> {
+        files
+            .into_iter()
+            .filter(|(f, _)| !f.ends_with(".store"))
+            .collect()
+    };
+    assert_eq!(not_stores(own_files(&zstd)), not_stores(own_files(&plain)));
+    let (a, b) = (Index::open(&zstd).unwrap(), Index::open(&plain).unwrap());
+    let (ka, kb) = (
+        [&a.companies, &a.deals, &a.firms, &a.people],
+        [&b.companies, &b.deals, &b.firms, &b.people],
+    );
+    let mut compared = 0;
+    for (ka, kb) in ka.into_iter().zip(kb) {
+        for variant in ka.stores_by_variant.keys() {
+            let (ra, rb) = (ka.records(variant).unwrap(), kb.records(variant).unwrap());
+            for doc in 0..ka.docs as u32 {
+                assert_eq!(
+                    ra.get(doc).unwrap(),
+                    rb.get(doc).unwrap(),
+                    "{variant} doc {doc}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 1_000, "{compared} records compared");
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -431,6 +485,7 @@ fn a_rebuild_embeds_only_new_texts() {
         strict: true,
         quiet: true,
         memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
+        store_codec: Default::default(),
         semantic: Some(fundsearch::index::build::SemanticOptions {
             embedder: model(fundsearch::embed::ModelKind::MiniLm),
             cache_dir: Some(dir.join(".embed-cache")),

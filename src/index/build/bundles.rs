@@ -18,6 +18,7 @@ use crate::index::names::*;
 use crate::index::payload::{FIRM_LED, PARTICIPANT_ANGEL, PARTICIPANT_LEAD, PARTICIPANT_PARTNER};
 use crate::index::relation_builder::{RelationBuilder, UnorderedEdges};
 use crate::index::scratch;
+use crate::index::store::StoreCodec;
 use crate::index::value_counts::{ValueCountsBuilder, ROUND, SUPER_CATEGORY};
 use crate::ingest::derive::{Derived, PersonAgg};
 use crate::ingest::facts::{Employer, Facts, PersonFacts, Places};
@@ -32,6 +33,8 @@ pub struct Inputs<'a> {
     pub facts: &'a Facts,
     pub derived: &'a Derived,
     pub orders: &'a Orders,
+    /// How the record stores keep their records.
+    pub store_codec: StoreCodec,
 }
 
 fn money(v: Option<f64>) -> i64 {
@@ -937,6 +940,7 @@ mod tests {
             strict: false,
             quiet: true,
             memory: crate::index::build::DEFAULT_BUILD_MEMORY,
+            store_codec: Default::default(),
             semantic: None,
         })
         .unwrap();

@@ -43,6 +43,7 @@ use std::sync::Arc;
 use crate::index::format::FORMAT_VERSION;
 use crate::index::manifest::{Counts, FileEntry, Manifest, MANIFEST_FORMAT};
 use crate::index::names::*;
+use crate::index::store::StoreCodec;
 use crate::ingest::packed::SpillBudget;
 use crate::ingest::{derive::derive_with_progress, load_dump_spilling, Facts};
 use crate::ingest::{IngestError, IngestReport};
@@ -72,6 +73,8 @@ pub struct BuildOptions {
     /// hold at most half of it in memory and spill the rest to disk beside
     /// the output (see `ingest::packed`).
     pub memory: u64,
+    /// How the record stores keep their records (`--store-compression`).
+    pub store_codec: StoreCodec,
 }
 
 /// `--memory` when not given.
@@ -166,6 +169,7 @@ fn build_into(
         facts: &loaded.facts,
         derived: &derived,
         orders: &orders,
+        store_codec: opts.store_codec,
     };
     steps.start();
     let refs = Arc::new(refs::EntityRefs::new(&loaded.facts, &orders));
@@ -321,6 +325,7 @@ pub(crate) fn build_fixture(name: &str, as_of: &str) -> std::path::PathBuf {
         strict: true,
         quiet: true,
         memory: DEFAULT_BUILD_MEMORY,
+        store_codec: Default::default(),
         semantic: None,
     })
     .unwrap();

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::index::format::{Bundle, WrittenFile};
 use crate::index::names::*;
 use crate::index::store::refs::RefKind;
-use crate::index::store::{Store, StoreWriter, STORE_TAG};
+use crate::index::store::{Store, StoreCodec, StoreWriter, STORE_TAG};
 
 use super::refs::EntityRefs;
 
@@ -22,17 +22,19 @@ pub struct Variants {
 }
 
 impl Variants {
-    /// The stores of `kind`'s `variants`; those of JSON records make
-    /// references with `refs`, if given (with the kind they are of).
+    /// The stores of `kind`'s `variants`, kept by `codec`; those of JSON
+    /// records make references with `refs`, if given (with the kind they
+    /// are of).
     pub fn create(
         dir: &Path,
         kind: &str,
         variants: &[&str],
-        docs: usize,
+        (docs, codec): (usize, StoreCodec),
         refs: Option<(&Arc<EntityRefs>, RefKind)>,
     ) -> io::Result<Variants> {
         let writer = |v: &&str| {
             let writer = StoreWriter::create(&dir.join(store_file(kind, v)), v, docs)?;
+            let writer = writer.with_codec(codec);
             Ok(match refs {
                 Some((refs, of)) if !TEXT_STORES.contains(v) => {
                     writer.with_references(refs.clone(), of)
@@ -122,7 +124,7 @@ pub fn write_deal_store(
         dir,
         DEALS,
         DEAL_STORES,
-        inp.orders.deals.len(),
+        (inp.orders.deals.len(), inp.store_codec),
         Some((refs, RefKind::Deal)),
     )?;
     render_file::<DealRow, _>(dump, "deals.jsonl", kept, &mut store, counter, |row, r| {
@@ -148,7 +150,7 @@ pub fn write_company_store(
         dir,
         COMPANIES,
         COMPANY_STORES,
-        companies,
+        (companies, inp.store_codec),
         Some((refs, RefKind::Company)),
     )?;
     render_file::<CompanyRow, _>(
@@ -217,7 +219,7 @@ pub fn write_firm_store(
         dir,
         FIRMS,
         FIRM_STORES,
-        inp.orders.firms.len(),
+        (inp.orders.firms.len(), inp.store_codec),
         Some((refs, RefKind::Firm)),
     )?;
     render_file::<FirmRow, _>(
@@ -249,7 +251,7 @@ pub fn write_person_store(
         dir,
         PEOPLE,
         PERSON_STORES,
-        inp.orders.people.len(),
+        (inp.orders.people.len(), inp.store_codec),
         Some((refs, RefKind::Person)),
     )?;
     render_file::<PersonRow, _>(dump, "people.jsonl", kept, &mut store, counter, |row, r| {
@@ -270,7 +272,7 @@ pub fn write_catalog_store(
 ) -> io::Result<Vec<WrittenFile>> {
     let catalog = &inp.facts.catalog;
     let n = catalog.locations.len().max(catalog.industries.len());
-    let mut store = Variants::create(dir, CATALOG, CATALOG_STORES, n, None)?;
+    let mut store = Variants::create(dir, CATALOG, CATALOG_STORES, (n, inp.store_codec), None)?;
     for (row, l) in catalog.locations.iter().enumerate() {
         let card = LocationCard {
             permalink: l.permalink.clone(),

@@ -10,7 +10,8 @@
 //! are plain zstd.
 //!
 //! Most of a record's bytes are matches copied out of the dictionary, at
-//! random places in its 4 MiB, which the core's 1 MiB L2 does not hold: a
+//! random places in its 4 MiB, more than a core's L2 holds (1 MiB or 2 MiB
+//! on the machines measured): a
 //! page of company records stalled on those loads (17 % of the HTTP
 //! server's CPU at M sat in the `memmove` of such matches). zstd has a
 //! decoder that prefetches each match's source a few sequences ahead, and
@@ -23,6 +24,39 @@ use std::io;
 
 use rayon::prelude::*;
 use zstd::zstd_safe::{self, CCtx, CDict, CParameter, DCtx, DDict};
+
+/// How a store keeps its records: the one byte of its `store.V.codec`
+/// array (a store without the array, written before it existed, is zstd).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StoreCodec {
+    /// One zstd frame a record, against the store's trained dictionary.
+    #[default]
+    Zstd = 0,
+    /// The records' bytes as rendered.
+    Plain = 1,
+}
+
+impl StoreCodec {
+    /// Every codec with its name on the command line.
+    pub const NAMES: [(&'static str, StoreCodec); 2] =
+        [("zstd", StoreCodec::Zstd), ("none", StoreCodec::Plain)];
+
+    /// The codec named `name` (one of [`StoreCodec::NAMES`]).
+    pub fn named(name: &str) -> Option<StoreCodec> {
+        Self::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, c)| c)
+    }
+
+    /// The codec stored as `tag`.
+    pub fn from_tag(tag: u8) -> Option<StoreCodec> {
+        Self::NAMES
+            .iter()
+            .map(|&(_, c)| c)
+            .find(|&c| c as u8 == tag)
+    }
+}
 
 /// Compression level: with a 4 MiB dictionary, level 15 frames of people
 /// records are 5–6 % smaller than level 9's for 2.6 times the compression
@@ -47,8 +81,8 @@ pub const TRAIN_RECORDS: usize = 4 << 20;
 /// descriptions) than a small dictionary holds. With UUIDs as references
 /// (format v7), 4 MiB (trained on 100,000 S person records, 157 MB)
 /// shrinks level-15 frames by another 6 % (174 → 163 bytes) and costs
-/// about 2 µs more a record to decompress (2.3 → 4.3 µs: the dictionary no
-/// longer fits the 1 MiB L2).
+/// about 2 µs more a record to decompress (2.3 → 4.3 µs, measured with a
+/// 1 MiB L2 that the dictionary no longer fits).
 const DICT_MAX: usize = 4 << 20;
 
 /// Fewer sampled records than this train no dictionary.
@@ -106,19 +140,23 @@ pub fn train(sample: &Sample) -> Vec<u8> {
     zstd::dict::from_continuous(&sample.bytes, &sizes, DICT_MAX.min(total / 16)).unwrap_or_default()
 }
 
-/// Compresses records against one dictionary.
-pub struct Encoder {
-    dict: Option<CDict<'static>>,
+/// Compresses records against one dictionary, or keeps them plain.
+pub enum Encoder {
+    Zstd(Option<CDict<'static>>),
+    Plain,
 }
 
 impl Encoder {
+    /// A zstd encoder with `dict` (empty: none).
     pub fn new(dict: &[u8]) -> Encoder {
-        let dict = (!dict.is_empty()).then(|| CDict::create(dict, LEVEL));
-        Encoder { dict }
+        Encoder::Zstd((!dict.is_empty()).then(|| CDict::create(dict, LEVEL)))
     }
 
-    /// Every record compressed to its frame (in parallel), in order.
+    /// Every record made its frame (compressed in parallel), in order.
     pub fn compress_all<R: AsRef<[u8]> + Sync>(&self, records: &[R]) -> io::Result<Vec<Vec<u8>>> {
+        if let Encoder::Plain = self {
+            return Ok(records.iter().map(|r| r.as_ref().to_vec()).collect());
+        }
         let chunks: Vec<Vec<Vec<u8>>> = records
             .par_chunks(CHUNK)
             .map(|chunk| {
@@ -136,9 +174,9 @@ impl Encoder {
         let mut cctx = CCtx::create();
         cctx.set_parameter(CParameter::DictIdFlag(false))
             .map_err(zstd_error)?;
-        match &self.dict {
-            Some(dict) => cctx.ref_cdict(dict).map_err(zstd_error)?,
-            None => cctx
+        match self {
+            Encoder::Zstd(Some(dict)) => cctx.ref_cdict(dict).map_err(zstd_error)?,
+            _ => cctx
                 .set_parameter(CParameter::CompressionLevel(LEVEL))
                 .map_err(zstd_error)?,
         };
@@ -182,25 +220,31 @@ thread_local! {
 }
 
 /// Decompresses the frames of one store.
-pub struct Decoder {
-    dict: Option<DDict<'static>>,
+pub enum Decoder {
+    Zstd(Option<DDict<'static>>),
+    Plain,
 }
 
 impl Decoder {
-    /// A decoder for frames made against `dict` (empty: no dictionary).
-    pub fn new(dict: &[u8]) -> Result<Decoder, String> {
-        let dict = match dict.is_empty() {
-            true => None,
-            false => Some(DDict::try_create(dict).ok_or("unreadable dictionary")?),
-        };
-        Ok(Decoder { dict })
+    /// A decoder for frames made by `codec`, zstd's against `dict` (empty:
+    /// no dictionary).
+    pub fn new(codec: StoreCodec, dict: &[u8]) -> Result<Decoder, String> {
+        Ok(match (codec, dict.is_empty()) {
+            (StoreCodec::Plain, _) => Decoder::Plain,
+            (StoreCodec::Zstd, true) => Decoder::Zstd(None),
+            (StoreCodec::Zstd, false) => Decoder::Zstd(Some(
+                DDict::try_create(dict).ok_or("unreadable dictionary")?,
+            )),
+        })
     }
 
     /// The record in `frame`.
     pub fn decompress(&self, frame: &[u8]) -> Result<Vec<u8>, String> {
-        if frame.is_empty() {
-            return Ok(Vec::new());
-        }
+        let dict = match self {
+            _ if frame.is_empty() => return Ok(Vec::new()),
+            Decoder::Plain => return Ok(frame.to_vec()),
+            Decoder::Zstd(dict) => dict,
+        };
         let size = match zstd_safe::get_frame_content_size(frame) {
             Ok(Some(n)) if n <= MAX_RECORD => n as usize,
             _ => return Err("bad frame header".into()),
@@ -208,7 +252,7 @@ impl Decoder {
         let mut out = Vec::with_capacity(size);
         let written = DCTX.with(|dctx| {
             let mut dctx = dctx.borrow_mut();
-            match &self.dict {
+            match dict {
                 Some(dict) => {
                     forget_dictionary(&mut dctx);
                     dctx.decompress_using_ddict(&mut out, frame, dict)
@@ -270,11 +314,32 @@ mod tests {
         assert!(!dict.is_empty(), "4,000 records train a dictionary");
         for dict in [dict, Vec::new()] {
             let frames = Encoder::new(&dict).compress_all(&recs).unwrap();
-            let decoder = Decoder::new(&dict).unwrap();
+            let decoder = Decoder::new(StoreCodec::Zstd, &dict).unwrap();
             for (r, f) in recs.iter().zip(&frames) {
                 assert_eq!(&decoder.decompress(f).unwrap(), r);
             }
         }
+    }
+
+    #[test]
+    fn plain_frames_are_the_records() {
+        let recs = records(100);
+        let frames = Encoder::Plain.compress_all(&recs).unwrap();
+        assert_eq!(frames, recs);
+        let decoder = Decoder::new(StoreCodec::Plain, b"ignored").unwrap();
+        assert_eq!(decoder.decompress(&frames[7]).unwrap(), recs[7]);
+    }
+
+    #[test]
+    fn codecs_round_trip_through_their_names_and_tags() {
+        for (name, codec) in StoreCodec::NAMES {
+            assert_eq!(StoreCodec::named(name), Some(codec));
+            assert_eq!(StoreCodec::from_tag(codec as u8), Some(codec));
+        }
+        assert_eq!(
+            (StoreCodec::named("lz4"), StoreCodec::from_tag(9)),
+            (None, None)
+        );
     }
 
     #[test]
@@ -298,7 +363,8 @@ mod tests {
     fn empty_records_are_empty_frames_and_few_samples_train_nothing() {
         let frames = Encoder::new(&[]).compress_all(&[Vec::new()]).unwrap();
         assert_eq!(frames, vec![Vec::<u8>::new()]);
-        assert_eq!(Decoder::new(&[]).unwrap().decompress(&[]).unwrap(), b"");
+        let decoder = Decoder::new(StoreCodec::Zstd, &[]).unwrap();
+        assert_eq!(decoder.decompress(&[]).unwrap(), b"");
         assert!(train(&sample(&records(10))).is_empty());
     }
 
@@ -306,7 +372,7 @@ mod tests {
     fn corrupt_frames_are_errors() {
         let recs = records(100);
         let frames = Encoder::new(&[]).compress_all(&recs).unwrap();
-        let decoder = Decoder::new(&[]).unwrap();
+        let decoder = Decoder::new(StoreCodec::Zstd, &[]).unwrap();
         let frame = &frames[0];
         assert!(decoder.decompress(&frame[..frame.len() / 2]).is_err());
         assert!(decoder.decompress(b"not a frame").is_err());

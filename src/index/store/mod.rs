@@ -10,6 +10,7 @@
 //! | `store.V.dict` | u8 | the zstd dictionary the frames were made with (empty: none) |
 //! | `store.V.spans` | u64 × n | doc `d`'s frame in `store.V.data`: `start << 24 \| len` ([`Span`]; `len` 0: an empty record) |
 //! | `store.V.refs` | u8 × 1 | `1 + kind`: the JSON's entity UUIDs are references ([`refs`]), the records those of `kind`'s entities; 0: records as written |
+//! | `store.V.codec` | u8 × 1 | [`StoreCodec`]: 0 zstd frames (also when absent), 1 plain records (no dictionary, no references) |
 //!
 //! Records may be written in any doc order (the indexer renders them in dump
 //! order), hence an explicit start per doc; a frame's length (under 16 MiB)
@@ -31,7 +32,7 @@ pub mod refs;
 mod span;
 mod writer;
 
-pub use codec::TRAIN_BYTES;
+pub use codec::{StoreCodec, TRAIN_BYTES};
 
 use std::sync::Arc;
 
@@ -97,7 +98,9 @@ impl Store {
             _ => None,
         };
         let name = format!("{} store {variant}", bundle.name());
-        let decoder = Decoder::new(bundle.get(dict)).map_err(|e| IndexError::corrupt(&name, e))?;
+        let codec = codec_of(bundle, &array("codec")).map_err(|e| IndexError::corrupt(&name, e))?;
+        let decoder =
+            Decoder::new(codec, bundle.get(dict)).map_err(|e| IndexError::corrupt(&name, e))?;
         let ok = spans.len() == docs
             && bundle
                 .get(spans)
@@ -115,6 +118,14 @@ impl Store {
             uuids: own_kind.map(|kind| (uuids, kind)),
             cache: Cache::with_weighter(1024, CACHE_BYTES, RecordBytes),
         })
+    }
+
+    /// How the store keeps its records.
+    pub fn codec(&self) -> StoreCodec {
+        match self.decoder {
+            Decoder::Plain => StoreCodec::Plain,
+            Decoder::Zstd(_) => StoreCodec::Zstd,
+        }
     }
 
     /// The compressed frame of `docid`.
@@ -176,5 +187,16 @@ impl Store {
 
     pub fn is_empty(&self) -> bool {
         self.spans.is_empty()
+    }
+}
+
+/// The codec of the store whose codec array is `name` (zstd without one).
+fn codec_of(bundle: &Bundle, name: &str) -> Result<StoreCodec, String> {
+    if !bundle.has(name) {
+        return Ok(StoreCodec::Zstd);
+    }
+    match bundle.array::<u8>(name).map_err(|e| e.to_string())? {
+        [tag] => StoreCodec::from_tag(*tag).ok_or_else(|| format!("unknown codec {tag}")),
+        other => Err(format!("codec array of {} bytes", other.len())),
     }
 }

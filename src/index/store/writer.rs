@@ -10,6 +10,9 @@
 //! (plus 12 bytes a sampled record) at its peak, whatever the number of
 //! records.
 //!
+//! A plain store ([`StoreCodec::Plain`]) has no sample, no dictionary and
+//! no references: each batch is written as it came.
+//!
 //! Until 2026-11-28 the whole sample was compressed at once: for a store of
 //! small records (e-mails, about 11 bytes) that was 11 million frames, each
 //! its own allocation, held twice: a spike of about 1 GB at the end of the
@@ -22,7 +25,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::codec::{train, Encoder, Sample, TRAIN_BYTES, TRAIN_RECORDS};
+use super::codec::{train, Encoder, Sample, StoreCodec, TRAIN_BYTES, TRAIN_RECORDS};
 use super::refs::{encode, RefKind, References};
 use super::span::Span;
 use super::STORE_TAG;
@@ -69,10 +72,29 @@ impl StoreWriter {
     }
 
     /// Stores every indexed entity's UUID of the (JSON) records, which are
-    /// those of entities of `kind`, as a reference that `refs` makes.
+    /// those of entities of `kind`, as a reference that `refs` makes (a
+    /// plain store keeps its records as they come: no references).
     pub fn with_references(mut self, refs: Arc<dyn References>, kind: RefKind) -> StoreWriter {
-        self.refs = Some((refs, kind));
+        if self.codec() == StoreCodec::Zstd {
+            self.refs = Some((refs, kind));
+        }
         self
+    }
+
+    /// Keeps the records as `codec` says (zstd unless told).
+    pub fn with_codec(mut self, codec: StoreCodec) -> StoreWriter {
+        if codec == StoreCodec::Plain {
+            (self.sample, self.refs) = (None, None);
+            self.encoder = Some((Vec::new(), Encoder::Plain));
+        }
+        self
+    }
+
+    fn codec(&self) -> StoreCodec {
+        match &self.encoder {
+            Some((_, Encoder::Plain)) => StoreCodec::Plain,
+            _ => StoreCodec::Zstd,
+        }
     }
 
     /// Sets the record of `docid` (each doc at most once).
@@ -155,12 +177,14 @@ impl StoreWriter {
         if let Some(data) = self.data.take() {
             self.out.end_stream(data)?;
         }
+        let codec = self.codec();
         let dict = self.encoder.take().map(|(d, _)| d).unwrap_or_default();
         let v = &self.variant;
         self.out.put(&format!("store.{v}.dict"), &dict)?;
         self.out.put(&format!("store.{v}.spans"), &self.spans)?;
         let refs = [self.refs.as_ref().map_or(0, |(_, kind)| 1 + *kind as u8)];
         self.out.put(&format!("store.{v}.refs"), &refs)?;
+        self.out.put(&format!("store.{v}.codec"), &[codec as u8])?;
         self.out.finish()
     }
 }
@@ -228,6 +252,49 @@ mod tests {
             again.iter().map(|r| r.to_vec()).collect::<Vec<_>>(),
             vec![recs[3].clone(), recs[1].clone(), recs[3].clone()]
         );
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// Makes every `"<uuid>"`-free record a reference to doc 0: were the
+    /// writer to make references, the records would change.
+    struct EveryUuid;
+
+    impl References for EveryUuid {
+        fn find(&self, _: u128) -> Option<(RefKind, u32)> {
+            Some((RefKind::Company, 0))
+        }
+    }
+
+    #[test]
+    fn a_plain_store_keeps_the_records_as_written() {
+        let dir = std::env::temp_dir().join(format!("store-plain-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("x.full.store");
+        let uuid = br#"{"id":"5f0c2d3e-8a7b-4c1d-9e2f-0a1b2c3d4e5f"}"#.to_vec();
+        let recs: Vec<Vec<u8>> = records().into_iter().take(9_000).chain([uuid]).collect();
+        let w = StoreWriter::create(&path, "full", recs.len()).unwrap();
+        let mut w = w
+            .with_codec(StoreCodec::Plain)
+            .with_references(Arc::new(EveryUuid), RefKind::Deal);
+        for d in (0..recs.len()).rev() {
+            w.set(d as u32, &recs[d]).unwrap();
+        }
+        w.finish().unwrap();
+        let bundle = Bundle::open(&path, STORE_TAG, true).unwrap();
+        let store = Store::open(
+            &bundle,
+            "full",
+            recs.len(),
+            Arc::new(super::super::refs::NoUuids),
+        )
+        .unwrap();
+        assert_eq!(store.codec(), StoreCodec::Plain);
+        let stored = bundle.get(bundle.array_ref::<u8>("store.full.data").unwrap());
+        assert_eq!(stored.len(), recs.iter().map(Vec::len).sum::<usize>());
+        for (d, r) in recs.iter().enumerate() {
+            assert_eq!(&store.get(d as u32).unwrap()[..], &r[..]);
+        }
+        store.check_all().unwrap();
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

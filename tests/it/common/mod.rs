@@ -108,6 +108,7 @@ pub fn build_with(
         strict: false,
         quiet: true,
         memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
+        store_codec: Default::default(),
         semantic,
     };
     build_index(&opts).unwrap_or_else(|e| panic!("building {}: {e}", dump.display()))
