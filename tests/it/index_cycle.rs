@@ -109,14 +109,8 @@ fn a_failed_build_leaves_nothing_under_the_final_name() {
     let dump = copy_fixture_dump(&dir);
     std::fs::write(dump.join("deals.jsonl"), "{\"broken\n").unwrap();
     let opts = BuildOptions {
-        dump: dump.clone(),
-        out: dir.join("index"),
         as_of: None,
-        strict: true,
-        quiet: true,
-        memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
-        store_codec: Default::default(),
-        semantic: None,
+        ..strict_build(&dump, dir.join("index"))
     };
     let err = build_index(&opts).unwrap_err().to_string();
     assert!(err.contains("deals.jsonl:1"), "{err}");
@@ -166,6 +160,21 @@ fn assert_same_files(a: &std::path::Path, b: &std::path::Path, why: &str) {
     }
 }
 
+/// Options of a strict, quiet build of `dump` into `out` as of
+/// 2026-11-01, no vectors, the default memory budget and store codec.
+fn strict_build(dump: &std::path::Path, out: std::path::PathBuf) -> BuildOptions {
+    BuildOptions {
+        dump: dump.to_path_buf(),
+        out,
+        as_of: fundsearch::schema::Date::parse("2026-11-01"),
+        strict: true,
+        quiet: true,
+        memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
+        store_codec: Default::default(),
+        semantic: None,
+    }
+}
+
 /// The same dump written compressed (`*.jsonl.zst`) builds the same index.
 #[test]
 fn a_compressed_dump_builds_the_same_index() {
@@ -175,16 +184,7 @@ fn a_compressed_dump_builds_the_same_index() {
         generate_dump(&dir, "zst", true),
     );
     assert!(zst.join("deals.jsonl.zst").is_file() && !zst.join("deals.jsonl").exists());
-    let options = |dump: &std::path::Path, out: &str| BuildOptions {
-        dump: dump.to_path_buf(),
-        out: dir.join(out),
-        as_of: fundsearch::schema::Date::parse("2026-11-01"),
-        strict: true,
-        quiet: true,
-        memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
-        store_codec: Default::default(),
-        semantic: None,
-    };
+    let options = |dump: &std::path::Path, out: &str| strict_build(dump, dir.join(out));
     build_index(&options(&plain, "from-plain")).unwrap();
     build_index(&options(&zst, "from-zst")).unwrap();
     let how = "when the dump is compressed";
@@ -197,14 +197,8 @@ fn a_build_whose_facts_and_aggregates_all_spill_writes_the_same_index() {
     let dir = scratch("spill");
     let dump = generate_dump(&dir, "dump", false);
     let options = |out: &str, memory: u64| BuildOptions {
-        dump: dump.clone(),
-        out: dir.join(out),
-        as_of: fundsearch::schema::Date::parse("2026-11-01"),
-        strict: true,
-        quiet: true,
         memory,
-        store_codec: Default::default(),
-        semantic: None,
+        ..strict_build(&dump, dir.join(out))
     };
     build_index(&options(
         "held",
@@ -230,14 +224,8 @@ fn plain_record_stores_hold_the_same_records() {
     let dir = scratch("plain-stores");
     let dump = generate_dump(&dir, "dump", false);
     let options = |out: &str, store_codec: StoreCodec| BuildOptions {
-        dump: dump.clone(),
-        out: dir.join(out),
-        as_of: fundsearch::schema::Date::parse("2026-11-01"),
-        strict: true,
-        quiet: true,
-        memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
         store_codec,
-        semantic: None,
+        ..strict_build(&dump, dir.join(out))
     };
     build_index(&options("zstd", StoreCodec::Zstd)).unwrap();
     build_index(&options("plain", StoreCodec::Plain)).unwrap();
@@ -479,17 +467,11 @@ fn a_rebuild_embeds_only_new_texts() {
     let dir = scratch("embed-cache");
     let dump = copy_fixture_dump(&dir);
     let options = |out: &str| BuildOptions {
-        dump: dump.clone(),
-        out: dir.join(out),
-        as_of: fundsearch::schema::Date::parse("2026-11-01"),
-        strict: true,
-        quiet: true,
-        memory: fundsearch::index::build::DEFAULT_BUILD_MEMORY,
-        store_codec: Default::default(),
         semantic: Some(fundsearch::index::build::SemanticOptions {
             embedder: model(fundsearch::embed::ModelKind::MiniLm),
             cache_dir: Some(dir.join(".embed-cache")),
         }),
+        ..strict_build(&dump, dir.join(out))
     };
     let first = build_index(&options("a")).unwrap().embed.unwrap();
     assert_eq!((first.from_cache, first.embedded), (0, 24));

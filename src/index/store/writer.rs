@@ -211,25 +211,33 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn a_trained_store_reads_back_every_record_in_any_write_order() {
-        let dir = std::env::temp_dir().join(format!("store-writer-{}", std::process::id()));
+    /// `recs` written last to first into a fresh store of `docs` docs
+    /// (variant `full`) made by `setup`, and the store read back; the
+    /// directory is the caller's to remove.
+    fn written(
+        name: &str,
+        recs: &[Vec<u8>],
+        docs: usize,
+        setup: impl FnOnce(StoreWriter) -> StoreWriter,
+    ) -> (std::path::PathBuf, Bundle, Store) {
+        let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("x.full.store");
-        let recs = records();
-        let mut w = StoreWriter::create(&path, "full", recs.len() + 1).unwrap();
+        let mut w = setup(StoreWriter::create(&path, "full", docs).unwrap());
         for d in (0..recs.len()).rev() {
             w.set(d as u32, &recs[d]).unwrap();
         }
         w.finish().unwrap();
         let bundle = Bundle::open(&path, STORE_TAG, true).unwrap();
-        let store = Store::open(
-            &bundle,
-            "full",
-            recs.len() + 1,
-            std::sync::Arc::new(super::super::refs::NoUuids),
-        )
-        .unwrap();
+        let uuids = Arc::new(super::super::refs::NoUuids);
+        let store = Store::open(&bundle, "full", docs, uuids).unwrap();
+        (dir, bundle, store)
+    }
+
+    #[test]
+    fn a_trained_store_reads_back_every_record_in_any_write_order() {
+        let recs = records();
+        let (dir, bundle, store) = written("store-writer", &recs, recs.len() + 1, |w| w);
         assert!(!bundle
             .get(bundle.array_ref::<u8>("store.full.dict").unwrap())
             .is_empty());
@@ -255,8 +263,8 @@ mod tests {
         std::fs::remove_dir_all(dir).unwrap();
     }
 
-    /// Makes every `"<uuid>"`-free record a reference to doc 0: were the
-    /// writer to make references, the records would change.
+    /// Finds every UUID (as the first company): were the writer to make
+    /// references, a record holding a UUID would change.
     struct EveryUuid;
 
     impl References for EveryUuid {
@@ -267,27 +275,12 @@ mod tests {
 
     #[test]
     fn a_plain_store_keeps_the_records_as_written() {
-        let dir = std::env::temp_dir().join(format!("store-plain-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("x.full.store");
         let uuid = br#"{"id":"5f0c2d3e-8a7b-4c1d-9e2f-0a1b2c3d4e5f"}"#.to_vec();
         let recs: Vec<Vec<u8>> = records().into_iter().take(9_000).chain([uuid]).collect();
-        let w = StoreWriter::create(&path, "full", recs.len()).unwrap();
-        let mut w = w
-            .with_codec(StoreCodec::Plain)
-            .with_references(Arc::new(EveryUuid), RefKind::Deal);
-        for d in (0..recs.len()).rev() {
-            w.set(d as u32, &recs[d]).unwrap();
-        }
-        w.finish().unwrap();
-        let bundle = Bundle::open(&path, STORE_TAG, true).unwrap();
-        let store = Store::open(
-            &bundle,
-            "full",
-            recs.len(),
-            Arc::new(super::super::refs::NoUuids),
-        )
-        .unwrap();
+        let (dir, bundle, store) = written("store-plain", &recs, recs.len(), |w| {
+            w.with_codec(StoreCodec::Plain)
+                .with_references(Arc::new(EveryUuid), RefKind::Deal)
+        });
         assert_eq!(store.codec(), StoreCodec::Plain);
         let stored = bundle.get(bundle.array_ref::<u8>("store.full.data").unwrap());
         assert_eq!(stored.len(), recs.iter().map(Vec::len).sum::<usize>());
