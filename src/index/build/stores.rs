@@ -22,14 +22,15 @@ pub struct Variants {
 }
 
 impl Variants {
-    /// The stores of `kind`'s `variants`, kept by `codec`; those of JSON
-    /// records make references with `refs`, if given (with the kind they
-    /// are of).
+    /// The stores of `kind`'s `variants` of `docs` records kept by
+    /// `codec`; those of JSON records make references with `refs`, if
+    /// given (with the kind they are of).
     pub fn create(
         dir: &Path,
         kind: &str,
         variants: &[&str],
-        (docs, codec): (usize, StoreCodec),
+        docs: usize,
+        codec: StoreCodec,
         refs: Option<(&Arc<EntityRefs>, RefKind)>,
     ) -> io::Result<Variants> {
         let writer = |v: &&str| {
@@ -124,7 +125,8 @@ pub fn write_deal_store(
         dir,
         DEALS,
         DEAL_STORES,
-        (inp.orders.deals.len(), inp.store_codec),
+        inp.orders.deals.len(),
+        inp.store_codec,
         Some((refs, RefKind::Deal)),
     )?;
     render_file::<DealRow, _>(dump, "deals.jsonl", kept, &mut store, counter, |row, r| {
@@ -150,7 +152,8 @@ pub fn write_company_store(
         dir,
         COMPANIES,
         COMPANY_STORES,
-        (companies, inp.store_codec),
+        companies,
+        inp.store_codec,
         Some((refs, RefKind::Company)),
     )?;
     render_file::<CompanyRow, _>(
@@ -219,7 +222,8 @@ pub fn write_firm_store(
         dir,
         FIRMS,
         FIRM_STORES,
-        (inp.orders.firms.len(), inp.store_codec),
+        inp.orders.firms.len(),
+        inp.store_codec,
         Some((refs, RefKind::Firm)),
     )?;
     render_file::<FirmRow, _>(
@@ -251,7 +255,8 @@ pub fn write_person_store(
         dir,
         PEOPLE,
         PERSON_STORES,
-        (inp.orders.people.len(), inp.store_codec),
+        inp.orders.people.len(),
+        inp.store_codec,
         Some((refs, RefKind::Person)),
     )?;
     render_file::<PersonRow, _>(dump, "people.jsonl", kept, &mut store, counter, |row, r| {
@@ -272,7 +277,7 @@ pub fn write_catalog_store(
 ) -> io::Result<Vec<WrittenFile>> {
     let catalog = &inp.facts.catalog;
     let n = catalog.locations.len().max(catalog.industries.len());
-    let mut store = Variants::create(dir, CATALOG, CATALOG_STORES, (n, inp.store_codec), None)?;
+    let mut store = Variants::create(dir, CATALOG, CATALOG_STORES, n, inp.store_codec, None)?;
     for (row, l) in catalog.locations.iter().enumerate() {
         let card = LocationCard {
             permalink: l.permalink.clone(),

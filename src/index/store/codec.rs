@@ -19,6 +19,7 @@
 //! not use last. The decoder makes every dictionary look cold
 //! ([`forget_dictionary`]) so that the prefetching decoder runs.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::io;
 
@@ -152,10 +153,14 @@ impl Encoder {
         Encoder::Zstd((!dict.is_empty()).then(|| CDict::create(dict, LEVEL)))
     }
 
-    /// Every record made its frame (compressed in parallel), in order.
-    pub fn compress_all<R: AsRef<[u8]> + Sync>(&self, records: &[R]) -> io::Result<Vec<Vec<u8>>> {
+    /// Every record made its frame (compressed in parallel), in order; a
+    /// plain record is its own frame, borrowed.
+    pub fn compress_all<'r, R: AsRef<[u8]> + Sync>(
+        &self,
+        records: &'r [R],
+    ) -> io::Result<Vec<Cow<'r, [u8]>>> {
         if let Encoder::Plain = self {
-            return Ok(records.iter().map(|r| r.as_ref().to_vec()).collect());
+            return Ok(records.iter().map(|r| Cow::Borrowed(r.as_ref())).collect());
         }
         let chunks: Vec<Vec<Vec<u8>>> = records
             .par_chunks(CHUNK)
@@ -167,7 +172,7 @@ impl Encoder {
                     .collect()
             })
             .collect::<io::Result<_>>()?;
-        Ok(chunks.into_iter().flatten().collect())
+        Ok(chunks.into_iter().flatten().map(Cow::Owned).collect())
     }
 
     fn context(&self) -> io::Result<CCtx<'_>> {
@@ -325,7 +330,14 @@ mod tests {
     fn plain_frames_are_the_records() {
         let recs = records(100);
         let frames = Encoder::Plain.compress_all(&recs).unwrap();
-        assert_eq!(frames, recs);
+        assert_eq!(
+            frames,
+            recs.iter().map(|r| r.as_slice()).collect::<Vec<_>>()
+        );
+        assert!(
+            frames.iter().all(|f| matches!(f, Cow::Borrowed(_))),
+            "not copied"
+        );
         let decoder = Decoder::new(StoreCodec::Plain, b"ignored").unwrap();
         assert_eq!(decoder.decompress(&frames[7]).unwrap(), recs[7]);
     }
@@ -351,7 +363,7 @@ mod tests {
                 .compress_all(&recs)
                 .unwrap()
                 .iter()
-                .map(Vec::len)
+                .map(|f| f.len())
                 .sum()
         };
         let raw: usize = recs.iter().map(Vec::len).sum();
@@ -361,8 +373,9 @@ mod tests {
 
     #[test]
     fn empty_records_are_empty_frames_and_few_samples_train_nothing() {
-        let frames = Encoder::new(&[]).compress_all(&[Vec::new()]).unwrap();
-        assert_eq!(frames, vec![Vec::<u8>::new()]);
+        let empty = [Vec::new()];
+        let frames = Encoder::new(&[]).compress_all(&empty).unwrap();
+        assert_eq!(frames, vec![&b""[..]]);
         let decoder = Decoder::new(StoreCodec::Zstd, &[]).unwrap();
         assert_eq!(decoder.decompress(&[]).unwrap(), b"");
         assert!(train(&sample(&records(10))).is_empty());
