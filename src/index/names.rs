@@ -43,6 +43,9 @@ pub const PERSON_STORES: &[&str] = &["full", "email"];
 pub const CATALOG_STORES: &[&str] = &["location", "industry"];
 /// Store variants of raw text, not JSON: stored without UUID references.
 pub const TEXT_STORES: &[&str] = &["email"];
+/// Stores (kind, variant) whose dictionary may be as large as
+/// `store::DICT_MAX`; every other store's is at most `store::DICT_DEFAULT`.
+pub const LARGE_DICTIONARY_STORES: &[(&str, &str)] = &[(PEOPLE, "full")];
 
 /// `people.card.store`
 pub fn store_file(kind: &str, variant: &str) -> String {

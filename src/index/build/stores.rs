@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::index::format::{Bundle, WrittenFile};
 use crate::index::names::*;
 use crate::index::store::refs::RefKind;
-use crate::index::store::{Store, StoreCodec, StoreWriter, STORE_TAG};
+use crate::index::store::{Store, StoreCodec, StoreWriter, DICT_DEFAULT, DICT_MAX, STORE_TAG};
 
 use super::refs::EntityRefs;
 
@@ -35,7 +35,9 @@ impl Variants {
     ) -> io::Result<Variants> {
         let writer = |v: &&str| {
             let writer = StoreWriter::create(&dir.join(store_file(kind, v)), v, docs)?;
-            let writer = writer.with_codec(codec);
+            let writer = writer
+                .with_codec(codec)
+                .with_dictionary_max(dictionary_max(kind, v));
             Ok(match refs {
                 Some((refs, of)) if !TEXT_STORES.contains(v) => {
                     writer.with_references(refs.clone(), of)
@@ -55,6 +57,15 @@ impl Variants {
         self.writers.into_iter().map(StoreWriter::finish).collect()
     }
 }
+
+/// The largest dictionary of `kind`'s `variant` store ([`LARGE_DICTIONARY_STORES`]).
+fn dictionary_max(kind: &str, variant: &str) -> usize {
+    match LARGE_DICTIONARY_STORES.contains(&(kind, variant)) {
+        true => DICT_MAX,
+        false => DICT_DEFAULT,
+    }
+}
+
 use crate::ingest::dump_file::locate;
 use crate::ingest::load::KeptLines;
 use crate::ingest::scan::scan_jsonl_map;

@@ -9,11 +9,13 @@
 //! small catalogue, a test fixture) gets an empty dictionary, and its frames
 //! are plain zstd.
 //!
-//! Most of a record's bytes are matches copied out of the dictionary, at
-//! random places in its 4 MiB, more than a core's L2 holds (1 MiB or 2 MiB
-//! on the machines measured): a
-//! page of company records stalled on those loads (17 % of the HTTP
-//! server's CPU at M sat in the `memmove` of such matches). zstd has a
+//! A store's dictionary is at most 1 MiB ([`DICT_DEFAULT`]), people's
+//! full records' 4 MiB ([`DICT_MAX`]): where a larger one saves little
+//! space, it costs time, as most of a record's bytes are matches copied
+//! out of the dictionary, at random places in it. With 4 MiB dictionaries
+//! everywhere, more than a core's L2 holds (1 MiB or 2 MiB on the machines
+//! measured), a page of company records stalled on those loads (17 % of
+//! the HTTP server's CPU at M sat in the `memmove` of such matches). zstd has a
 //! decoder that prefetches each match's source a few sequences ahead, and
 //! picks it for a dictionary it takes to be *cold*: one that the context did
 //! not use last. The decoder makes every dictionary look cold
@@ -74,7 +76,8 @@ pub const TRAIN_BYTES: usize = 128 << 20;
 /// are as before).
 pub const TRAIN_RECORDS: usize = 4 << 20;
 
-/// Largest dictionary. Measured on M stores (a dictionary trained on 40,000
+/// Largest dictionary of a store that asks for a large one (people's full
+/// records, see [`DICT_DEFAULT`]). Measured on M stores (a dictionary trained on 40,000
 /// records, frames of 20,000 others): 1 MiB frames are 13–19 % smaller than
 /// with zstd's default 112 KiB for the full records (people, deals,
 /// companies; 0.9–1.9 KB each) and 5 % for cards, as fast to decompress:
@@ -83,13 +86,20 @@ pub const TRAIN_RECORDS: usize = 4 << 20;
 /// (format v7), 4 MiB (trained on 100,000 S person records, 157 MB)
 /// shrinks level-15 frames by another 6 % (174 → 163 bytes) and costs
 /// about 2 µs more a record to decompress (2.3 → 4.3 µs, measured with a
-/// 1 MiB L2 that the dictionary no longer fits). With a 2 MiB L2 and the
-/// prefetching decoder (below), a whole M index built with 1 MiB instead
-/// (2026-12-05) read C1's pages about 0.2 µs a company record faster
-/// (99 → 94 µs a page of 25) and was 21.5 MB larger: people's records
-/// 4.3 % larger, companies' 1.9 %, deals' 0.5 %, the investors' store
-/// (50,000 records) 44 % smaller.
-const DICT_MAX: usize = 4 << 20;
+/// 1 MiB L2 that the dictionary no longer fits).
+pub const DICT_MAX: usize = 4 << 20;
+
+/// Largest dictionary of every other store: one that a core's L2 holds
+/// (2 MiB on the machine measured). A whole M index built with 1 MiB
+/// dictionaries instead of 4 MiB (2026-12-05, prefetching decoder, below)
+/// read C1's pages about 0.2 µs a company record faster (99 → 94 µs a
+/// page of 25; C1's and C2's hydrated means 5–6 % lower over five
+/// alternations), and its stores' sizes changed by: people's full records
+/// +4.3 % (22.7 MB), companies' +1.9 %, deals' +0.5 %, e-mails −0.9 %,
+/// the investors' full records −44 % (a store of 50,000 records, whose
+/// 4 MiB dictionary was a third of it). Only people's full records gain
+/// enough from 4 MiB to keep it.
+pub const DICT_DEFAULT: usize = 1 << 20;
 
 /// Fewer sampled records than this train no dictionary.
 const MIN_SAMPLES: usize = 32;
@@ -130,9 +140,9 @@ impl Sample {
     }
 }
 
-/// Trains a dictionary on the sample's records; empty when they are too
-/// few or too small for the trainer.
-pub fn train(sample: &Sample) -> Vec<u8> {
+/// Trains a dictionary of at most `max` bytes on the sample's records;
+/// empty when they are too few or too small for the trainer.
+pub fn train(sample: &Sample, max: usize) -> Vec<u8> {
     let sizes: Vec<usize> = sample
         .records()
         .iter()
@@ -143,7 +153,7 @@ pub fn train(sample: &Sample) -> Vec<u8> {
     if sizes.len() < MIN_SAMPLES || total < 64 * 1024 {
         return Vec::new();
     }
-    zstd::dict::from_continuous(&sample.bytes, &sizes, DICT_MAX.min(total / 16)).unwrap_or_default()
+    zstd::dict::from_continuous(&sample.bytes, &sizes, max.min(total / 16)).unwrap_or_default()
 }
 
 /// Compresses records against one dictionary, or keeps them plain.
@@ -320,7 +330,7 @@ mod tests {
     #[test]
     fn frames_round_trip_with_and_without_a_dictionary() {
         let recs = records(4000);
-        let dict = train(&sample(&recs));
+        let dict = train(&sample(&recs), DICT_MAX);
         assert!(!dict.is_empty(), "4,000 records train a dictionary");
         for dict in [dict, Vec::new()] {
             let frames = Encoder::new(&dict).compress_all(&recs).unwrap();
@@ -362,7 +372,7 @@ mod tests {
     #[test]
     fn a_dictionary_shrinks_small_records() {
         let recs = records(4000);
-        let dict = train(&sample(&recs));
+        let dict = train(&sample(&recs), DICT_MAX);
         let size = |d: &[u8]| -> usize {
             Encoder::new(d)
                 .compress_all(&recs)
@@ -383,7 +393,7 @@ mod tests {
         assert_eq!(frames, vec![&b""[..]]);
         let decoder = Decoder::new(StoreCodec::Zstd, &[]).unwrap();
         assert_eq!(decoder.decompress(&[]).unwrap(), b"");
-        assert!(train(&sample(&records(10))).is_empty());
+        assert!(train(&sample(&records(10)), DICT_MAX).is_empty());
     }
 
     #[test]

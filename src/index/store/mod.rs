@@ -32,7 +32,7 @@ pub mod refs;
 mod span;
 mod writer;
 
-pub use codec::{StoreCodec, TRAIN_BYTES};
+pub use codec::{StoreCodec, DICT_DEFAULT, DICT_MAX, TRAIN_BYTES};
 
 use std::sync::Arc;
 

@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::codec::{train, Encoder, Sample, StoreCodec, TRAIN_BYTES, TRAIN_RECORDS};
+use super::codec::{train, Encoder, Sample, StoreCodec, DICT_DEFAULT, TRAIN_BYTES, TRAIN_RECORDS};
 use super::refs::{encode, RefKind, References};
 use super::span::Span;
 use super::STORE_TAG;
@@ -48,6 +48,8 @@ pub struct StoreWriter {
     sample: Option<(Vec<u32>, Sample)>,
     /// Set once the dictionary is trained.
     encoder: Option<(Vec<u8>, Encoder)>,
+    /// Largest dictionary trained.
+    dictionary_max: usize,
     /// Set when records are stored with references: what makes them, and
     /// the kind of the store's entities.
     refs: Option<(Arc<dyn References>, RefKind)>,
@@ -67,6 +69,7 @@ impl StoreWriter {
             held: Vec::new(),
             sample: Some(Default::default()),
             encoder: None,
+            dictionary_max: DICT_DEFAULT,
             refs: None,
         })
     }
@@ -87,6 +90,12 @@ impl StoreWriter {
             (self.sample, self.refs) = (None, None);
             self.encoder = Some((Vec::new(), Encoder::Plain));
         }
+        self
+    }
+
+    /// Trains a dictionary of up to `bytes` ([`DICT_DEFAULT`] unless told).
+    pub fn with_dictionary_max(mut self, bytes: usize) -> StoreWriter {
+        self.dictionary_max = bytes;
         self
     }
 
@@ -143,7 +152,7 @@ impl StoreWriter {
         let Some((docs, sample)) = self.sample.take() else {
             return Ok(());
         };
-        let dict = train(&sample);
+        let dict = train(&sample, self.dictionary_max);
         self.encoder = Some((dict.clone(), Encoder::new(&dict)));
         let records = sample.records();
         (docs.chunks(BATCH).zip(records.chunks(BATCH)))
@@ -261,6 +270,22 @@ mod tests {
             vec![recs[3].clone(), recs[1].clone(), recs[3].clone()]
         );
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_store_trains_a_dictionary_of_at_most_its_largest_size() {
+        let recs = records();
+        let sizes = [64 << 10, DICT_DEFAULT].map(|max| {
+            let name = format!("store-dict-{max}");
+            let (dir, bundle, store) =
+                written(&name, &recs, recs.len(), |w| w.with_dictionary_max(max));
+            let dict = bundle.get(bundle.array_ref::<u8>("store.full.dict").unwrap());
+            assert!(!dict.is_empty() && dict.len() <= max, "{} for {max}", dict.len());
+            assert_eq!(&store.get(7).unwrap()[..], &recs[7][..]);
+            std::fs::remove_dir_all(dir).unwrap();
+            dict.len()
+        });
+        assert!(sizes[0] < sizes[1], "{sizes:?}");
     }
 
     /// Finds every UUID (as the first company): were the writer to make
