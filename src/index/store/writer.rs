@@ -280,7 +280,11 @@ mod tests {
             let (dir, bundle, store) =
                 written(&name, &recs, recs.len(), |w| w.with_dictionary_max(max));
             let dict = bundle.get(bundle.array_ref::<u8>("store.full.dict").unwrap());
-            assert!(!dict.is_empty() && dict.len() <= max, "{} for {max}", dict.len());
+            assert!(
+                !dict.is_empty() && dict.len() <= max,
+                "{} for {max}",
+                dict.len()
+            );
             assert_eq!(&store.get(7).unwrap()[..], &recs[7][..]);
             std::fs::remove_dir_all(dir).unwrap();
             dict.len()
