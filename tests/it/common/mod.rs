@@ -28,12 +28,37 @@ pub fn shared_data() -> PathBuf {
     repo().join("../shared/data")
 }
 
-/// A fresh directory under the system temp dir, unique per test run.
+/// Prefix of the tests' scratch directories, followed by the run's process id.
+const SCRATCH_PREFIX: &str = "fundsearch-it-";
+
+/// A fresh directory under the system temp dir, unique per test run. The
+/// first call of a run removes the scratch directories of runs that have
+/// ended ([`sweep_ended_runs`]).
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fundsearch-it-{}-{name}", std::process::id()));
+    static SWEPT: OnceLock<()> = OnceLock::new();
+    SWEPT.get_or_init(sweep_ended_runs);
+    let dir = std::env::temp_dir().join(format!("{SCRATCH_PREFIX}{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Removes the scratch directories whose run's process is gone: a run
+/// leaves its fixtures behind (about 0.6 GB), as no test knows it is the
+/// last one.
+fn sweep_ended_runs() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let run = name.to_str().and_then(|n| n.strip_prefix(SCRATCH_PREFIX));
+        let pid = run.and_then(|r| r.split('-').next()?.parse::<u32>().ok());
+        let ended = pid.is_some_and(|p| !Path::new("/proc").join(p.to_string()).exists());
+        if ended {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// The models folder of the tests, fetched once per run if missing.
