@@ -15,11 +15,12 @@
 //! out of the dictionary, at random places in it. With 4 MiB dictionaries
 //! everywhere, more than a core's L2 holds (1 MiB or 2 MiB on the machines
 //! measured), a page of company records stalled on those loads (17 % of
-//! the HTTP server's CPU at M sat in the `memmove` of such matches). zstd has a
-//! decoder that prefetches each match's source a few sequences ahead, and
-//! picks it for a dictionary it takes to be *cold*: one that the context did
-//! not use last. The decoder makes every dictionary look cold
-//! ([`forget_dictionary`]) so that the prefetching decoder runs.
+//! the HTTP server's CPU at M sat in the `memmove` of such matches).
+//!
+//! zstd has a decoder that prefetches each match's source a few sequences
+//! ahead, and picks it for a dictionary it takes to be *cold*: one that
+//! the context did not use last. The decoder makes every dictionary look
+//! cold ([`forget_dictionary`]) so that the prefetching decoder runs.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -76,11 +77,12 @@ pub const TRAIN_BYTES: usize = 128 << 20;
 /// are as before).
 pub const TRAIN_RECORDS: usize = 4 << 20;
 
-/// Largest dictionary of a store that asks for a large one (people's full
-/// records, see [`DICT_DEFAULT`]). Measured on M stores (a dictionary trained on 40,000
-/// records, frames of 20,000 others): 1 MiB frames are 13–19 % smaller than
-/// with zstd's default 112 KiB for the full records (people, deals,
-/// companies; 0.9–1.9 KB each) and 5 % for cards, as fast to decompress:
+/// Largest dictionary, for the stores that ask for it (people's full
+/// records; every other store's is [`DICT_DEFAULT`]). Measured on M stores
+/// (a dictionary trained on 40,000 records, frames of 20,000 others):
+/// 1 MiB frames are 13–19 % smaller than with zstd's default 112 KiB for
+/// the full records (people, deals, companies; 0.9–1.9 KB each) and 5 %
+/// for cards, as fast to decompress:
 /// records share more long phrases (places, industries, employers, round
 /// descriptions) than a small dictionary holds. With UUIDs as references
 /// (format v7), 4 MiB (trained on 100,000 S person records, 157 MB)
